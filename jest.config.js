@@ -1,0 +1,14 @@
+/** @type {import('jest').Config} */
+const swc = JSON.parse(require('node:fs').readFileSync(__dirname + '/.swcrc', 'utf8'));
+delete swc.$schema;
+
+module.exports = {
+  rootDir: '.',
+  testEnvironment: 'node',
+  testRegex: process.env.JEST_E2E_ONLY === '1' ? 'test/.*\\.e2e-spec\\.ts$' : '(src|test)/.*\\.(spec|e2e-spec)\\.ts$',
+  testPathIgnorePatterns: ['/node_modules/', '/dist/', '/bench/', '/test/corpora/'],
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  transform: { '^.+\\.ts$': ['@swc/jest', swc] },
+  testTimeout: 60_000,
+  maxWorkers: 2,
+};

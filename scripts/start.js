@@ -1,0 +1,30 @@
+#!/usr/bin/env node
+// `npm start`: builds dist/ when it is missing or older than src/, then runs the server.
+const { spawnSync } = require('node:child_process');
+const { existsSync, readdirSync, statSync } = require('node:fs');
+const { join } = require('node:path');
+
+const root = join(__dirname, '..');
+const cli = process.argv[2] === '--cli';
+const entry = join(root, 'dist', 'main.js');
+const target = join(root, 'dist', cli ? 'cli.js' : 'main.js');
+
+function newestMtime(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+if (!existsSync(entry) || newestMtime(join(root, 'src')) > statSync(entry).mtimeMs) {
+  console.warn('kb: building (dist/ is missing or older than src/)...');
+  const build = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+if (cli) process.argv.splice(2, 1);
+require(target);

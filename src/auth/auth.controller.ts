@@ -1,0 +1,52 @@
+import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { ApiCookieAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { AuthUser } from '../common/auth/auth-user';
+import { CurrentUser, Public, SessionOnly } from '../common/auth/route-policy';
+import { isSameOriginRequest } from '../common/http/origin';
+import { Inject } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '../common/config/app-config';
+import { MeResponse, toMeResponse } from './auth.mapper';
+import { AuthService } from './auth.service';
+import { LoginDto } from './dto/user.dto';
+import { SESSION_COOKIE } from './sessions.service';
+
+@ApiTags('auth')
+@Controller('auth')
+export class AuthController {
+  constructor(
+    private readonly auth: AuthService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Public()
+  @Post('login')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Sign in; sets the HttpOnly session cookie', security: [] })
+  @ApiOkResponse({ description: 'The signed-in user' })
+  async login(@Body() body: LoginDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<MeResponse> {
+    const result = await this.auth.login(body, {
+      ip: req.ip ?? 'unknown',
+      userAgent: req.get('user-agent'),
+      sameOrigin: isSameOriginRequest(req, this.config.allowedOrigins),
+    });
+    res.cookie(SESSION_COOKIE, result.secret, {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: req.secure,
+      path: '/',
+      maxAge: result.maxAgeMs,
+    });
+    return toMeResponse(result.user);
+  }
+
+  @SessionOnly()
+  @Post('logout')
+  @HttpCode(204)
+  @ApiCookieAuth('session')
+  @ApiOperation({ summary: 'End the current browser session' })
+  async logout(@CurrentUser() user: AuthUser, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<void> {
+    await this.auth.logout(user);
+    res.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'lax', secure: req.secure, path: '/' });
+  }
+}

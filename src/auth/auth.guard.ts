@@ -1,0 +1,67 @@
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Request } from 'express';
+import type { AuthUser } from '../common/auth/auth-user';
+import { IS_PUBLIC_KEY, ROUTE_POLICY_KEY, RoutePolicyOptions } from '../common/auth/route-policy';
+import { APP_CONFIG, AppConfig } from '../common/config/app-config';
+import { isSameOriginRequest, isUnsafeMethod } from '../common/http/origin';
+import { ForbiddenProblem, UnauthorizedProblem } from '../common/problems/problem';
+import { CredentialsService } from './credentials.service';
+import { SESSION_COOKIE } from './sessions.service';
+
+export type AuthedRequest = Request & { user?: AuthUser };
+
+/**
+ * The one global guard. Deny by default: a route without metadata needs an authenticated
+ * caller with any credential; `@Public()` opens it; `@RoutePolicy()` narrows the scheme and roles.
+ */
+@Injectable()
+export class AuthGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly credentials: CredentialsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const targets = [context.getHandler(), context.getClass()];
+    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC_KEY, targets)) return true;
+    const policy = this.reflector.getAllAndOverride<RoutePolicyOptions>(ROUTE_POLICY_KEY, targets) ?? {};
+    const request = context.switchToHttp().getRequest<AuthedRequest>();
+
+    const user = await this.authenticate(request);
+    const scheme = policy.auth ?? 'any';
+    if (scheme === 'session' && user.via !== 'session') {
+      throw new UnauthorizedProblem('session_required', 'This route accepts only a browser session, not a bearer token.');
+    }
+    if (scheme === 'bearer' && user.via !== 'bearer') {
+      throw new UnauthorizedProblem('bearer_required', 'This route accepts only a bearer token.');
+    }
+    if (user.via === 'session' && isUnsafeMethod(request.method) && !isSameOriginRequest(request, this.config.allowedOrigins)) {
+      throw new ForbiddenProblem('cross_origin_refused', 'Cookie-authenticated changes must come from this site.');
+    }
+    if (policy.roles && !policy.roles.includes(user.role)) {
+      throw new ForbiddenProblem('insufficient_role', `This needs the role ${policy.roles.join(' or ')}.`);
+    }
+    request.user = user;
+    return true;
+  }
+
+  private async authenticate(request: Request): Promise<AuthUser> {
+    const header = request.get('authorization');
+    if (header !== undefined) {
+      // A request that presents a token is judged by it alone, even if it also carries a cookie.
+      const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
+      const user = match ? await this.credentials.fromBearer(match[1]) : null;
+      if (!user) throw new UnauthorizedProblem('invalid_token', 'The bearer token is unknown, revoked or expired.');
+      return user;
+    }
+    const cookie = (request.cookies as Record<string, string> | undefined)?.[SESSION_COOKIE];
+    if (cookie) {
+      const user = await this.credentials.fromSession(cookie);
+      if (!user) throw new UnauthorizedProblem('session_expired', 'The session has ended; sign in again.');
+      return user;
+    }
+    throw new UnauthorizedProblem();
+  }
+}

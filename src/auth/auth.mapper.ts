@@ -1,0 +1,67 @@
+import type { AuthUser } from '../common/auth/auth-user';
+import type { AccessTokenEntity } from './entities/access-token.entity';
+import type { GroupEntity } from './entities/group.entity';
+import type { UserEntity } from './entities/user.entity';
+
+export interface MeResponse {
+  id: string;
+  username: string;
+  displayName: string;
+  role: string;
+  groups: string[];
+}
+
+export interface UserResponse extends MeResponse {
+  disabled: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface GroupResponse {
+  id: string;
+  name: string;
+  createdAt: string;
+}
+
+export interface TokenResponse {
+  id: string;
+  name: string;
+  prefix: string;
+  scope: string;
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+  createdAt: string;
+}
+
+export function toMeResponse(user: AuthUser): MeResponse {
+  return { id: user.id, username: user.username, displayName: user.displayName, role: user.role, groups: user.groups };
+}
+
+export function toUserResponse(user: UserEntity): UserResponse {
+  return {
+    id: user.id,
+    username: user.username,
+    displayName: user.displayName,
+    role: user.role,
+    groups: (user.groups ?? []).map((g) => g.name).sort(),
+    disabled: user.disabled,
+    createdAt: user.createdAt.toISOString(),
+    updatedAt: user.updatedAt.toISOString(),
+  };
+}
+
+export function toGroupResponse(group: GroupEntity): GroupResponse {
+  return { id: group.id, name: group.name, createdAt: group.createdAt.toISOString() };
+}
+
+export function toTokenResponse(token: AccessTokenEntity): TokenResponse {
+  return {
+    id: token.id,
+    name: token.name,
+    prefix: token.prefix,
+    scope: token.scope,
+    expiresAt: token.expiresAt?.toISOString() ?? null,
+    lastUsedAt: token.lastUsedAt?.toISOString() ?? null,
+    createdAt: token.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,66 @@
+import { Injectable } from '@nestjs/common';
+import type { AuthUser } from '../common/auth/auth-user';
+import { ForbiddenProblem, UnauthorizedProblem } from '../common/problems/problem';
+import { CredentialsService } from './credentials.service';
+import { LoginDto } from './dto/user.dto';
+import { LoginThrottleService } from './login-throttle.service';
+import { PasswordService } from './password.service';
+import { SessionsService } from './sessions.service';
+import { UsersService } from './users.service';
+
+export interface LoginContext {
+  ip: string;
+  userAgent?: string;
+  sameOrigin: boolean;
+}
+
+export interface LoginResult {
+  secret: string;
+  maxAgeMs: number;
+  user: AuthUser;
+}
+
+@Injectable()
+export class AuthService {
+  constructor(
+    private readonly users: UsersService,
+    private readonly passwords: PasswordService,
+    private readonly sessions: SessionsService,
+    private readonly throttle: LoginThrottleService,
+    private readonly credentials: CredentialsService,
+  ) {}
+
+  async login(input: LoginDto, context: LoginContext): Promise<LoginResult> {
+    // A cross-site form must not be able to sign a victim into an attacker's account.
+    if (!context.sameOrigin) throw new ForbiddenProblem('cross_origin_refused', 'Sign-in must come from this site.');
+    const username = input.username.trim().toLowerCase();
+    await this.throttle.assertAllowed(username, context.ip);
+    const user = await this.users.findActiveByUsername(username);
+    const valid = user ? await this.passwords.verify(user.passwordHash, input.password) : await this.passwords.verifyAgainstNothing(input.password);
+    if (!user || !valid) {
+      await this.throttle.recordFailure(username, context.ip);
+      throw new UnauthorizedProblem('invalid_credentials', 'The username or password is wrong, or the account is disabled.');
+    }
+    await this.throttle.recordSuccess(username);
+    const { secret, session } = await this.sessions.start(user.id, context.ip, context.userAgent);
+    return {
+      secret,
+      maxAgeMs: this.sessions.absoluteMs,
+      user: {
+        id: user.id,
+        username: user.username,
+        displayName: user.displayName,
+        role: user.role,
+        groups: user.groups.map((g) => g.name).sort(),
+        via: 'session',
+        sessionId: session.id,
+      },
+    };
+  }
+
+  async logout(user: AuthUser): Promise<void> {
+    if (!user.sessionId) return;
+    await this.sessions.end(user.sessionId);
+    this.credentials.forgetSession(user.sessionId);
+  }
+}

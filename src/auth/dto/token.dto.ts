@@ -1,0 +1,20 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsISO8601, IsOptional, IsString, Length } from 'class-validator';
+import { ROLES, type Role } from '../../common/auth/roles';
+
+export class CreateTokenDto {
+  @ApiProperty({ example: 'ci-import', maxLength: 100 })
+  @IsString()
+  @Length(1, 100)
+  name: string;
+
+  @ApiPropertyOptional({ example: '2027-01-01T00:00:00Z', description: 'must be in the future; absent: never expires' })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  expiresAt?: string;
+
+  @ApiPropertyOptional({ enum: ROLES, description: "the widest role the token acts with; at most the owner's role (default)" })
+  @IsOptional()
+  @IsIn(ROLES)
+  scope?: Role;
+}

@@ -1,0 +1,40 @@
+import { Column, Entity, JoinTable, ManyToMany, PrimaryColumn } from 'typeorm';
+import { DateTimeColumn } from '../../common/database/columns';
+import type { Role } from '../../common/auth/roles';
+import { GroupEntity } from './group.entity';
+
+@Entity('users')
+export class UserEntity {
+  @PrimaryColumn({ type: 'varchar', length: 36 })
+  id: string;
+
+  /** Stored lowercase; unique. */
+  @Column({ type: 'varchar', length: 64, unique: true })
+  username: string;
+
+  @Column({ type: 'varchar', length: 128, name: 'display_name' })
+  displayName: string;
+
+  @Column({ type: 'varchar', length: 255, name: 'password_hash' })
+  passwordHash: string;
+
+  @Column({ type: 'varchar', length: 16 })
+  role: Role;
+
+  @Column({ type: 'boolean', default: false })
+  disabled: boolean;
+
+  @ManyToMany(() => GroupEntity, { eager: false })
+  @JoinTable({
+    name: 'user_group_members',
+    joinColumn: { name: 'user_id', referencedColumnName: 'id' },
+    inverseJoinColumn: { name: 'group_id', referencedColumnName: 'id' },
+  })
+  groups: GroupEntity[];
+
+  @DateTimeColumn({ name: 'created_at' })
+  createdAt: Date;
+
+  @DateTimeColumn({ name: 'updated_at' })
+  updatedAt: Date;
+}

@@ -1,0 +1,51 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { In, Repository } from 'typeorm';
+import { AuthUser, isAdmin } from '../common/auth/auth-user';
+import { ConflictProblem, FieldProblems } from '../common/problems/problem';
+import { GroupEntity } from './entities/group.entity';
+
+@Injectable()
+export class GroupsService {
+  constructor(@InjectRepository(GroupEntity) private readonly groups: Repository<GroupEntity>) {}
+
+  async create(name: string): Promise<GroupEntity> {
+    const normalised = name.toLowerCase();
+    if (await this.groups.existsBy({ name: normalised })) {
+      throw new ConflictProblem('group_exists', `A group named "${normalised}" already exists.`);
+    }
+    const group = this.groups.create({ id: randomUUID(), name: normalised, createdAt: new Date() });
+    try {
+      return await this.groups.save(group);
+    } catch (error) {
+      if (await this.groups.existsBy({ name: normalised })) {
+        throw new ConflictProblem('group_exists', `A group named "${normalised}" already exists.`);
+      }
+      throw error;
+    }
+  }
+
+  /** Groups the caller may assign: every group for admins, their own for everyone else. */
+  async listAssignable(user: AuthUser): Promise<GroupEntity[]> {
+    if (isAdmin(user)) return this.groups.find({ order: { name: 'ASC' } });
+    if (user.groups.length === 0) return [];
+    return this.groups.find({ where: { name: In(user.groups) }, order: { name: 'ASC' } });
+  }
+
+  /**
+   * Resolves group names to entities; every unknown name is a field problem at `field[i]`.
+   */
+  async resolveNames(names: string[], field = 'groups'): Promise<GroupEntity[]> {
+    const normalised = [...new Set(names.map((n) => n.trim().toLowerCase()))];
+    if (normalised.length === 0) return [];
+    const found = await this.groups.findBy({ name: In(normalised) });
+    const known = new Set(found.map((g) => g.name));
+    const problems = names
+      .map((name, index) => ({ name: name.trim().toLowerCase(), index }))
+      .filter(({ name }) => !known.has(name))
+      .map(({ name, index }) => ({ field: `${field}[${index}]`, code: 'unknown_group', message: `No group named "${name}".` }));
+    if (problems.length > 0) throw new FieldProblems(problems);
+    return found;
+  }
+}

@@ -1,0 +1,15 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AuthUser } from '../common/auth/auth-user';
+import { CurrentUser } from '../common/auth/route-policy';
+import { MeResponse, toMeResponse } from './auth.mapper';
+
+@ApiTags('users')
+@Controller('api/me')
+export class MeController {
+  @Get()
+  @ApiOperation({ summary: 'The caller: id, username, role (narrowed by a token scope) and groups' })
+  getMe(@CurrentUser() user: AuthUser): MeResponse {
+    return toMeResponse(user);
+  }
+}

@@ -1,0 +1,78 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { LessThan, Repository } from 'typeorm';
+import { APP_CONFIG, AppConfig } from '../common/config/app-config';
+import { SessionEntity } from './entities/session.entity';
+import { newSessionSecret, sha256Hex } from './secrets';
+
+export const SESSION_COOKIE = 'kb_session';
+
+/** lastSeenAt is written at most this often, so reads don't turn into writes. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+@Injectable()
+export class SessionsService {
+  constructor(
+    @InjectRepository(SessionEntity) private readonly sessions: Repository<SessionEntity>,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  get absoluteMs(): number {
+    return this.config.sessionAbsoluteHours * 3_600_000;
+  }
+
+  get idleMs(): number {
+    return this.config.sessionIdleMinutes * 60_000;
+  }
+
+  /** Starts a session; returns the cookie value (the database keeps only its hash). */
+  async start(userId: string, ip: string | undefined, userAgent: string | undefined): Promise<{ secret: string; session: SessionEntity }> {
+    const secret = newSessionSecret();
+    const now = new Date();
+    const session = await this.sessions.save(
+      this.sessions.create({
+        id: sha256Hex(secret),
+        userId,
+        createdAt: now,
+        lastSeenAt: now,
+        expiresAt: new Date(now.getTime() + this.absoluteMs),
+        ip: ip?.slice(0, 64) ?? null,
+        userAgent: userAgent?.slice(0, 255) ?? null,
+      }),
+    );
+    return { secret, session };
+  }
+
+  /** The live session for a cookie value, or null when unknown, idle too long or past its end. */
+  async findLive(secret: string, now = new Date()): Promise<SessionEntity | null> {
+    const session = await this.sessions.findOneBy({ id: sha256Hex(secret) });
+    if (!session) return null;
+    if (!this.isLive(session, now)) {
+      await this.sessions.delete({ id: session.id });
+      return null;
+    }
+    if (now.getTime() - session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
+      session.lastSeenAt = now;
+      await this.sessions.update({ id: session.id }, { lastSeenAt: now });
+    }
+    return session;
+  }
+
+  isLive(session: SessionEntity, now = new Date()): boolean {
+    return session.expiresAt.getTime() > now.getTime() && session.lastSeenAt.getTime() + this.idleMs > now.getTime();
+  }
+
+  /** When the session stops being valid if nothing touches it. */
+  validUntil(session: SessionEntity): number {
+    return Math.min(session.expiresAt.getTime(), session.lastSeenAt.getTime() + this.idleMs);
+  }
+
+  async end(sessionId: string): Promise<void> {
+    await this.sessions.delete({ id: sessionId });
+  }
+
+  async purgeExpired(now = new Date()): Promise<void> {
+    await this.sessions.delete({ expiresAt: LessThan(now) });
+    await this.sessions.delete({ lastSeenAt: LessThan(new Date(now.getTime() - this.idleMs)) });
+  }
+}

@@ -1,0 +1,37 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AuthUser } from '../common/auth/auth-user';
+import { CurrentUser, SessionOnly } from '../common/auth/route-policy';
+import { Page, parsePageRequest } from '../common/http/pagination';
+import { PageQueryDto } from '../common/http/page-query.dto';
+import { toTokenResponse, TokenResponse } from './auth.mapper';
+import { CreateTokenDto } from './dto/token.dto';
+import { TokensService } from './tokens.service';
+
+/** Token management needs a browser session: a token can't mint or list tokens. */
+@ApiTags('tokens')
+@SessionOnly()
+@Controller('api/tokens')
+export class TokensController {
+  constructor(private readonly tokens: TokensService) {}
+
+  @Post()
+  @ApiOperation({ summary: 'Create a personal access token; the secret is in this answer only' })
+  async createToken(@CurrentUser() user: AuthUser, @Body() body: CreateTokenDto): Promise<TokenResponse & { token: string }> {
+    const { entity, token } = await this.tokens.create(user, body);
+    return { ...toTokenResponse(entity), token };
+  }
+
+  @Get()
+  @ApiOperation({ summary: "List the caller's tokens (never their secrets)" })
+  listTokens(@CurrentUser() user: AuthUser, @Query() query: PageQueryDto): Promise<Page<TokenResponse>> {
+    return this.tokens.list(user, parsePageRequest(query));
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Revoke a token at once' })
+  async revokeToken(@CurrentUser() user: AuthUser, @Param('id') id: string): Promise<void> {
+    await this.tokens.revoke(user, id);
+  }
+}

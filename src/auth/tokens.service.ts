@@ -1,0 +1,92 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { Repository } from 'typeorm';
+import type { AuthUser } from '../common/auth/auth-user';
+import { narrowerRole, roleAtLeast } from '../common/auth/roles';
+import { cursorString, Page, PageRequest, toPage } from '../common/http/pagination';
+import { fieldProblem, NotFoundProblem } from '../common/problems/problem';
+import { AuthCache } from './auth-cache';
+import { toTokenResponse, TokenResponse } from './auth.mapper';
+import { CreateTokenDto } from './dto/token.dto';
+import { AccessTokenEntity } from './entities/access-token.entity';
+import { newAccessToken, sha256Hex } from './secrets';
+
+const LAST_USED_INTERVAL_MS = 60_000;
+
+@Injectable()
+export class TokensService {
+  constructor(
+    @InjectRepository(AccessTokenEntity) private readonly tokens: Repository<AccessTokenEntity>,
+    private readonly cache: AuthCache,
+  ) {}
+
+  async create(owner: AuthUser, input: CreateTokenDto, now = new Date()): Promise<{ entity: AccessTokenEntity; token: string }> {
+    const scope = input.scope ?? owner.role;
+    if (!roleAtLeast(owner.role, scope)) {
+      throw fieldProblem('scope', 'scope_too_wide', `A token cannot act with more than your role (${owner.role}).`);
+    }
+    let expiresAt: Date | null = null;
+    if (input.expiresAt !== undefined) {
+      expiresAt = new Date(input.expiresAt);
+      if (Number.isNaN(expiresAt.getTime()) || expiresAt.getTime() <= now.getTime()) {
+        throw fieldProblem('expiresAt', 'not_in_future', 'expiresAt must be a date in the future.');
+      }
+    }
+    const token = newAccessToken();
+    const entity = await this.tokens.save(
+      this.tokens.create({
+        id: randomUUID(),
+        userId: owner.id,
+        name: input.name,
+        tokenHash: sha256Hex(token),
+        prefix: token.slice(0, 12),
+        scope,
+        expiresAt,
+        lastUsedAt: null,
+        createdAt: now,
+      }),
+    );
+    return { entity, token };
+  }
+
+  async list(owner: AuthUser, page: PageRequest): Promise<Page<TokenResponse>> {
+    const query = this.tokens
+      .createQueryBuilder('t')
+      .where('t.user_id = :userId', { userId: owner.id })
+      .orderBy('t.created_at', 'DESC')
+      .addOrderBy('t.id', 'DESC')
+      .take(page.limit + 1);
+    if (page.cursor) {
+      const at = new Date(cursorString(page.cursor, 'at'));
+      const id = cursorString(page.cursor, 'id');
+      query.andWhere('(t.created_at < :at OR (t.created_at = :at AND t.id < :id))', { at, id });
+    }
+    const rows = await query.getMany();
+    return toPage(rows, page.limit, toTokenResponse, (t) => ({ at: t.createdAt.toISOString(), id: t.id }));
+  }
+
+  /** Revokes at once; another user's token is "not found". */
+  async revoke(owner: AuthUser, id: string): Promise<void> {
+    const token = await this.tokens.findOneBy({ id, userId: owner.id });
+    if (!token) throw new NotFoundProblem('token');
+    await this.tokens.delete({ id: token.id });
+    this.cache.delete(`bearer:${token.tokenHash}`);
+  }
+
+  /** The live token record for a presented secret, or null. Also keeps lastUsedAt fresh. */
+  async findLive(secret: string, now = new Date()): Promise<AccessTokenEntity | null> {
+    const token = await this.tokens.findOneBy({ tokenHash: sha256Hex(secret) });
+    if (!token) return null;
+    if (token.expiresAt && token.expiresAt.getTime() <= now.getTime()) return null;
+    if (!token.lastUsedAt || now.getTime() - token.lastUsedAt.getTime() > LAST_USED_INTERVAL_MS) {
+      token.lastUsedAt = now;
+      await this.tokens.update({ id: token.id }, { lastUsedAt: now });
+    }
+    return token;
+  }
+
+  effectiveRole(token: AccessTokenEntity, ownerRole: AuthUser['role']): AuthUser['role'] {
+    return narrowerRole(token.scope, ownerRole);
+  }
+}

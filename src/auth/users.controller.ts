@@ -1,0 +1,65 @@
+import { Body, Controller, Get, Param, ParseUUIDPipe, Patch, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AuthUser } from '../common/auth/auth-user';
+import { AdminOnly, CurrentUser } from '../common/auth/route-policy';
+import { Page, parsePageRequest } from '../common/http/pagination';
+import { GroupResponse, toGroupResponse, toUserResponse, UserResponse } from './auth.mapper';
+import { CreateGroupDto, CreateUserDto, UpdateUserDto } from './dto/user.dto';
+import { GroupsService } from './groups.service';
+import { UsersService } from './users.service';
+import { PageQueryDto } from '../common/http/page-query.dto';
+
+@ApiTags('users')
+@AdminOnly()
+@Controller('api/users')
+export class UsersController {
+  constructor(private readonly users: UsersService) {}
+
+  @Post()
+  @ApiOperation({ summary: 'Create a user (admin)' })
+  async createUser(@Body() body: CreateUserDto): Promise<UserResponse> {
+    return toUserResponse(await this.users.create(body));
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'List users by username (admin)' })
+  listUsers(@Query() query: PageQueryDto): Promise<Page<UserResponse>> {
+    return this.users.list(parsePageRequest(query));
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'Read a user (admin)' })
+  async getUser(@Param('id', new ParseUUIDPipe()) id: string): Promise<UserResponse> {
+    return toUserResponse(await this.users.get(id));
+  }
+
+  @Patch(':id')
+  @ApiOperation({ summary: "Change a user's role, groups, display name, password or disabled flag (admin)" })
+  async updateUser(
+    @Param('id', new ParseUUIDPipe()) id: string,
+    @Body() body: UpdateUserDto,
+    @CurrentUser() actor: AuthUser,
+  ): Promise<UserResponse> {
+    return toUserResponse(await this.users.update(id, body, actor.id));
+  }
+}
+
+@ApiTags('users')
+@Controller('api/groups')
+export class GroupsController {
+  constructor(private readonly groups: GroupsService) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Groups the caller may assign: all for admins, their own for others' })
+  async listGroups(@CurrentUser() user: AuthUser): Promise<Page<GroupResponse>> {
+    const groups = await this.groups.listAssignable(user);
+    return { items: groups.map(toGroupResponse), nextCursor: null };
+  }
+
+  @AdminOnly()
+  @Post()
+  @ApiOperation({ summary: 'Create a group (admin)' })
+  async createGroup(@Body() body: CreateGroupDto): Promise<GroupResponse> {
+    return toGroupResponse(await this.groups.create(body.name));
+  }
+}

@@ -1,0 +1,146 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { DataSource, Repository } from 'typeorm';
+import { APP_CONFIG, AppConfig } from '../common/config/app-config';
+import type { Role } from '../common/auth/roles';
+import { cursorString, Page, PageRequest, toPage } from '../common/http/pagination';
+import { ConflictProblem, NotFoundProblem } from '../common/problems/problem';
+import { AuthCache } from './auth-cache';
+import { toUserResponse, UserResponse } from './auth.mapper';
+import { CreateUserDto, UpdateUserDto } from './dto/user.dto';
+import { SessionEntity } from './entities/session.entity';
+import { UserEntity } from './entities/user.entity';
+import { GroupsService } from './groups.service';
+import { PasswordService } from './password.service';
+import { newPassword } from './secrets';
+
+@Injectable()
+export class UsersService {
+  private readonly logger = new Logger('Users');
+
+  constructor(
+    @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
+    private readonly dataSource: DataSource,
+    private readonly groups: GroupsService,
+    private readonly passwords: PasswordService,
+    private readonly cache: AuthCache,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  findActiveByUsername(username: string): Promise<UserEntity | null> {
+    return this.users.findOne({ where: { username: username.toLowerCase(), disabled: false }, relations: { groups: true } });
+  }
+
+  findActiveById(id: string): Promise<UserEntity | null> {
+    return this.users.findOne({ where: { id, disabled: false }, relations: { groups: true } });
+  }
+
+  async get(id: string): Promise<UserEntity> {
+    const user = await this.users.findOne({ where: { id }, relations: { groups: true } });
+    if (!user) throw new NotFoundProblem('user');
+    return user;
+  }
+
+  async create(input: CreateUserDto): Promise<UserEntity> {
+    const username = input.username.toLowerCase();
+    const groups = await this.groups.resolveNames(input.groups ?? []);
+    if (await this.users.existsBy({ username })) {
+      throw new ConflictProblem('username_taken', `The username "${username}" is taken.`);
+    }
+    const now = new Date();
+    const user = this.users.create({
+      id: randomUUID(),
+      username,
+      displayName: input.displayName ?? username,
+      passwordHash: await this.passwords.hash(input.password),
+      role: input.role,
+      disabled: false,
+      groups,
+      createdAt: now,
+      updatedAt: now,
+    });
+    try {
+      return await this.users.save(user);
+    } catch (error) {
+      if (await this.users.existsBy({ username })) {
+        throw new ConflictProblem('username_taken', `The username "${username}" is taken.`);
+      }
+      throw error;
+    }
+  }
+
+  async list(page: PageRequest): Promise<Page<UserResponse>> {
+    const query = this.users
+      .createQueryBuilder('u')
+      .leftJoinAndSelect('u.groups', 'g')
+      .orderBy('u.username', 'ASC')
+      .take(page.limit + 1);
+    if (page.cursor) query.where('u.username > :after', { after: cursorString(page.cursor, 'after') });
+    const rows = await query.getMany();
+    return toPage(rows, page.limit, toUserResponse, (u) => ({ after: u.username }));
+  }
+
+  async update(id: string, input: UpdateUserDto, actorId: string): Promise<UserEntity> {
+    const user = await this.get(id);
+    const demoting = input.role !== undefined && input.role !== 'admin' && user.role === 'admin';
+    const disabling = input.disabled === true && !user.disabled && user.role === 'admin';
+    if ((demoting || disabling) && (await this.countActiveAdmins()) <= 1) {
+      throw new ConflictProblem('last_admin', 'This is the only active administrator; appoint another first.');
+    }
+    if (input.disabled === true && id === actorId) {
+      throw new ConflictProblem('cannot_disable_self', 'You cannot disable your own account.');
+    }
+    if (input.groups !== undefined) user.groups = await this.groups.resolveNames(input.groups);
+    if (input.role !== undefined) user.role = input.role;
+    if (input.displayName !== undefined) user.displayName = input.displayName;
+    if (input.disabled !== undefined) user.disabled = input.disabled;
+    if (input.password !== undefined) user.passwordHash = await this.passwords.hash(input.password);
+    user.updatedAt = new Date();
+    await this.dataSource.transaction(async (manager) => {
+      await manager.save(user);
+      // A disabled account or a new password ends every browser session at once.
+      if (input.disabled === true || input.password !== undefined) {
+        await manager.delete(SessionEntity, { userId: id });
+      }
+    });
+    this.cache.invalidateUser(id);
+    return user;
+  }
+
+  async setPassword(username: string, password: string): Promise<void> {
+    const user = await this.users.findOneBy({ username: username.toLowerCase() });
+    if (!user) throw new NotFoundProblem('user');
+    await this.update(user.id, { password }, '');
+  }
+
+  countActiveAdmins(): Promise<number> {
+    return this.users.countBy({ role: 'admin', disabled: false });
+  }
+
+  /**
+   * First start: with no user at all, create the administrator from KB_ADMIN_USERNAME /
+   * KB_ADMIN_PASSWORD, or with a generated password printed once.
+   */
+  async ensureBootstrapAdmin(): Promise<void> {
+    if ((await this.users.count()) > 0) return;
+    const generated = this.config.adminPassword === undefined;
+    const password = this.config.adminPassword ?? newPassword();
+    try {
+      await this.create({ username: this.config.adminUsername, password, role: 'admin' as Role });
+    } catch (error) {
+      // Another instance starting at the same moment created it first.
+      if (error instanceof ConflictProblem) return;
+      throw error;
+    }
+    if (generated) {
+      this.logger.warn({
+        msg: `Created the bootstrap administrator "${this.config.adminUsername}" with a generated password; it is shown only this once`,
+        username: this.config.adminUsername,
+        password,
+      });
+    } else {
+      this.logger.log({ msg: `Created the bootstrap administrator "${this.config.adminUsername}"` });
+    }
+  }
+}

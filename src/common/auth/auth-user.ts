@@ -1,0 +1,19 @@
+import type { Role } from './roles';
+
+/** The signed-in caller, resolved once per request by the global guard. */
+export interface AuthUser {
+  id: string;
+  username: string;
+  displayName: string;
+  /** Effective role: the owner's role, narrowed by a token's scope. */
+  role: Role;
+  /** Names of the groups the user belongs to. */
+  groups: string[];
+  via: 'session' | 'bearer';
+  sessionId?: string;
+  tokenId?: string;
+}
+
+export function isAdmin(user: AuthUser): boolean {
+  return user.role === 'admin';
+}

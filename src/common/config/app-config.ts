@@ -1,0 +1,157 @@
+import { resolve } from 'node:path';
+
+export type DbType = 'sqlite' | 'mysql';
+
+/** The validated, typed configuration read once at start from environment variables. */
+export interface AppConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  dbType: DbType;
+  /** SQLite file path (sqlite only). */
+  sqlitePath: string;
+  /** mysql://user:pass@host:port/db (mysql only). */
+  databaseUrl?: string;
+  adminUsername: string;
+  adminPassword?: string;
+  pdfServiceUrl?: string;
+  pdfServiceTimeoutMs: number;
+  pdfServiceUsername?: string;
+  pdfServicePassword?: string;
+  logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  /** Trust X-Forwarded-* from a proxy (Express "trust proxy" value). */
+  trustProxy: string | false;
+  /** Extra origins allowed to make cookie-authenticated unsafe requests. */
+  allowedOrigins: string[];
+  sessionIdleMinutes: number;
+  sessionAbsoluteHours: number;
+  loginMaxFailures: number;
+  loginIpMaxFailures: number;
+  loginWindowSeconds: number;
+  jsonBodyLimitBytes: number;
+  imageMaxBytes: number;
+  attachmentMaxBytes: number;
+  importMaxBytes: number;
+  importMaxEntries: number;
+  draftMaxBytes: number;
+  pageMaxBytes: number;
+  /** Argon2 cost: 'default' for production, 'fast' only for tests. */
+  passwordHashCost: 'default' | 'fast';
+  reviewCheckIntervalSeconds: number;
+  /** How long a resolved credential may be reused from the in-process cache. */
+  authCacheSeconds: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly variable: string, message: string) {
+    super(`Invalid configuration: ${variable} ${message}`);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const MIB = 1024 * 1024;
+
+function str(env: Env, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = str(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) {
+    throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
+  }
+  return value;
+}
+
+function oneOf<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {
+  const raw = str(env, name);
+  if (raw === undefined) return fallback;
+  if (!(values as readonly string[]).includes(raw)) {
+    throw new ConfigError(name, `must be one of ${values.join(', ')}, got "${raw}"`);
+  }
+  return raw as T;
+}
+
+function url(env: Env, name: string, protocols: string[]): string | undefined {
+  const raw = str(env, name);
+  if (raw === undefined) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `must be a URL, got "${raw}"`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(name, `must use ${protocols.join(' or ')}, got "${parsed.protocol}"`);
+  }
+  return raw;
+}
+
+/** Reads and validates the environment; throws ConfigError naming the first bad variable. */
+export function loadConfig(env: Env = process.env): AppConfig {
+  const dataDir = resolve(str(env, 'KB_DATA_DIR') ?? './data');
+  const dbType = oneOf(env, 'DB_TYPE', ['sqlite', 'mysql'] as const, 'sqlite');
+  const databaseUrl = url(env, 'DATABASE_URL', ['mysql:', 'mariadb:']);
+  if (dbType === 'mysql' && !databaseUrl) {
+    throw new ConfigError('DATABASE_URL', 'is required when DB_TYPE=mysql (mysql://user:pass@host:3306/db)');
+  }
+  const adminUsername = str(env, 'KB_ADMIN_USERNAME') ?? 'admin';
+  if (!/^[a-z0-9][a-z0-9._-]{1,63}$/i.test(adminUsername)) {
+    throw new ConfigError('KB_ADMIN_USERNAME', 'must be 2-64 letters, digits, ".", "_" or "-"');
+  }
+  const adminPassword = str(env, 'KB_ADMIN_PASSWORD');
+  if (adminPassword !== undefined && adminPassword.length < 8) {
+    throw new ConfigError('KB_ADMIN_PASSWORD', 'must be at least 8 characters');
+  }
+  const trustProxyRaw = str(env, 'TRUST_PROXY');
+  const origins = (str(env, 'KB_ALLOWED_ORIGINS') ?? '')
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
+  for (const origin of origins) {
+    if (!/^https?:\/\/[^/\s]+$/.test(origin)) {
+      throw new ConfigError('KB_ALLOWED_ORIGINS', `must list origins like https://wiki.example.com, got "${origin}"`);
+    }
+  }
+
+  return {
+    port: int(env, 'PORT', 3000, 0, 65535),
+    host: str(env, 'HOST') ?? '0.0.0.0',
+    dataDir,
+    dbType,
+    sqlitePath: resolve(dataDir, str(env, 'SQLITE_FILE') ?? 'kb.sqlite'),
+    databaseUrl,
+    adminUsername: adminUsername.toLowerCase(),
+    adminPassword,
+    pdfServiceUrl: url(env, 'PDF_SERVICE_URL', ['http:', 'https:']),
+    pdfServiceTimeoutMs: int(env, 'PDF_SERVICE_TIMEOUT_MS', 30_000, 100, 600_000),
+    pdfServiceUsername: str(env, 'PDF_SERVICE_USERNAME'),
+    pdfServicePassword: str(env, 'PDF_SERVICE_PASSWORD'),
+    logLevel: oneOf(env, 'LOG_LEVEL', ['debug', 'info', 'warn', 'error', 'silent'] as const, 'info'),
+    trustProxy: trustProxyRaw === undefined || trustProxyRaw === 'false' ? false : trustProxyRaw,
+    allowedOrigins: origins,
+    sessionIdleMinutes: int(env, 'SESSION_IDLE_MINUTES', 120, 1, 60 * 24 * 30),
+    sessionAbsoluteHours: int(env, 'SESSION_ABSOLUTE_HOURS', 24 * 7, 1, 24 * 365),
+    loginMaxFailures: int(env, 'LOGIN_MAX_FAILURES', 5, 1, 1000),
+    loginIpMaxFailures: int(env, 'LOGIN_IP_MAX_FAILURES', 20, 1, 100_000),
+    loginWindowSeconds: int(env, 'LOGIN_WINDOW_SECONDS', 900, 1, 86_400),
+    jsonBodyLimitBytes: int(env, 'JSON_BODY_LIMIT_BYTES', 5 * MIB, 1024, 100 * MIB),
+    imageMaxBytes: int(env, 'IMAGE_MAX_BYTES', 10 * MIB, 1, 1024 * MIB),
+    attachmentMaxBytes: int(env, 'ATTACHMENT_MAX_BYTES', 50 * MIB, 1, 4096 * MIB),
+    importMaxBytes: int(env, 'IMPORT_MAX_BYTES', 100 * MIB, 1, 1024 * MIB),
+    importMaxEntries: int(env, 'IMPORT_MAX_ENTRIES', 20_000, 1, 1_000_000),
+    draftMaxBytes: int(env, 'DRAFT_MAX_BYTES', 1 * MIB, 1, 100 * MIB),
+    pageMaxBytes: int(env, 'PAGE_MAX_BYTES', 2 * MIB, 1024, 100 * MIB),
+    passwordHashCost: oneOf(env, 'PASSWORD_HASH_COST', ['default', 'fast'] as const, 'default'),
+    reviewCheckIntervalSeconds: int(env, 'REVIEW_CHECK_INTERVAL_SECONDS', 300, 0, 86_400),
+    authCacheSeconds: int(env, 'AUTH_CACHE_SECONDS', 5, 0, 300),
+  };
+}
+
+/** Injection token for AppConfig. */
+export const APP_CONFIG = Symbol('APP_CONFIG');

@@ -1,0 +1,50 @@
+import { QueryRunner, TableColumnOptions } from 'typeorm';
+
+/**
+ * Column builders for migrations written with TypeORM's Table API, so one migration file
+ * produces the right DDL on SQLite and on MySQL/MariaDB.
+ */
+export function columns(queryRunner: QueryRunner) {
+  const mysql = queryRunner.connection.options.type === 'mysql';
+  return {
+    mysql,
+    id: (name = 'id'): TableColumnOptions => ({ name, type: 'varchar', length: '36', isPrimary: true }),
+    uuid: (name: string, nullable = false): TableColumnOptions => ({ name, type: 'varchar', length: '36', isNullable: nullable }),
+    string: (name: string, length: number, nullable = false): TableColumnOptions => ({
+      name,
+      type: 'varchar',
+      length: String(length),
+      isNullable: nullable,
+    }),
+    int: (name: string, nullable = false, defaultValue?: number): TableColumnOptions => ({
+      name,
+      type: 'int',
+      isNullable: nullable,
+      default: defaultValue,
+    }),
+    bigint: (name: string, nullable = false): TableColumnOptions => ({ name, type: 'bigint', isNullable: nullable }),
+    bool: (name: string, defaultValue = false): TableColumnOptions => ({
+      name,
+      type: 'boolean',
+      isNullable: false,
+      default: defaultValue ? 1 : 0,
+    }),
+    datetime: (name: string, nullable = false): TableColumnOptions => ({
+      name,
+      type: 'datetime',
+      precision: mysql ? 3 : undefined,
+      isNullable: nullable,
+    }),
+    /** Unbounded text: LONGTEXT on MySQL (TEXT there stops at 64 KiB). */
+    text: (name: string, nullable = false): TableColumnOptions => ({
+      name,
+      type: mysql ? 'longtext' : 'text',
+      isNullable: nullable,
+    }),
+    json: (name: string, nullable = false): TableColumnOptions => ({
+      name,
+      type: mysql ? 'longtext' : 'text',
+      isNullable: nullable,
+    }),
+  };
+}

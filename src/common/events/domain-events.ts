@@ -1,0 +1,40 @@
+/**
+ * Domain events: features announce what happened; others (notifications) listen.
+ * Emitted after the transaction commits, never inside it.
+ */
+export const PAGE_UPDATED = 'page.updated';
+export const PAGE_BINNED = 'page.binned';
+export const PAGE_CREATED = 'page.created';
+export const IMPORT_FINISHED = 'import.finished';
+
+export interface PageUpdatedEvent {
+  pageId: string;
+  slug: string;
+  title: string;
+  revision: number;
+  ownerId: string | null;
+  actorId: string;
+}
+
+export interface PageBinnedEvent {
+  pageId: string;
+  slug: string;
+  title: string;
+  ownerId: string | null;
+  actorId: string;
+}
+
+export interface PageCreatedEvent {
+  pageId: string;
+  slug: string;
+  title: string;
+  ownerId: string | null;
+  actorId: string;
+}
+
+export interface ImportFinishedEvent {
+  userId: string;
+  format: string;
+  dryRun: boolean;
+  counts: Record<string, number>;
+}

@@ -1,0 +1,35 @@
+import { Controller, Get, HttpCode } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { DataSource } from 'typeorm';
+import { Public } from '../auth/route-policy';
+import { Problem } from '../problems/problem';
+
+const READY_TIMEOUT_MS = 2000;
+
+@ApiTags('operations')
+@Public()
+@Controller()
+export class HealthController {
+  constructor(private readonly dataSource: DataSource) {}
+
+  @Get('healthz')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Liveness: the process answers', security: [] })
+  health(): { status: 'ok' } {
+    return { status: 'ok' };
+  }
+
+  @Get('readyz')
+  @ApiOperation({ summary: 'Readiness: the database answers', security: [] })
+  async ready(): Promise<{ status: 'ready'; database: 'up' }> {
+    try {
+      await Promise.race([
+        this.dataSource.query('SELECT 1'),
+        new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), READY_TIMEOUT_MS).unref()),
+      ]);
+    } catch {
+      throw new Problem(503, 'database_unavailable', 'The database does not answer.', {}, { 'Retry-After': '5' });
+    }
+    return { status: 'ready', database: 'up' };
+  }
+}

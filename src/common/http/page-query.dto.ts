@@ -1,0 +1,15 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional, IsString } from 'class-validator';
+
+/** `limit` and `cursor`; parsed and range-checked by parsePageRequest. */
+export class PageQueryDto {
+  @ApiPropertyOptional({ description: '1-100, default 20' })
+  @IsOptional()
+  @IsString()
+  limit?: string;
+
+  @ApiPropertyOptional({ description: 'nextCursor from the previous page' })
+  @IsOptional()
+  @IsString()
+  cursor?: string;
+}

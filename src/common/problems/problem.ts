@@ -1,0 +1,144 @@
+import { HttpStatus } from '@nestjs/common';
+
+/** One entry of a 422 problem's `errors` list: `field` is a JSON path such as `variables.name`. */
+export interface FieldProblem {
+  field: string;
+  code: string;
+  message: string;
+}
+
+/** The RFC 9457 body every error under /api, /auth and /export answers with. */
+export interface ProblemBody {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  instance: string;
+  code: string;
+  requestId?: string;
+  errors?: FieldProblem[];
+  [extension: string]: unknown;
+}
+
+const TITLES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  406: 'Not Acceptable',
+  409: 'Conflict',
+  412: 'Precondition Failed',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  416: 'Range Not Satisfiable',
+  422: 'Unprocessable Content',
+  428: 'Precondition Required',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+export function titleFor(status: number): string {
+  return TITLES[status] ?? 'Error';
+}
+
+export function problemType(code: string): string {
+  return `urn:kb:problem:${code}`;
+}
+
+/**
+ * A domain error with a stable machine code. Services throw these (or the subclasses below);
+ * the global filter turns them into problem documents.
+ */
+export class Problem extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly detail: string,
+    /** Extra members merged into the body (e.g. `errors`, `slugs`). */
+    readonly extensions: Record<string, unknown> = {},
+    /** Extra response headers (e.g. `Retry-After`). */
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(detail);
+    this.name = new.target.name;
+  }
+}
+
+export class BadRequestProblem extends Problem {
+  constructor(code: string, detail: string, extensions?: Record<string, unknown>) {
+    super(HttpStatus.BAD_REQUEST, code, detail, extensions);
+  }
+}
+
+export class UnauthorizedProblem extends Problem {
+  constructor(code = 'unauthenticated', detail = 'Sign in or send a valid bearer token.') {
+    super(HttpStatus.UNAUTHORIZED, code, detail);
+  }
+}
+
+export class ForbiddenProblem extends Problem {
+  constructor(code = 'forbidden', detail = 'You are not allowed to do this.') {
+    super(HttpStatus.FORBIDDEN, code, detail);
+  }
+}
+
+/** Missing and invisible look the same: the detail never says which. */
+export class NotFoundProblem extends Problem {
+  constructor(resource: string, detail?: string) {
+    super(HttpStatus.NOT_FOUND, `${resource}_not_found`, detail ?? `No such ${resource.replace(/_/g, ' ')}.`);
+  }
+}
+
+export class ConflictProblem extends Problem {
+  constructor(code: string, detail: string, extensions?: Record<string, unknown>) {
+    super(HttpStatus.CONFLICT, code, detail, extensions);
+  }
+}
+
+export class PreconditionFailedProblem extends Problem {
+  constructor(code: string, detail: string, extensions?: Record<string, unknown>) {
+    super(HttpStatus.PRECONDITION_FAILED, code, detail, extensions);
+  }
+}
+
+export class PayloadTooLargeProblem extends Problem {
+  constructor(code: string, detail: string, extensions?: Record<string, unknown>) {
+    super(HttpStatus.PAYLOAD_TOO_LARGE, code, detail, extensions);
+  }
+}
+
+export class UnsupportedMediaTypeProblem extends Problem {
+  constructor(code: string, detail: string) {
+    super(HttpStatus.UNSUPPORTED_MEDIA_TYPE, code, detail);
+  }
+}
+
+export class TooManyRequestsProblem extends Problem {
+  constructor(code: string, detail: string, retryAfterSeconds: number) {
+    super(HttpStatus.TOO_MANY_REQUESTS, code, detail, {}, {
+      'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))),
+    });
+  }
+}
+
+/** 422 with one entry per bad field. */
+export class FieldProblems extends Problem {
+  constructor(readonly errors: FieldProblem[], detail = 'Some fields are invalid.') {
+    super(HttpStatus.UNPROCESSABLE_ENTITY, 'validation_failed', detail, { errors });
+  }
+}
+
+/** Shorthand for a single-field 422. */
+export function fieldProblem(field: string, code: string, message: string): FieldProblems {
+  return new FieldProblems([{ field, code, message }]);
+}
+
+export class UpstreamProblem extends Problem {
+  constructor(status: 502 | 503 | 504, code: string, detail: string, headers: Record<string, string> = {}) {
+    super(status, code, detail, {}, headers);
+  }
+}

@@ -1,0 +1,106 @@
+import { INestApplication, Type } from '@nestjs/common';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { createConnection } from 'mysql2/promise';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { createApp } from '../../src/app.factory';
+import { AppConfig, loadConfig } from '../../src/common/config/app-config';
+
+export const DB_TYPE = (process.env.DB_TYPE ?? 'sqlite') as 'sqlite' | 'mysql';
+/** Server URL without a database; each test file gets a database of its own. */
+export const MYSQL_SERVER_URL = process.env.MYSQL_TEST_URL ?? 'mysql://root@127.0.0.1:3306';
+
+export interface TestApp {
+  app: INestApplication;
+  config: AppConfig;
+  dataSource: DataSource;
+  dataDir: string;
+  /** A supertest instance against the app's server. */
+  http(): ReturnType<typeof request>;
+  get<T>(type: Type<T> | string | symbol): T;
+  /** Deletes every row of every table (the schema stays). */
+  reset(): Promise<void>;
+  close(): Promise<void>;
+}
+
+async function createMysqlDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `kbt_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const connection = await createConnection(MYSQL_SERVER_URL);
+  await connection.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+  await connection.end();
+  return {
+    url: `${MYSQL_SERVER_URL.replace(/\/$/, '')}/${name}`,
+    drop: async () => {
+      const c = await createConnection(MYSQL_SERVER_URL);
+      await c.query(`DROP DATABASE IF EXISTS \`${name}\``);
+      await c.end();
+    },
+  };
+}
+
+/**
+ * Boots the real application through createApp() on a fresh database (SQLite file in a temp
+ * folder, or a new MariaDB database), with migrations run as at start.
+ */
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'kb-test-'));
+  const mysql = DB_TYPE === 'mysql' ? await createMysqlDatabase() : undefined;
+  const config = loadConfig({
+    KB_DATA_DIR: dataDir,
+    DB_TYPE,
+    DATABASE_URL: mysql?.url,
+    KB_ADMIN_USERNAME: 'bootstrap',
+    KB_ADMIN_PASSWORD: 'bootstrap-password',
+    PASSWORD_HASH_COST: 'fast',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    AUTH_CACHE_SECONDS: '0',
+    REVIEW_CHECK_INTERVAL_SECONDS: '0',
+    ...env,
+  });
+  const app = await createApp(config);
+  const dataSource = app.get(DataSource);
+  const server = app.getHttpServer();
+  return {
+    app,
+    config,
+    dataSource,
+    dataDir,
+    http: () => request(server),
+    get: <T>(type: Type<T> | string | symbol) => app.get<T>(type as Type<T>, { strict: false }),
+    reset: () => resetDatabase(dataSource),
+    close: async () => {
+      await app.close();
+      await mysql?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function resetDatabase(dataSource: DataSource): Promise<void> {
+  if (dataSource.options.type === 'mysql') {
+    const rows: { name: string }[] = await dataSource.query(
+      `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = DATABASE() AND table_type = 'BASE TABLE' AND table_name <> 'kb_migrations'`,
+    );
+    await dataSource.transaction(async (manager) => {
+      await manager.query('SET FOREIGN_KEY_CHECKS = 0');
+      for (const { name } of rows) await manager.query(`DELETE FROM \`${name}\``);
+      await manager.query('SET FOREIGN_KEY_CHECKS = 1');
+    });
+    return;
+  }
+  const tables: { name: string; sql: string | null }[] = await dataSource.query(
+    `SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'kb_migrations'`,
+  );
+  // FTS5 shadow tables (<virtual>_data, _idx, ...) are maintained through their virtual table.
+  const virtual = tables.filter((t) => /^CREATE VIRTUAL TABLE/i.test(t.sql ?? '')).map((t) => t.name);
+  const plain = tables.filter((t) => !virtual.some((v) => t.name.startsWith(`${v}_`)));
+  await dataSource.query('PRAGMA foreign_keys = OFF');
+  try {
+    for (const { name } of plain) await dataSource.query(`DELETE FROM "${name}"`);
+  } finally {
+    await dataSource.query('PRAGMA foreign_keys = ON');
+  }
+}
