@@ -1,4 +1,13 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { DraftsController } from './drafts.controller';
+import { DraftsService } from './drafts.service';
+import { DraftEntity } from './entities/draft.entity';
 
-@Module({})
+@Module({
+  imports: [TypeOrmModule.forFeature([DraftEntity])],
+  controllers: [DraftsController],
+  providers: [DraftsService],
+  exports: [DraftsService],
+})
 export class DraftsModule {}

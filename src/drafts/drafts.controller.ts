@@ -1,0 +1,71 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Put, Query, Res } from '@nestjs/common';
+import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { AuthUser } from '../common/auth/auth-user';
+import { CurrentUser, Editors } from '../common/auth/route-policy';
+import { Page, parsePageRequest } from '../common/http/pagination';
+import { PageQueryDto } from '../common/http/page-query.dto';
+import { joinKey } from './draft-rules';
+import { DraftResponse, DraftSummary, toDraftResponse } from './drafts.mapper';
+import { DraftsService } from './drafts.service';
+
+/** Private server drafts of the signed-in editor, addressed by a client-chosen key. */
+@ApiTags('drafts')
+@Editors()
+@Controller('api/drafts')
+export class DraftsController {
+  constructor(private readonly drafts: DraftsService) {}
+
+  @Get()
+  @ApiOperation({
+    summary: "List the caller's drafts (keys, titles, sizes, times; no content), newest first",
+  })
+  listDrafts(
+    @CurrentUser() user: AuthUser,
+    @Query() query: PageQueryDto,
+  ): Promise<Page<DraftSummary>> {
+    return this.drafts.list(user, parsePageRequest(query));
+  }
+
+  @Get('*key')
+  @ApiOperation({ summary: "Read one of the caller's drafts; another user's key is 404" })
+  async getDraft(
+    @CurrentUser() user: AuthUser,
+    @Param('key') key: string | string[],
+  ): Promise<DraftResponse> {
+    return toDraftResponse(await this.drafts.get(user, joinKey(key)));
+  }
+
+  @Put('*key')
+  @ApiOperation({
+    summary:
+      'Create (201) or replace (200) a draft: {content: string, title?: string, ...any other members}',
+  })
+  @ApiBody({
+    schema: {
+      type: 'object',
+      required: ['content'],
+      properties: { content: { type: 'string' }, title: { type: 'string' } },
+    },
+  })
+  async putDraft(
+    @CurrentUser() user: AuthUser,
+    @Param('key') key: string | string[],
+    @Body() body: unknown,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<DraftResponse> {
+    const { draft, created } = await this.drafts.put(user, joinKey(key), body);
+    if (created) res.status(201).location(`/api/drafts/${draft.key}`);
+    return toDraftResponse(draft);
+  }
+
+  @Delete('*key')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Delete a draft' })
+  async deleteDraft(
+    @CurrentUser() user: AuthUser,
+    @Param('key') key: string | string[],
+  ): Promise<void> {
+    await this.drafts.remove(user, joinKey(key));
+  }
+}

@@ -1,0 +1,113 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { QueryFailedError, Repository } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import type { AuthUser } from '../common/auth/auth-user';
+import { APP_CONFIG, AppConfig } from '../common/config/app-config';
+import { cursorString, Page, PageRequest, toPage } from '../common/http/pagination';
+import { NotFoundProblem, PayloadTooLargeProblem } from '../common/problems/problem';
+import { assertValidKey, parseDraftBody } from './draft-rules';
+import { DraftSummary, toDraftSummary } from './drafts.mapper';
+import { DraftEntity } from './entities/draft.entity';
+
+/** Private per-user drafts. Every query is scoped to the owner, so another user's key is "not found". */
+@Injectable()
+export class DraftsService {
+  constructor(
+    @InjectRepository(DraftEntity) private readonly drafts: Repository<DraftEntity>,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async get(owner: AuthUser, key: string): Promise<DraftEntity> {
+    assertValidKey(key);
+    const draft = await this.drafts.findOneBy({ userId: owner.id, key });
+    if (!draft) throw new NotFoundProblem('draft');
+    return draft;
+  }
+
+  /** Creates or replaces the draft; `created` tells the controller 201 from 200. */
+  async put(
+    owner: AuthUser,
+    key: string,
+    body: unknown,
+    now = new Date(),
+  ): Promise<{ draft: DraftEntity; created: boolean }> {
+    const { document, title, size } = parseDraftBody(key, body);
+    const max = this.config.draftMaxBytes;
+    if (size > max) {
+      throw new PayloadTooLargeProblem(
+        'draft_too_large',
+        `A draft may be at most ${max} bytes of JSON; this one is ${size}.`,
+        { maxBytes: max },
+      );
+    }
+    const existing = await this.drafts.findOneBy({ userId: owner.id, key });
+    if (existing)
+      return { draft: await this.replace(existing, document, title, size, now), created: false };
+    const draft = this.drafts.create({
+      id: randomUUID(),
+      userId: owner.id,
+      key,
+      title,
+      document,
+      size,
+      createdAt: now,
+      updatedAt: now,
+    });
+    try {
+      await this.drafts.insert(draft as QueryDeepPartialEntity<DraftEntity>);
+      return { draft, created: true };
+    } catch (error) {
+      // Two first saves of the same key raced: the other one created it, so this one replaces it.
+      if (!isUniqueViolation(error)) throw error;
+      const winner = await this.drafts.findOneByOrFail({ userId: owner.id, key });
+      return { draft: await this.replace(winner, document, title, size, now), created: false };
+    }
+  }
+
+  async remove(owner: AuthUser, key: string): Promise<void> {
+    assertValidKey(key);
+    const result = await this.drafts.delete({ userId: owner.id, key });
+    if (!result.affected) throw new NotFoundProblem('draft');
+  }
+
+  /** The caller's drafts, most recently saved first (summaries without content). */
+  async list(owner: AuthUser, page: PageRequest): Promise<Page<DraftSummary>> {
+    const query = this.drafts
+      .createQueryBuilder('d')
+      .select(['d.id', 'd.key', 'd.title', 'd.size', 'd.createdAt', 'd.updatedAt'])
+      .where('d.user_id = :userId', { userId: owner.id })
+      .orderBy('d.updated_at', 'DESC')
+      .addOrderBy('d.id', 'DESC')
+      .take(page.limit + 1);
+    if (page.cursor) {
+      const at = new Date(cursorString(page.cursor, 'at'));
+      const id = cursorString(page.cursor, 'id');
+      query.andWhere('(d.updated_at < :at OR (d.updated_at = :at AND d.id < :id))', { at, id });
+    }
+    const rows = await query.getMany();
+    return toPage(rows, page.limit, toDraftSummary, (d) => ({
+      at: d.updatedAt.toISOString(),
+      id: d.id,
+    }));
+  }
+
+  private async replace(
+    draft: DraftEntity,
+    document: Record<string, unknown>,
+    title: string | null,
+    size: number,
+    now: Date,
+  ): Promise<DraftEntity> {
+    const changes = { document, title, size, updatedAt: now };
+    await this.drafts.update({ id: draft.id }, changes as QueryDeepPartialEntity<DraftEntity>);
+    return Object.assign(draft, changes);
+  }
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  if (!(error instanceof QueryFailedError)) return false;
+  const code = (error.driverError as { code?: string } | undefined)?.code ?? '';
+  return code === 'ER_DUP_ENTRY' || code.startsWith('SQLITE_CONSTRAINT');
+}
