@@ -1,0 +1,7 @@
+declare module 'markdown-it-task-lists' {
+  const taskLists: (
+    md: any,
+    options?: { enabled?: boolean; label?: boolean; labelAfter?: boolean },
+  ) => void;
+  export default taskLists;
+}
