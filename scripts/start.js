@@ -1,7 +1,9 @@
 #!/usr/bin/env node
+/* global require, process, console, __dirname */
+/* eslint-disable @typescript-eslint/no-require-imports -- a plain CommonJS script run by node */
 // `npm start`: builds dist/ when it is missing or older than src/, then runs the server.
 const { spawnSync } = require('node:child_process');
-const { existsSync, readdirSync, statSync } = require('node:fs');
+const { existsSync, readdirSync, rmSync, statSync } = require('node:fs');
 const { join } = require('node:path');
 
 const root = join(__dirname, '..');
@@ -20,6 +22,9 @@ function newestMtime(dir) {
 
 if (!existsSync(entry) || newestMtime(join(root, 'src')) > statSync(entry).mtimeMs) {
   console.warn('kb: building (dist/ is missing or older than src/)...');
+  // Start clean: a file deleted from src/ must not live on in dist/ (entities and migrations
+  // are found by glob, so a stale one would still be loaded).
+  rmSync(join(root, 'dist'), { recursive: true, force: true });
   const build = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')], {
     cwd: root,
     stdio: 'inherit',

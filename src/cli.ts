@@ -9,8 +9,13 @@ import { isRole } from './common/auth/roles';
 import { AppConfig, ConfigError, loadConfig } from './common/config/app-config';
 import { ConfigModule } from './common/config/config.module';
 import { buildDataSourceOptions } from './common/database/data-source';
+import { decodeCursor } from './common/http/pagination';
 import { JsonLogger } from './common/logging/json-logger';
-import { Problem } from './common/problems/problem';
+import { FieldProblems, Problem } from './common/problems/problem';
+import { flattenValidationErrors } from './common/problems/validation';
+import { CreateUserDto, UpdateUserDto } from './auth/dto/user.dto';
+import { plainToInstance } from 'class-transformer';
+import { validate } from 'class-validator';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { ScheduleModule } from '@nestjs/schedule';
 
@@ -18,6 +23,20 @@ const USAGE = `Usage: npm run cli -- <command> [options]
   user:create --username NAME --password PASS --role admin|editor|reader [--groups a,b] [--display-name TEXT]
   user:set-password --username NAME --password PASS
   user:list`;
+
+/** The same rules as the HTTP API: a bad value is reported like a 422 field problem. */
+async function validated<T extends object>(type: new () => T, plain: Record<string, unknown>): Promise<T> {
+  const defined = Object.fromEntries(Object.entries(plain).filter(([, v]) => v !== undefined));
+  const instance = plainToInstance(type, defined);
+  const errors = await validate(instance, { whitelist: true, forbidNonWhitelisted: true });
+  if (errors.length > 0) throw new FieldProblems(flattenValidationErrors(errors));
+  return instance;
+}
+
+/** Command output goes to stdout (the logger and errors use stderr). */
+function print(line: string): void {
+  process.stdout.write(line + '\n');
+}
 
 function cliModule(config: AppConfig) {
   @Module({
@@ -56,14 +75,15 @@ async function main(): Promise<number> {
           console.error(USAGE);
           return 64;
         }
-        const user = await users.create({
+        const input = await validated(CreateUserDto, {
           username: values.username,
           password: values.password,
           role: values.role,
           displayName: values['display-name'],
           groups: values.groups ? values.groups.split(',').map((g) => g.trim()).filter(Boolean) : undefined,
         });
-        console.log(`created ${user.role} ${user.username} (${user.id})`);
+        const user = await users.create(input);
+        print(`created ${user.role} ${user.username} (${user.id})`);
         return 0;
       }
       case 'user:set-password': {
@@ -71,8 +91,9 @@ async function main(): Promise<number> {
           console.error(USAGE);
           return 64;
         }
-        await users.setPassword(values.username, values.password);
-        console.log(`password changed for ${values.username.toLowerCase()}; their sessions were ended`);
+        const { password } = await validated(UpdateUserDto, { password: values.password });
+        await users.setPassword(values.username, password!);
+        print(`password changed for ${values.username.toLowerCase()}; their sessions were ended`);
         return 0;
       }
       case 'user:list': {
@@ -80,9 +101,9 @@ async function main(): Promise<number> {
         do {
           const page = await users.list({ limit: 100, cursor });
           for (const u of page.items) {
-            console.log([u.username, u.role, u.disabled ? 'disabled' : 'active', u.groups.join(',') || '-'].join('\t'));
+            print([u.username, u.role, u.disabled ? 'disabled' : 'active', u.groups.join(',') || '-'].join('\t'));
           }
-          cursor = page.nextCursor ? JSON.parse(Buffer.from(page.nextCursor, 'base64url').toString()) : null;
+          cursor = page.nextCursor ? decodeCursor(page.nextCursor) : null;
         } while (cursor);
         return 0;
       }

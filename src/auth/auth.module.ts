@@ -24,11 +24,15 @@ import { UsersService } from './users.service';
 
 @Injectable()
 class AuthHousekeeping {
-  constructor(private readonly sessions: SessionsService) {}
+  constructor(
+    private readonly sessions: SessionsService,
+    private readonly throttle: LoginThrottleService,
+  ) {}
 
   @Interval(3_600_000)
-  purgeExpiredSessions(): Promise<void> {
-    return this.sessions.purgeExpired();
+  async purgeExpired(): Promise<void> {
+    await this.sessions.purgeExpired();
+    await this.throttle.purgeExpired();
   }
 }
 

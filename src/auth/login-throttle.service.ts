@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, Repository } from 'typeorm';
+import { In, LessThan, Repository } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../common/config/app-config';
 import { TooManyRequestsProblem } from '../common/problems/problem';
 import { LoginThrottleEntity } from './entities/login-throttle.entity';
@@ -57,5 +57,10 @@ export class LoginThrottleService {
 
   async recordSuccess(username: string): Promise<void> {
     await this.rows.delete({ key: `user:${username.toLowerCase()}` });
+  }
+
+  /** Drops counters whose window has ended (they no longer throttle anyone). */
+  async purgeExpired(now = new Date()): Promise<void> {
+    await this.rows.delete({ windowStart: LessThan(new Date(now.getTime() - this.config.loginWindowSeconds * 1000)) });
   }
 }

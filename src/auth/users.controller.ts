@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Param, ParseUUIDPipe, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuthUser } from '../common/auth/auth-user';
 import { AdminOnly, CurrentUser } from '../common/auth/route-policy';
@@ -29,14 +29,14 @@ export class UsersController {
 
   @Get(':id')
   @ApiOperation({ summary: 'Read a user (admin)' })
-  async getUser(@Param('id', new ParseUUIDPipe()) id: string): Promise<UserResponse> {
+  async getUser(@Param('id') id: string): Promise<UserResponse> {
     return toUserResponse(await this.users.get(id));
   }
 
   @Patch(':id')
   @ApiOperation({ summary: "Change a user's role, groups, display name, password or disabled flag (admin)" })
   async updateUser(
-    @Param('id', new ParseUUIDPipe()) id: string,
+    @Param('id') id: string,
     @Body() body: UpdateUserDto,
     @CurrentUser() actor: AuthUser,
   ): Promise<UserResponse> {

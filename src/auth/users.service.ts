@@ -83,8 +83,10 @@ export class UsersService {
 
   async update(id: string, input: UpdateUserDto, actorId: string): Promise<UserEntity> {
     const user = await this.get(id);
-    const demoting = input.role !== undefined && input.role !== 'admin' && user.role === 'admin';
-    const disabling = input.disabled === true && !user.disabled && user.role === 'admin';
+    // Only an active administrator counts: demoting an already disabled one removes nobody.
+    const activeAdmin = user.role === 'admin' && !user.disabled;
+    const demoting = input.role !== undefined && input.role !== 'admin' && activeAdmin;
+    const disabling = input.disabled === true && activeAdmin;
     if ((demoting || disabling) && (await this.countActiveAdmins()) <= 1) {
       throw new ConflictProblem('last_admin', 'This is the only active administrator; appoint another first.');
     }
@@ -134,11 +136,13 @@ export class UsersService {
       throw error;
     }
     if (generated) {
-      this.logger.warn({
-        msg: `Created the bootstrap administrator "${this.config.adminUsername}" with a generated password; it is shown only this once`,
-        username: this.config.adminUsername,
-        password,
-      });
+      const msg = `Created the bootstrap administrator "${this.config.adminUsername}" with a generated password; it is shown only this once. Sign in with POST /auth/login, then change it (PATCH /api/users/{id} or npm run cli -- user:set-password).`;
+      if (this.config.logLevel === 'error' || this.config.logLevel === 'silent') {
+        // The log level would swallow the only copy of the password: print it anyway.
+        console.warn(`${msg}\nusername: ${this.config.adminUsername}\npassword: ${password}`);
+      } else {
+        this.logger.warn({ msg, username: this.config.adminUsername, password });
+      }
     } else {
       this.logger.log({ msg: `Created the bootstrap administrator "${this.config.adminUsername}"` });
     }

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 
 export type DbType = 'sqlite' | 'mysql';
@@ -19,8 +20,11 @@ export interface AppConfig {
   pdfServiceUsername?: string;
   pdfServicePassword?: string;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
-  /** Trust X-Forwarded-* from a proxy (Express "trust proxy" value). */
-  trustProxy: string | false;
+  /**
+   * Trust X-Forwarded-* from a proxy, as Express's "trust proxy" setting: false, true, a hop
+   * count, or a list of addresses/subnets (`loopback`, `10.0.0.0/8`, ...).
+   */
+  trustProxy: boolean | number | string;
   /** Extra origins allowed to make cookie-authenticated unsafe requests. */
   allowedOrigins: string[];
   sessionIdleMinutes: number;
@@ -77,6 +81,33 @@ function oneOf<T extends string>(env: Env, name: string, values: readonly T[], f
   return raw as T;
 }
 
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * Express reads a string "trust proxy" value as a list of addresses, so "true" and "1" must be
+ * turned into a boolean and a hop count here; anything else must be addresses or subnets.
+ */
+function trustProxy(env: Env): boolean | number | string {
+  const raw = str(env, 'TRUST_PROXY');
+  if (raw === undefined || raw === 'false') return false;
+  if (raw === 'true') return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  for (const part of raw.split(',').map((p) => p.trim())) {
+    const [address, bits, ...rest] = part.split('/');
+    const valid =
+      rest.length === 0 &&
+      (PROXY_NAMES.has(part) ||
+        (isIP(address) !== 0 && (bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (isIP(address) === 4 ? 32 : 128)))));
+    if (!valid) {
+      throw new ConfigError(
+        'TRUST_PROXY',
+        `must be true, false, a hop count, or addresses/subnets such as loopback or 10.0.0.0/8, got "${part}"`,
+      );
+    }
+  }
+  return raw;
+}
+
 function url(env: Env, name: string, protocols: string[]): string | undefined {
   const raw = str(env, name);
   if (raw === undefined) return undefined;
@@ -108,7 +139,6 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (adminPassword !== undefined && adminPassword.length < 8) {
     throw new ConfigError('KB_ADMIN_PASSWORD', 'must be at least 8 characters');
   }
-  const trustProxyRaw = str(env, 'TRUST_PROXY');
   const origins = (str(env, 'KB_ALLOWED_ORIGINS') ?? '')
     .split(',')
     .map((o) => o.trim())
@@ -133,7 +163,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     pdfServiceUsername: str(env, 'PDF_SERVICE_USERNAME'),
     pdfServicePassword: str(env, 'PDF_SERVICE_PASSWORD'),
     logLevel: oneOf(env, 'LOG_LEVEL', ['debug', 'info', 'warn', 'error', 'silent'] as const, 'info'),
-    trustProxy: trustProxyRaw === undefined || trustProxyRaw === 'false' ? false : trustProxyRaw,
+    trustProxy: trustProxy(env),
     allowedOrigins: origins,
     sessionIdleMinutes: int(env, 'SESSION_IDLE_MINUTES', 120, 1, 60 * 24 * 30),
     sessionAbsoluteHours: int(env, 'SESSION_ABSOLUTE_HOURS', 24 * 7, 1, 24 * 365),

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
 import type { AppConfig } from '../config/app-config';
+import { installSqliteSerialisation } from './sqlite-serial';
 
 const SRC_ROOT = join(__dirname, '..', '..');
 
@@ -31,6 +32,8 @@ export function buildDataSourceOptions(config: AppConfig): DataSourceOptions {
     };
   }
   mkdirSync(dirname(config.sqlitePath), { recursive: true });
+  // One shared connection: transactions of concurrent requests must take turns (see sqlite-serial).
+  installSqliteSerialisation();
   return {
     ...common,
     type: 'better-sqlite3',

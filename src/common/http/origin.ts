@@ -15,7 +15,8 @@ export function isSameOriginRequest(req: Request, allowedOrigins: string[]): boo
   const origin = req.get('origin');
   if (origin !== undefined) {
     if (origin === 'null') return false;
-    const own = `${req.protocol}://${req.get('host')}`;
+    // req.protocol and req.host honour X-Forwarded-Proto/-Host only when TRUST_PROXY trusts the peer.
+    const own = `${req.protocol}://${req.host}`;
     return origin === own || allowedOrigins.includes(origin);
   }
   const site = req.get('sec-fetch-site');

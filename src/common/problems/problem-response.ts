@@ -67,11 +67,12 @@ export function resolveProblem(error: unknown, req: Request): ResolvedProblem {
   }
   if (error instanceof HttpException) {
     const status = error.getStatus();
-    if (status === HttpStatus.NOT_FOUND) {
-      return { ...base, status, code: 'route_not_found', detail: `No route answers ${req.method} ${req.path}.` };
-    }
     const response = error.getResponse();
     const message = typeof response === 'string' ? response : (response as { message?: unknown }).message;
+    // Nest's router answers an unmatched path with NotFoundException("Cannot GET /x").
+    if (status === HttpStatus.NOT_FOUND && typeof message === 'string' && message.startsWith(`Cannot ${req.method} `)) {
+      return { ...base, status, code: 'route_not_found', detail: `No route answers ${req.method} ${req.path}.` };
+    }
     const detail = Array.isArray(message) ? message.join('; ') : typeof message === 'string' ? message : error.message;
     return { ...base, status, code: STATUS_CODES[status] ?? 'error', detail, unexpected: status >= 500 };
   }

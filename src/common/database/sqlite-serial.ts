@@ -1,0 +1,76 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { EntityManager } from 'typeorm';
+import { BetterSqlite3QueryRunner } from 'typeorm/driver/better-sqlite3/BetterSqlite3QueryRunner';
+
+/**
+ * TypeORM's better-sqlite3 driver has ONE connection and ONE query runner for the whole process.
+ * Two requests that open transactions at the same time therefore share it: the second fails with
+ * "cannot start a transaction within a transaction", or its statements silently join (and roll
+ * back with) the first one's transaction; an implicit `save()` transaction does the same.
+ *
+ * This serialises database work on SQLite: a transaction (`manager.transaction()`,
+ * `dataSource.transaction()`, and the implicit one of `save()`/`remove()`) holds a process-wide
+ * lock until it ends, and every statement issued outside it waits its turn. Statements issued
+ * from inside the transaction's async context run at once (AsyncLocalStorage tells them apart).
+ *
+ * Rule for feature code: do the transaction's database work from its callback's async flow
+ * (await, for-await), not from event callbacks of a stream opened before the transaction,
+ * which run outside its context and would wait for the lock the transaction holds.
+ * MySQL/MariaDB are unaffected: their pool gives each transaction a connection of its own.
+ */
+class SqliteLock {
+  private readonly context = new AsyncLocalStorage<object>();
+  private holder: object | null = null;
+  private tail: Promise<void> = Promise.resolve();
+
+  /** Runs `work` holding the lock, unless the caller already holds it (nested work). */
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    const current = this.context.getStore();
+    if (current !== undefined && current === this.holder) return work();
+    const owner = {};
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const previous = this.tail;
+    this.tail = previous.then(() => released);
+    await previous;
+    this.holder = owner;
+    try {
+      return await this.context.run(owner, work);
+    } finally {
+      this.holder = null;
+      release();
+    }
+  }
+}
+
+const lock = new SqliteLock();
+let installed = false;
+
+function isSqlite(manager: EntityManager): boolean {
+  return manager.connection.options.type === 'better-sqlite3';
+}
+
+type AnyFn = (...args: unknown[]) => Promise<unknown>;
+
+/** Installs the serialisation once per process (idempotent). */
+export function installSqliteSerialisation(): void {
+  if (installed) return;
+  installed = true;
+
+  const query = BetterSqlite3QueryRunner.prototype.query as unknown as AnyFn;
+  (BetterSqlite3QueryRunner.prototype as unknown as { query: AnyFn }).query = function (
+    this: BetterSqlite3QueryRunner,
+    ...args: unknown[]
+  ) {
+    return lock.run(() => query.apply(this, args));
+  };
+
+  const prototype = EntityManager.prototype as unknown as Record<string, AnyFn>;
+  for (const method of ['transaction', 'save', 'remove', 'softRemove', 'recover']) {
+    const original = prototype[method];
+    prototype[method] = function (this: EntityManager, ...args: unknown[]) {
+      if (!isSqlite(this)) return original.apply(this, args);
+      return lock.run(() => original.apply(this, args));
+    };
+  }
+}
