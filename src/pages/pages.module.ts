@@ -10,6 +10,7 @@ import { PageEntity } from './entities/page.entity';
 import { SiteVariableEntity, SiteVariableStateEntity } from './entities/site-variable.entity';
 import { PageAccessService } from './page-access.service';
 import { PagesService } from './pages.service';
+import { PageSearchModule } from './search/page-search.module';
 
 @Module({
   imports: [
@@ -25,6 +26,7 @@ import { PagesService } from './pages.service';
     ]),
     AuthModule,
     // SEARCH: the search engineer imports PageSearchModule here (it provides PAGE_SEARCH_INDEX).
+    PageSearchModule,
   ],
   controllers: [],
   providers: [PageAccessService, PagesService],

@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import type { SearchTerms } from './search-terms';
 
 /** What the search index keeps of a page. */
 export interface SearchDocument {
@@ -16,6 +17,13 @@ export interface SearchDocument {
 export interface PageSearchIndex {
   upsert(manager: EntityManager, document: SearchDocument): Promise<void>;
   remove(manager: EntityManager, pageId: string): Promise<void>;
+  /**
+   * Ids of the pages matching every word, best first (title hits weigh most, then tags, then
+   * body): `count` of them from position `offset`. Visibility is the caller's business.
+   */
+  search(terms: SearchTerms, offset: number, count: number): Promise<string[]>;
+  /** HTML snippets (escaped, hits in `<mark>`) of the body of some matching pages, by page id. */
+  snippets(terms: SearchTerms, pageIds: string[]): Promise<Map<string, string>>;
 }
 
 export const PAGE_SEARCH_INDEX = Symbol('PAGE_SEARCH_INDEX');

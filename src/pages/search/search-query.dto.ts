@@ -1,0 +1,13 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsOptional, IsString } from 'class-validator';
+import { PageQueryDto } from '../../common/http/page-query.dto';
+
+export class SearchQueryDto extends PageQueryDto {
+  @ApiProperty({
+    description:
+      'Words to find in titles, content and tags (all must match; the last also as a prefix). 1-256 characters.',
+  })
+  @IsOptional()
+  @IsString()
+  q?: string;
+}

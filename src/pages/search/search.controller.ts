@@ -1,0 +1,28 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { AuthUser } from '../../common/auth/auth-user';
+import { CurrentUser } from '../../common/auth/route-policy';
+import type { Page } from '../../common/http/pagination';
+import { SearchQueryDto } from './search-query.dto';
+import type { SearchResultItem } from './search.mapper';
+import { SearchService } from './search.service';
+
+@ApiTags('search')
+@Controller('api/search')
+export class SearchController {
+  constructor(private readonly searchService: SearchService) {}
+
+  @Get()
+  @ApiOperation({
+    summary: 'Search visible pages',
+    description:
+      'Ranked full-text search over titles, content and tags (title hits first). Every word must match; the last one also matches as a prefix. ' +
+      '`snippet` is HTML: escaped text with the hits in `<mark>`. Paged with `limit` (1-100) and `cursor`.',
+  })
+  searchPages(
+    @Query() query: SearchQueryDto,
+    @CurrentUser() user: AuthUser,
+  ): Promise<Page<SearchResultItem>> {
+    return this.searchService.search(query, user);
+  }
+}

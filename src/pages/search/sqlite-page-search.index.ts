@@ -1,0 +1,75 @@
+import { DataSource, EntityManager } from 'typeorm';
+import { PageSearchIndex, SearchDocument } from './page-search-index';
+import { SearchTerms, toFts5Match } from './search-terms';
+import { HIT_CLOSE, HIT_OPEN, markdownToPlainText, markedToHtml } from './search-text';
+
+/** bm25 column weights: page_id (unindexed), title, body, tags. */
+const BM25 = 'bm25(page_search, 0.0, 10.0, 1.0, 4.0)';
+const SNIPPET_TOKENS = 24;
+
+/**
+ * SQLite FTS5: the virtual table `page_search(page_id UNINDEXED, title, body, tags)` plus
+ * `search_rowids(page_id → fts_rowid)`, because FTS5 can only find a row quickly by rowid and
+ * a lookup by the unindexed page_id would scan the whole index on every save.
+ * A page gets a fresh, larger rowid on every save, so rowid order is "most recently saved".
+ */
+export class SqlitePageSearchIndex implements PageSearchIndex {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async upsert(manager: EntityManager, document: SearchDocument): Promise<void> {
+    await this.delete(manager, document.pageId);
+    const last: { rowid: number }[] = await manager.query(
+      'SELECT rowid FROM page_search ORDER BY rowid DESC LIMIT 1',
+    );
+    const rowid = (last[0]?.rowid ?? 0) + 1;
+    await manager.query(
+      'INSERT INTO page_search (rowid, page_id, title, body, tags) VALUES (?, ?, ?, ?, ?)',
+      [
+        rowid,
+        document.pageId,
+        document.title,
+        markdownToPlainText(document.content),
+        document.tags.join(' '),
+      ],
+    );
+    await manager.query('INSERT INTO search_rowids (page_id, fts_rowid) VALUES (?, ?)', [
+      document.pageId,
+      rowid,
+    ]);
+  }
+
+  async remove(manager: EntityManager, pageId: string): Promise<void> {
+    await this.delete(manager, pageId);
+  }
+
+  private async delete(manager: EntityManager, pageId: string): Promise<void> {
+    const rows: { fts_rowid: number }[] = await manager.query(
+      'SELECT fts_rowid FROM search_rowids WHERE page_id = ?',
+      [pageId],
+    );
+    if (rows.length === 0) return;
+    await manager.query('DELETE FROM page_search WHERE rowid = ?', [rows[0].fts_rowid]);
+    await manager.query('DELETE FROM search_rowids WHERE page_id = ?', [pageId]);
+  }
+
+  async search(terms: SearchTerms, offset: number, count: number): Promise<string[]> {
+    if (terms.words.length === 0) return [];
+    const rows: { page_id: string }[] = await this.dataSource.query(
+      `SELECT page_id FROM page_search WHERE page_search MATCH ? ORDER BY ${BM25}, rowid DESC LIMIT ? OFFSET ?`,
+      [toFts5Match(terms), count, offset],
+    );
+    return rows.map((r) => r.page_id);
+  }
+
+  async snippets(terms: SearchTerms, pageIds: string[]): Promise<Map<string, string>> {
+    const result = new Map<string, string>();
+    if (terms.words.length === 0 || pageIds.length === 0) return result;
+    const rows: { page_id: string; snippet: string | null }[] = await this.dataSource.query(
+      `SELECT page_id, snippet(page_search, 2, ?, ?, '…', ${SNIPPET_TOKENS}) AS snippet FROM page_search
+       WHERE page_search MATCH ? AND rowid IN (SELECT fts_rowid FROM search_rowids WHERE page_id IN (${pageIds.map(() => '?').join(', ')}))`,
+      [HIT_OPEN, HIT_CLOSE, toFts5Match(terms), ...pageIds],
+    );
+    for (const row of rows) result.set(row.page_id, markedToHtml(row.snippet ?? ''));
+    return result;
+  }
+}
