@@ -1,0 +1,293 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { Request } from 'express';
+import { randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { open, rm } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import { EntityManager, Repository } from 'typeorm';
+import type { AuthUser } from '../common/auth/auth-user';
+import { APP_CONFIG, AppConfig } from '../common/config/app-config';
+import { cursorString, Page, PageRequest, toPage } from '../common/http/pagination';
+import {
+  ConflictProblem,
+  fieldProblem,
+  NotFoundProblem,
+  PayloadTooLargeProblem,
+  UnsupportedMediaTypeProblem,
+} from '../common/problems/problem';
+import { MediaEntity, MediaKind } from './entities/media.entity';
+import { KeyedLock } from './keyed-lock';
+import { MEDIA_REFERENCES, MediaReferenceLookup } from './media-references';
+import { MediaResponse, toMediaResponse } from './media.mapper';
+import { MEDIA_STORAGE, MediaStorage } from './storage/media-storage';
+import { detectAttachmentType, detectImageType } from './upload/file-type';
+import { sanitizeFilename } from './upload/filename';
+import { ImageSize, readImageSize } from './upload/image-size';
+import { receiveSingleFile } from './upload/multipart';
+import { TempFile, TooLargeError, writeTempFile } from './upload/temp-file';
+
+/** Multipart framing around the file: a body this much over the limit is refused unread. */
+const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
+
+export interface MediaContent {
+  stream: Readable;
+  mimeType: string;
+  size: number;
+  filename: string;
+  sha256: string;
+  kind: MediaKind;
+}
+
+/**
+ * Images and attachments: validation from the bytes, content-addressed storage, metadata.
+ * Exported for import (storeFile inside its transaction, removeOrphanFiles on rollback) and
+ * export (findById, openContent, readContent).
+ */
+@Injectable()
+export class MediaService {
+  private readonly logger = new Logger(MediaService.name);
+  private readonly blobLocks = new KeyedLock();
+
+  constructor(
+    @InjectRepository(MediaEntity) private readonly media: Repository<MediaEntity>,
+    @Inject(MEDIA_STORAGE) private readonly storage: MediaStorage,
+    @Inject(MEDIA_REFERENCES) private readonly references: MediaReferenceLookup,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** Handles a multipart upload (field `file`) from the request stream. */
+  async upload(req: Request, kind: MediaKind, user: AuthUser): Promise<MediaResponse> {
+    const limit = this.limitFor(kind);
+    const declared = Number(req.get('content-length'));
+    if (Number.isFinite(declared) && declared > limit + MULTIPART_OVERHEAD_BYTES)
+      throw this.tooLarge(kind);
+    let received;
+    try {
+      received = await receiveSingleFile(req, 'file', this.config.dataDir, limit);
+    } catch (error) {
+      throw error instanceof TooLargeError ? this.tooLarge(kind) : error;
+    }
+    try {
+      return toMediaResponse(
+        await this.storeTemp(received, received.clientFilename, kind, user.id),
+      );
+    } finally {
+      await rm(received.path, { force: true });
+    }
+  }
+
+  /**
+   * Stores a file from a path (left in place) or a stream, validated like an upload. With a
+   * `manager` the row joins the caller's transaction; the bytes are stored at once, so a caller
+   * that rolls back calls removeOrphanFiles with the returned sha256s.
+   */
+  async storeFile(
+    source: string | Readable,
+    originalName: string,
+    kind: MediaKind,
+    uploaderId: string | null,
+    manager?: EntityManager,
+  ): Promise<MediaResponse> {
+    const input = typeof source === 'string' ? createReadStream(source) : source;
+    let temp: TempFile;
+    try {
+      temp = await writeTempFile(input, this.config.dataDir, this.limitFor(kind));
+    } catch (error) {
+      throw error instanceof TooLargeError ? this.tooLarge(kind) : error;
+    }
+    try {
+      return toMediaResponse(await this.storeTemp(temp, originalName, kind, uploaderId, manager));
+    } finally {
+      await rm(temp.path, { force: true });
+    }
+  }
+
+  async list(kind: MediaKind, page: PageRequest): Promise<Page<MediaResponse>> {
+    const query = this.media
+      .createQueryBuilder('m')
+      .leftJoinAndSelect('m.uploader', 'u')
+      .where('m.kind = :kind', { kind })
+      .orderBy('m.created_at', 'DESC')
+      .addOrderBy('m.id', 'DESC')
+      .take(page.limit + 1);
+    if (page.cursor) {
+      const at = new Date(cursorString(page.cursor, 'at'));
+      const id = cursorString(page.cursor, 'id');
+      if (Number.isNaN(at.getTime())) return { items: [], nextCursor: null };
+      query.andWhere('(m.created_at < :at OR (m.created_at = :at AND m.id < :id))', { at, id });
+    }
+    const rows = await query.getMany();
+    return toPage(rows, page.limit, toMediaResponse, (m) => ({
+      at: m.createdAt.toISOString(),
+      id: m.id,
+    }));
+  }
+
+  async get(kind: MediaKind, id: string): Promise<MediaResponse> {
+    return toMediaResponse(await this.require(kind, id));
+  }
+
+  /** Any kind; null when missing. */
+  async findById(id: string): Promise<MediaResponse | null> {
+    const media = await this.media.findOne({ where: { id }, relations: { uploader: true } });
+    return media ? toMediaResponse(media) : null;
+  }
+
+  /** Opens the bytes of any kind of media (404 `media_not_found` when missing). */
+  async openContent(id: string): Promise<MediaContent> {
+    const media = await this.media.findOneBy({ id });
+    if (!media) throw new NotFoundProblem('media');
+    return this.openStored(media);
+  }
+
+  /** The whole content in memory: for small items such as images inlined into a PDF. */
+  async readContent(id: string): Promise<Buffer> {
+    const { stream } = await this.openContent(id);
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
+  }
+
+  /** The metadata row of `kind` with that id, or 404 (`image_not_found` / `attachment_not_found`). */
+  async require(kind: MediaKind, id: string): Promise<MediaEntity> {
+    const media = await this.media.findOne({ where: { id, kind }, relations: { uploader: true } });
+    if (!media) throw new NotFoundProblem(kind);
+    return media;
+  }
+
+  async openStored(
+    media: MediaEntity,
+    range?: { start: number; end: number },
+  ): Promise<MediaContent> {
+    let stream: Readable;
+    try {
+      stream = await this.storage.createReadStream(media.sha256, range);
+    } catch (error) {
+      this.logger.error({
+        msg: 'stored media content missing',
+        mediaId: media.id,
+        error: String(error),
+      });
+      throw new NotFoundProblem(media.kind, 'The stored content of this item is missing.');
+    }
+    return {
+      stream,
+      mimeType: media.mimeType,
+      size: media.size,
+      filename: media.filename,
+      sha256: media.sha256,
+      kind: media.kind,
+    };
+  }
+
+  /** Deletes the row, and the bytes when no other row shares them; 409 while pages reference it. */
+  async remove(kind: MediaKind, id: string): Promise<void> {
+    const media = await this.require(kind, id);
+    const slugs = await this.references.slugsReferencingMedia(media.id);
+    if (slugs.length > 0) {
+      throw new ConflictProblem(
+        'media_in_use',
+        `Pages still reference this ${kind}; remove the references first.`,
+        { slugs },
+      );
+    }
+    await this.media.delete({ id: media.id });
+    await this.releaseBlob(media.sha256);
+  }
+
+  /** Deletes stored files that no row references (after a rolled-back import). */
+  async removeOrphanFiles(sha256s: Iterable<string>): Promise<void> {
+    for (const sha256 of new Set(sha256s)) await this.releaseBlob(sha256);
+  }
+
+  private async releaseBlob(sha256: string): Promise<void> {
+    await this.blobLocks.run(sha256, async () => {
+      if ((await this.media.countBy({ sha256 })) === 0) await this.storage.delete(sha256);
+    });
+  }
+
+  private async storeTemp(
+    temp: TempFile,
+    originalName: string,
+    kind: MediaKind,
+    uploaderId: string | null,
+    manager?: EntityManager,
+  ): Promise<MediaEntity> {
+    const filename = sanitizeFilename(originalName, kind === 'image' ? 'image' : 'file');
+    const { mimeType, size } = await this.classify(temp, kind, filename);
+    const repository = manager ? manager.getRepository(MediaEntity) : this.media;
+    return this.blobLocks.run(temp.sha256, async () => {
+      await this.storage.put(temp.sha256, temp.path);
+      const id = randomUUID();
+      await repository.insert({
+        id,
+        kind,
+        filename,
+        mimeType,
+        size: temp.size,
+        sha256: temp.sha256,
+        width: size?.width ?? null,
+        height: size?.height ?? null,
+        uploadedById: uploaderId,
+        createdAt: new Date(),
+      });
+      // Another instance may have released these bytes between our put and insert.
+      if (!(await this.storage.exists(temp.sha256))) await this.storage.put(temp.sha256, temp.path);
+      return repository.findOneOrFail({ where: { id }, relations: { uploader: true } });
+    });
+  }
+
+  private async classify(
+    temp: TempFile,
+    kind: MediaKind,
+    filename: string,
+  ): Promise<{ mimeType: string; size: ImageSize | null }> {
+    if (temp.size === 0) throw fieldProblem('file', 'empty_file', 'The file is empty.');
+    if (kind === 'attachment') {
+      return {
+        mimeType: detectAttachmentType(temp.head, temp.size <= temp.head.length, filename),
+        size: null,
+      };
+    }
+    const mimeType = detectImageType(temp.head);
+    if (!mimeType) {
+      throw new UnsupportedMediaTypeProblem(
+        'unsupported_image_type',
+        'Images must be PNG, JPEG, GIF or WebP (checked from the bytes, not the name).',
+      );
+    }
+    const handle = await open(temp.path, 'r');
+    try {
+      const size = await readImageSize(mimeType, async (offset, length) => {
+        const buffer = Buffer.alloc(length);
+        const { bytesRead } = await handle.read(buffer, 0, length, offset);
+        return buffer.subarray(0, bytesRead);
+      });
+      if (!size)
+        throw fieldProblem(
+          'file',
+          'invalid_image',
+          `The file starts like ${mimeType} but its header is damaged or incomplete.`,
+        );
+      return { mimeType, size };
+    } finally {
+      await handle.close();
+    }
+  }
+
+  private limitFor(kind: MediaKind): number {
+    return kind === 'image' ? this.config.imageMaxBytes : this.config.attachmentMaxBytes;
+  }
+
+  private tooLarge(kind: MediaKind): PayloadTooLargeProblem {
+    const limit = this.limitFor(kind);
+    return new PayloadTooLargeProblem(
+      `${kind}_too_large`,
+      `${kind === 'image' ? 'Images' : 'Attachments'} may be at most ${limit} bytes.`,
+      {
+        limit,
+      },
+    );
+  }
+}

@@ -1,0 +1,35 @@
+const MAX_FILENAME_CHARS = 200;
+
+/**
+ * A display name safe to store and to echo in Content-Disposition: no path parts, no control,
+ * bidi-override or quote characters, no characters Windows refuses, at most 200 characters
+ * (the extension is kept when the name is cut).
+ */
+export function sanitizeFilename(raw: string | undefined, fallback: string): string {
+  let name = (raw ?? '').normalize('NFC');
+  name = name.split(/[/\\]/).pop() ?? '';
+  name = name
+    .replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g, '')
+    .replace(/["'`<>:*?|]/g, '_')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/^[. ]+|[. ]+$/g, '');
+  const chars = Array.from(name);
+  if (chars.length > MAX_FILENAME_CHARS) {
+    const dot = name.lastIndexOf('.');
+    const ext = dot > 0 ? Array.from(name.slice(dot)) : [];
+    const keep = ext.length > 0 && ext.length <= 16 ? ext : [];
+    name = chars.slice(0, MAX_FILENAME_CHARS - keep.length).join('') + keep.join('');
+  }
+  return name === '' ? fallback : name;
+}
+
+/** RFC 6266 Content-Disposition with an ASCII fallback and the RFC 5987 UTF-8 `filename*`. */
+export function contentDisposition(type: 'inline' | 'attachment', filename: string): string {
+  const fallback = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\%]/g, '_');
+  const encoded = encodeURIComponent(filename).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `${type}; filename="${fallback}"; filename*=UTF-8''${encoded}`;
+}

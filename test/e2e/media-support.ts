@@ -1,0 +1,59 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import type request from 'supertest';
+import type { TestApp } from '../support/test-app';
+import type { Client } from '../support/users';
+
+export const sha256 = (data: Buffer): string => createHash('sha256').update(data).digest('hex');
+
+/** Collects a response body as raw bytes whatever its type. */
+export function binary(
+  res: request.Response,
+  callback: (error: Error | null, body: Buffer) => void,
+): void {
+  const chunks: Buffer[] = [];
+  res.on('data', (chunk: Buffer) => chunks.push(chunk));
+  res.on('end', () => callback(null, Buffer.concat(chunks)));
+}
+
+/** Every file under a folder of the data dir, as paths relative to the data dir. */
+export function filesUnder(t: TestApp, folder: 'media' | 'tmp'): string[] {
+  const root = join(t.dataDir, folder);
+  if (!existsSync(root)) return [];
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else out.push(relative(t.dataDir, path));
+    }
+  };
+  walk(root);
+  return out.sort();
+}
+
+export function storedPath(hash: string): string {
+  return join('media', hash.slice(0, 2), hash.slice(2, 4), hash);
+}
+
+export function upload(
+  client: Client,
+  kind: 'images' | 'attachments',
+  data: Buffer,
+  filename: string,
+  contentType?: string,
+): request.Test {
+  return client
+    .post(`/api/${kind}`)
+    .attach('file', data, { filename, contentType: contentType ?? 'application/octet-stream' });
+}
+
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+export const ISO_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/** Resets the stored media between tests (t.reset() only empties the tables). */
+export function clearStoredMedia(t: TestApp): void {
+  rmSync(join(t.dataDir, 'media'), { recursive: true, force: true });
+  rmSync(join(t.dataDir, 'tmp'), { recursive: true, force: true });
+}
