@@ -1,0 +1,194 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import axios, { AxiosError, AxiosResponse } from 'axios';
+import FormData from 'form-data';
+import { APP_CONFIG, AppConfig } from '../../common/config/app-config';
+import { UpstreamProblem } from '../../common/problems/problem';
+import { MARGIN_INCHES, PAGE_GEOMETRY } from '../print/page-geometry';
+
+/** Gotenberg's Chromium HTML route, relative to PDF_SERVICE_URL. */
+export const GOTENBERG_HTML_ROUTE = 'forms/chromium/convert/html';
+/** Retry-After sent when an overloaded service does not say (Gotenberg usually does not). */
+const DEFAULT_RETRY_AFTER_SECONDS = '5';
+const MAX_PDF_BYTES = 512 * 1024 * 1024;
+const NOT_CONFIGURED_DETAIL =
+  'PDF export needs an HTML-to-PDF service. Set PDF_SERVICE_URL to a Gotenberg-compatible service ' +
+  '(for example a Gotenberg container at http://gotenberg:3000, or `npm run pdf-service`, which listens on ' +
+  'http://127.0.0.1:3001) and restart kb; PDF_SERVICE_TIMEOUT_MS, PDF_SERVICE_USERNAME and PDF_SERVICE_PASSWORD are optional.';
+
+export interface PdfRequestOptions {
+  /** Aborts the upstream request, e.g. when the browser went away. */
+  signal?: AbortSignal;
+  /** Sent as Gotenberg-Trace so both logs can be joined (the request id). */
+  trace?: string;
+}
+
+/**
+ * The HTML-to-PDF client: posts a self-contained HTML document as `index.html` to Gotenberg's
+ * Chromium route with the A4 page geometry and maps every failure to a problem:
+ * not configured → 503, unreachable or failing → 502, too slow → 504, overloaded → 503 + Retry-After.
+ */
+@Injectable()
+export class PdfClient {
+  private readonly logger = new Logger('PdfClient');
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  get configured(): boolean {
+    return Boolean(this.config.pdfServiceUrl);
+  }
+
+  /** Fails fast before any work when no service is configured. */
+  assertConfigured(): void {
+    if (!this.config.pdfServiceUrl)
+      throw new UpstreamProblem(503, 'pdf_service_not_configured', NOT_CONFIGURED_DETAIL);
+  }
+
+  async render(html: string, options: PdfRequestOptions = {}): Promise<Buffer> {
+    this.assertConfigured();
+    const base = this.config.pdfServiceUrl!;
+    const url = new URL(GOTENBERG_HTML_ROUTE, base.endsWith('/') ? base : `${base}/`).toString();
+    const form = buildForm(html);
+    // One deadline for the whole exchange (axios' own timeout is per socket inactivity).
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), this.config.pdfServiceTimeoutMs);
+    const signal = options.signal
+      ? AbortSignal.any([options.signal, deadline.signal])
+      : deadline.signal;
+    const started = Date.now();
+    let response: AxiosResponse<Buffer>;
+    try {
+      response = await axios.post<Buffer>(url, form, {
+        headers: {
+          ...form.getHeaders(),
+          ...(options.trace ? { 'Gotenberg-Trace': options.trace } : {}),
+        },
+        auth: this.config.pdfServiceUsername
+          ? {
+              username: this.config.pdfServiceUsername,
+              password: this.config.pdfServicePassword ?? '',
+            }
+          : undefined,
+        responseType: 'arraybuffer',
+        signal,
+        maxRedirects: 0,
+        maxContentLength: MAX_PDF_BYTES,
+        maxBodyLength: Infinity,
+        validateStatus: () => true,
+        proxy: false,
+      });
+    } catch (error) {
+      throw this.transportProblem(error, deadline.signal.aborted, Date.now() - started);
+    } finally {
+      clearTimeout(timer);
+    }
+    return this.checkResponse(response);
+  }
+
+  private checkResponse(response: AxiosResponse<Buffer>): Buffer {
+    const { status } = response;
+    if (status === 503 || status === 429) {
+      this.logger.warn({ msg: 'pdf service overloaded', status });
+      throw new UpstreamProblem(
+        503,
+        'pdf_service_overloaded',
+        'The HTML-to-PDF service is busy. Try again shortly.',
+        {
+          'Retry-After': retryAfter(response.headers['retry-after']),
+        },
+      );
+    }
+    if (status !== 200) {
+      this.logger.warn({ msg: 'pdf service failed', status });
+      const hint =
+        status === 401 || status === 403
+          ? ' (check PDF_SERVICE_USERNAME and PDF_SERVICE_PASSWORD)'
+          : '';
+      throw new UpstreamProblem(
+        502,
+        'pdf_service_failed',
+        `The HTML-to-PDF service answered ${status}${hint}.`,
+      );
+    }
+    const body = Buffer.from(response.data);
+    if (body.subarray(0, 5).toString('latin1') !== '%PDF-') {
+      this.logger.warn({
+        msg: 'pdf service answered something that is not a PDF',
+        contentType: response.headers['content-type'],
+      });
+      throw new UpstreamProblem(
+        502,
+        'pdf_service_failed',
+        'The HTML-to-PDF service did not answer with a PDF.',
+      );
+    }
+    return body;
+  }
+
+  private transportProblem(error: unknown, timedOut: boolean, elapsedMs: number): UpstreamProblem {
+    if (timedOut) {
+      this.logger.warn({ msg: 'pdf service timed out', elapsedMs });
+      return new UpstreamProblem(
+        504,
+        'pdf_service_timeout',
+        `The HTML-to-PDF service did not answer within ${this.config.pdfServiceTimeoutMs} ms.`,
+      );
+    }
+    const code = error instanceof AxiosError ? error.code : undefined;
+    if (code === AxiosError.ERR_CANCELED) {
+      return new UpstreamProblem(502, 'pdf_service_failed', 'The PDF request was cancelled.');
+    }
+    if (code === AxiosError.ERR_BAD_RESPONSE && /maxContentLength/.test((error as Error).message)) {
+      return new UpstreamProblem(
+        502,
+        'pdf_service_failed',
+        'The HTML-to-PDF service answered with a PDF that is too large.',
+      );
+    }
+    this.logger.warn({
+      msg: 'pdf service unreachable',
+      code: code ?? (error as { code?: string }).code,
+      elapsedMs,
+    });
+    return new UpstreamProblem(
+      502,
+      'pdf_service_failed',
+      'The HTML-to-PDF service could not be reached.',
+    );
+  }
+}
+
+/** The multipart form Gotenberg expects: the document as `index.html` plus page settings. */
+export function buildForm(html: string): FormData {
+  const form = new FormData();
+  form.append('files', Buffer.from(html, 'utf8'), {
+    filename: 'index.html',
+    contentType: 'text/html; charset=utf-8',
+  });
+  const fields: Record<string, string> = {
+    paperWidth: String(PAGE_GEOMETRY.widthInches),
+    paperHeight: String(PAGE_GEOMETRY.heightInches),
+    marginTop: String(MARGIN_INCHES),
+    marginBottom: String(MARGIN_INCHES),
+    marginLeft: String(MARGIN_INCHES),
+    marginRight: String(MARGIN_INCHES),
+    printBackground: 'true',
+    preferCssPageSize: 'true',
+    generateDocumentOutline: 'true',
+  };
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  return form;
+}
+
+/** Passes a sane Retry-After through (seconds or an HTTP date); otherwise a short default. */
+function retryAfter(value: unknown): string {
+  if (typeof value !== 'string') return DEFAULT_RETRY_AFTER_SECONDS;
+  const trimmed = value.trim();
+  if (/^\d{1,7}$/.test(trimmed)) return trimmed;
+  if (
+    trimmed.length <= 64 &&
+    /^[A-Za-z0-9 ,:]+$/.test(trimmed) &&
+    !Number.isNaN(Date.parse(trimmed))
+  )
+    return trimmed;
+  return DEFAULT_RETRY_AFTER_SECONDS;
+}
