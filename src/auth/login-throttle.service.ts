@@ -2,12 +2,21 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, LessThan, Repository } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../common/config/app-config';
+import { isMysql } from '../common/database/data-source';
 import { TooManyRequestsProblem } from '../common/problems/problem';
 import { LoginThrottleEntity } from './entities/login-throttle.entity';
 
+/** TypeORM's SQLite datetime text: UTC `YYYY-MM-DD HH:MM:SS.SSS`, which orders like the instant. */
+function sqliteDateTime(date: Date): string {
+  return date.toISOString().replace('T', ' ').replace('Z', '');
+}
+
 /**
- * Failed sign-ins are counted per account and per address in a fixed window. Past the limit,
- * sign-in answers 429 with Retry-After until the window ends, even with the right password.
+ * Sign-in attempts are counted per account and per address in a fixed window, in the database
+ * so every instance agrees. An attempt is counted BEFORE the password is checked, with one
+ * atomic statement, so concurrent guesses can never exceed the limit; a success clears the
+ * account's counter and gives the address its attempt back. Past the limit, sign-in answers
+ * 429 with Retry-After until the window ends, even with the right password.
  */
 @Injectable()
 export class LoginThrottleService {
@@ -16,22 +25,45 @@ export class LoginThrottleService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
+  private get windowMs(): number {
+    return this.config.loginWindowSeconds * 1000;
+  }
+
   private keys(username: string, ip: string) {
     return [
-      { key: `user:${username.toLowerCase()}`.slice(0, 200), limit: this.config.loginMaxFailures },
+      { key: userKey(username), limit: this.config.loginMaxFailures },
       { key: `ip:${ip}`.slice(0, 200), limit: this.config.loginIpMaxFailures },
     ];
   }
 
-  async assertAllowed(username: string, ip: string, now = new Date()): Promise<void> {
+  /** Counts one attempt for the account and the address; 429 when either is over its limit. */
+  async registerAttempt(username: string, ip: string, now = new Date()): Promise<void> {
     const keys = this.keys(username, ip);
+    await this.assertAllowed(keys, now);
+    for (const { key } of keys) await this.increment(key, now);
+    await this.assertAllowed(keys, now, true);
+  }
+
+  /** A successful sign-in: the account starts afresh, the address gets its attempt back. */
+  async recordSuccess(username: string, ip: string): Promise<void> {
+    await this.rows.delete({ key: userKey(username) });
+    await this.rows.decrement({ key: `ip:${ip}`.slice(0, 200) }, 'failures', 1);
+  }
+
+  /** Drops counters whose window has ended (they no longer throttle anyone). */
+  async purgeExpired(now = new Date()): Promise<void> {
+    await this.rows.delete({ windowStart: LessThan(new Date(now.getTime() - this.windowMs)) });
+  }
+
+  /** Before counting, `failures` may reach the limit; after counting, it may not pass it. */
+  private async assertAllowed(keys: { key: string; limit: number }[], now: Date, counted = false): Promise<void> {
     const rows = await this.rows.findBy({ key: In(keys.map((k) => k.key)) });
-    const windowMs = this.config.loginWindowSeconds * 1000;
     for (const { key, limit } of keys) {
       const row = rows.find((r) => r.key === key);
       if (!row) continue;
-      const endsAt = row.windowStart.getTime() + windowMs;
-      if (endsAt > now.getTime() && row.failures >= limit) {
+      const endsAt = row.windowStart.getTime() + this.windowMs;
+      const over = counted ? row.failures > limit : row.failures >= limit;
+      if (endsAt > now.getTime() && over) {
         throw new TooManyRequestsProblem(
           'login_throttled',
           'Too many failed sign-ins for this account or address; try again later.',
@@ -41,26 +73,28 @@ export class LoginThrottleService {
     }
   }
 
-  async recordFailure(username: string, ip: string, now = new Date()): Promise<void> {
-    const windowMs = this.config.loginWindowSeconds * 1000;
-    for (const { key } of this.keys(username, ip)) {
-      await this.rows.manager.transaction(async (manager) => {
-        const row = await manager.findOneBy(LoginThrottleEntity, { key });
-        if (!row || row.windowStart.getTime() + windowMs <= now.getTime()) {
-          await manager.upsert(LoginThrottleEntity, { key, failures: 1, windowStart: now }, ['key']);
-        } else {
-          await manager.increment(LoginThrottleEntity, { key }, 'failures', 1);
-        }
-      });
+  /** One statement: a new or expired counter restarts at 1 with a new window, else it adds 1. */
+  private async increment(key: string, now: Date): Promise<void> {
+    const expiredBefore = new Date(now.getTime() - this.windowMs);
+    if (isMysql(this.rows.manager.connection.options)) {
+      await this.rows.query(
+        'INSERT INTO login_throttle (`key`, failures, window_start) VALUES (?, 1, ?) ' +
+          'ON DUPLICATE KEY UPDATE failures = IF(window_start <= ?, 1, failures + 1), ' +
+          'window_start = IF(window_start <= ?, VALUES(window_start), window_start)',
+        [key, now, expiredBefore, expiredBefore],
+      );
+      return;
     }
+    await this.rows.query(
+      'INSERT INTO login_throttle ("key", failures, window_start) VALUES (?, 1, ?) ' +
+        'ON CONFLICT ("key") DO UPDATE SET ' +
+        'failures = CASE WHEN window_start <= ? THEN 1 ELSE failures + 1 END, ' +
+        'window_start = CASE WHEN window_start <= ? THEN excluded.window_start ELSE window_start END',
+      [key, sqliteDateTime(now), sqliteDateTime(expiredBefore), sqliteDateTime(expiredBefore)],
+    );
   }
+}
 
-  async recordSuccess(username: string): Promise<void> {
-    await this.rows.delete({ key: `user:${username.toLowerCase()}` });
-  }
-
-  /** Drops counters whose window has ended (they no longer throttle anyone). */
-  async purgeExpired(now = new Date()): Promise<void> {
-    await this.rows.delete({ windowStart: LessThan(new Date(now.getTime() - this.config.loginWindowSeconds * 1000)) });
-  }
+function userKey(username: string): string {
+  return `user:${username.toLowerCase()}`.slice(0, 200);
 }
