@@ -15,7 +15,7 @@ export function markdownToPlainText(markdown: string): string {
   return markdown
     .replace(CONTROL, ' ')
     .replace(/^[ \t]*(```|~~~).*$/gm, ' ') // code fences (the code itself stays)
-    .replace(/^[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*(\|[ \t]*:?-{3,}:?[ \t]*)*\|?[ \t]*$/gm, ' ') // table rules
+    .replace(/^[ \t]*\|?[ \t]*:?-+:?[ \t]*(\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/gm, ' ') // table rules
     .replace(/^[ \t]*(#{1,6}|>+|[-*+]|\d+[.)])[ \t]+(\[[ xX]\][ \t]+)?/gm, '') // headings, quotes, list marks
     .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1') // images: alt text
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1') // links: their text

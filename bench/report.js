@@ -1,0 +1,133 @@
+'use strict';
+// Writes docs/PERFORMANCE.md from a run's results. The analysis (why a target is missed, what
+// to do next) is kept by hand in bench/analysis.md and copied in, so the numbers and the
+// reasoning sit in one document.
+const { existsSync, readFileSync, writeFileSync } = require('node:fs');
+const { join } = require('node:path');
+
+const fmt = (n, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : '-');
+const int = (n) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en') : '-');
+
+function statusText(row) {
+  const parts = Object.entries(row.statuses ?? {})
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([status, count]) => `${status}: ${int(count)}`);
+  if (row.errors) parts.push(`socket errors/timeouts: ${row.errors}`);
+  return parts.join(', ') || '-';
+}
+
+function targets(results, ceiling) {
+  const find = (key, dataset) =>
+    results.find((r) => r.key === key && (!dataset || r.dataset === dataset));
+  const search = results.filter((r) => r.key === 'search').pop();
+  const searchSerial = results.filter((r) => r.key === 'searchSerial').pop();
+  const read = find('pageRead');
+  const update = find('pageUpdate');
+  const rows = [];
+  if (read) {
+    const ratio = read.requestsPerSecond / ceiling.requestsPerSecond;
+    rows.push(['Page read ≥ 60% of the ceiling', `${fmt(ratio * 100, 0)}%`, ratio >= 0.6]);
+    rows.push(['Page read p99 < 25 ms', `${fmt(read.p99)} ms`, read.p99 < 25]);
+  }
+  if (search)
+    rows.push([
+      `Search p95 < 50 ms (${search.dataset}, 50 connections)`,
+      `${fmt(search.p95)} ms`,
+      search.p95 < 50,
+    ]);
+  if (searchSerial)
+    rows.push([
+      `Search p95 < 50 ms (${searchSerial.dataset}, 1 connection)`,
+      `${fmt(searchSerial.p95)} ms`,
+      searchSerial.p95 < 50,
+    ]);
+  if (update)
+    rows.push([
+      'Page update ≥ 500/s',
+      `${int(update.requestsPerSecond)}/s`,
+      update.requestsPerSecond >= 500,
+    ]);
+  return rows;
+}
+
+function writeReport(report, file) {
+  const { machine, settings, seeding, results } = report;
+  const ceiling = results.find((r) => r.key === 'ceiling');
+  const lines = [];
+  lines.push('# Performance');
+  lines.push('');
+  lines.push(
+    'Produced by `npm run bench` (scripts/bench.js → bench/run.js); regenerate it with the same command.',
+  );
+  lines.push(
+    `Run of ${report.date.slice(0, 16).replace('T', ' ')} UTC, ${fmt(report.totalSeconds / 60)} minutes in all.`,
+  );
+  lines.push('');
+  lines.push('## Machine');
+  lines.push('');
+  lines.push(`- CPUs (nproc): ${machine.nproc} × ${machine.cpu}`);
+  lines.push(`- Memory: ${machine.memoryGiB} GiB`);
+  lines.push(`- Node ${machine.node}, SQLite ${machine.sqlite}, ${machine.platform}`);
+  lines.push(
+    '- The load generator (autocannon, in the bench process) and the server under test share these CPUs.',
+  );
+  lines.push('');
+  lines.push('## Method');
+  lines.push('');
+  lines.push(
+    `- autocannon, ${settings.connections} connections, ${settings.duration} s per scenario after a ${settings.warmup} s unrecorded warm-up; percentiles computed from every response time.`,
+  );
+  lines.push(
+    '- The server is the built `dist/main.js` started as a child process with `LOG_LEVEL=warn` on a fresh SQLite database in `bench/.work/`; requests carry a personal access token (bearer).',
+  );
+  lines.push(
+    '- The ceiling is `bench/ceiling-app.js`: a minimal NestJS (Express) app whose one handler returns a fixed 4 KB JSON document, run the same way.',
+  );
+  lines.push(
+    `- ${int(seeding.apiPages)} pages (${int(seeding.averageMarkdownBytes)} bytes of Markdown on average: headings, paragraphs, lists, task lists, fenced code, tables, links to other pages, 1-3 tags) were created through \`POST /api/pages\` in ${fmt(seeding.apiSeconds)} s.`,
+  );
+  if (seeding.bulkPages) {
+    lines.push(
+      `- For the 100,000-page search measurement ${int(seeding.bulkPages)} more pages from the same generator were written with SQL batches while the server was stopped (${fmt(seeding.bulkSeconds)} s): page rows, tags and search index rows (the index text built by the app's own \`markdownToPlainText\`). The FTS5 index is left as the inserts grew it (no \`optimize\`). Database: ${int(seeding.databaseMiB)} MiB.`,
+    );
+  }
+  lines.push(
+    '- Page reads pick a random slug of the 10,000 per request; updates walk the 10,000 pages in turn with `If-Match` (no two requests in flight touch one page), so any 409/412 would show in the status column.',
+  );
+  lines.push(
+    '- Search requests cycle through 400 queries: half rare words (code names on a handful of pages), 30% very common words (`the`, `and`, `data`, ... on nearly every page), 20% pairs of common domain words; the last word is matched as a prefix, as typed.',
+  );
+  lines.push('');
+  lines.push('## Results');
+  lines.push('');
+  lines.push(
+    '| Scenario | Data | req/s | vs ceiling | p50 ms | p95 ms | p97.5 ms | p99 ms | Responses |',
+  );
+  lines.push('|---|---|---:|---:|---:|---:|---:|---:|---|');
+  for (const row of results) {
+    const ratio =
+      ceiling && row !== ceiling
+        ? `${fmt((row.requestsPerSecond / ceiling.requestsPerSecond) * 100, 0)}%`
+        : row === ceiling
+          ? '100%'
+          : '-';
+    lines.push(
+      `| ${row.name} | ${row.dataset} | ${int(row.requestsPerSecond)} | ${ratio} | ${fmt(row.p50)} | ${fmt(row.p95)} | ${fmt(row.p97_5)} | ${fmt(row.p99)} | ${statusText(row)} |`,
+    );
+  }
+  lines.push('');
+  if (ceiling) {
+    lines.push('## Targets');
+    lines.push('');
+    lines.push('| Target | Measured | Met |');
+    lines.push('|---|---:|:---:|');
+    for (const [name, value, met] of targets(results, ceiling))
+      lines.push(`| ${name} | ${value} | ${met ? 'yes' : '**no**'} |`);
+    lines.push('');
+  }
+  const analysis = join(__dirname, 'analysis.md');
+  if (existsSync(analysis)) lines.push(readFileSync(analysis, 'utf8').trim(), '');
+  writeFileSync(file, `${lines.join('\n')}\n`);
+}
+
+module.exports = { writeReport };

@@ -1,0 +1,214 @@
+'use strict';
+// `npm run bench` (scripts/bench.js builds first, then calls main()).
+//
+// 1. the ceiling app alone: GET /ceiling (fixed 4 KB JSON);
+// 2. kb on a fresh SQLite database: 10,000 pages created through POST /api/pages, then every
+//    scenario of phase "pages" and "search" (bench/scenarios/*.js);
+// 3. kb stopped, 90,000 more pages written with SQL batches, kb restarted: phase "search" again
+//    at 100,000 pages;
+// 4. docs/PERFORMANCE.md and bench/.work/results.json written.
+//
+// Hooks: a scenario is {key, name, phase: 'pages' | 'search', run(ctx)} in any bench/scenarios/*.js
+// file (an array export); run(ctx) returns ctx.measure(requests[, options]) or its own row
+// {requestsPerSecond, p50, p95, p97_5, p99, errors, statuses, note}. Import/export benchmarks go there.
+const { mkdirSync, readdirSync, rmSync, writeFileSync, statSync } = require('node:fs');
+const { join } = require('node:path');
+const os = require('node:os');
+const { Corpus } = require('./corpus');
+const { measure } = require('./measure');
+const { bulkAddSearchPages, seedViaApi } = require('./seed');
+const { bearerToken, startCeiling, startKb } = require('./server');
+const { writeReport } = require('./report');
+
+const ROOT = join(__dirname, '..');
+const WORK = join(__dirname, '.work');
+
+function envInt(name, fallback) {
+  const raw = process.env[name];
+  return raw ? Number(raw) : fallback;
+}
+
+const SETTINGS = {
+  pages: envInt('BENCH_PAGES', 10_000),
+  searchPages: envInt('BENCH_SEARCH_PAGES', 100_000),
+  connections: envInt('BENCH_CONNECTIONS', 50),
+  duration: envInt('BENCH_DURATION', 10),
+  warmup: envInt('BENCH_WARMUP', 2),
+  port: envInt('BENCH_PORT', 3901),
+  ceilingPort: envInt('BENCH_CEILING_PORT', 3902),
+  only: process.env.BENCH_ONLY ? process.env.BENCH_ONLY.split(',') : null,
+};
+
+function loadScenarios() {
+  const dir = join(__dirname, 'scenarios');
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.js'))
+    .sort((a, b) => (a === 'pages.js' ? -1 : b === 'pages.js' ? 1 : a.localeCompare(b)));
+  return files
+    .flatMap((f) => require(join(dir, f)))
+    .filter((s) => !SETTINGS.only || SETTINGS.only.includes(s.key));
+}
+
+function machine() {
+  const cpus = os.cpus();
+  return {
+    nproc: os.availableParallelism ? os.availableParallelism() : cpus.length,
+    cpu: cpus[0]?.model ?? 'unknown',
+    memoryGiB: (os.totalmem() / 2 ** 30).toFixed(1),
+    node: process.version,
+    platform: `${os.type()} ${os.release()} ${os.arch()}`,
+    sqlite: require(join(ROOT, 'node_modules', 'better-sqlite3'))(':memory:')
+      .prepare('SELECT sqlite_version() AS v')
+      .get().v,
+  };
+}
+
+function log(message) {
+  console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
+}
+
+async function runPhase(phase, scenarios, ctx, label, results) {
+  for (const scenario of scenarios.filter((s) => s.phase === phase)) {
+    log(`${scenario.name} (${label})...`);
+    const row = await scenario.run(ctx);
+    results.push({ key: scenario.key, name: scenario.name, dataset: label, ...row });
+    log(
+      `  ${row.requestsPerSecond.toFixed(0)} req/s, p50 ${row.p50} ms, p95 ${row.p95} ms, p99 ${row.p99} ms, statuses ${JSON.stringify(row.statuses)}`,
+    );
+  }
+}
+
+function contextFor(server, token, pages, corpus) {
+  return {
+    url: server.url,
+    token,
+    pages,
+    corpus,
+    settings: SETTINGS,
+    measure: (requests, options = {}) =>
+      measure({
+        url: server.url,
+        requests,
+        headers: { authorization: `Bearer ${token}` },
+        connections: options.connections ?? SETTINGS.connections,
+        duration: options.duration ?? SETTINGS.duration,
+        warmup: options.warmup ?? SETTINGS.warmup,
+      }),
+  };
+}
+
+async function main() {
+  const started = Date.now();
+  rmSync(WORK, { recursive: true, force: true });
+  const dataDir = join(WORK, 'data');
+  mkdirSync(dataDir, { recursive: true });
+  const scenarios = loadScenarios();
+  const results = [];
+  const seeding = {};
+  const corpus = new Corpus(42);
+
+  log('ceiling app...');
+  const ceilingServer = await startCeiling({ port: SETTINGS.ceilingPort });
+  let ceiling;
+  try {
+    ceiling = await measure({
+      url: `${ceilingServer.url}/ceiling`,
+      connections: SETTINGS.connections,
+      duration: SETTINGS.duration,
+      warmup: SETTINGS.warmup,
+    });
+    results.push({
+      key: 'ceiling',
+      name: 'Ceiling: minimal NestJS, fixed 4 KB JSON',
+      dataset: '-',
+      ...ceiling,
+    });
+    log(`  ${ceiling.requestsPerSecond.toFixed(0)} req/s, p99 ${ceiling.p99} ms`);
+  } finally {
+    await ceilingServer.stop();
+  }
+
+  let kb = await startKb({ port: SETTINGS.port, dataDir });
+  let pages;
+  try {
+    const token = await bearerToken(kb.url);
+    log(`seeding ${SETTINGS.pages} pages through POST /api/pages...`);
+    let t = Date.now();
+    pages = await seedViaApi({
+      url: kb.url,
+      token,
+      corpus,
+      count: SETTINGS.pages,
+      onProgress: (n) => log(`  ${n} pages`),
+    });
+    seeding.apiSeconds = (Date.now() - t) / 1000;
+    seeding.apiPages = SETTINGS.pages;
+    seeding.averageMarkdownBytes = Math.round(
+      pages.reduce((n, p) => n + Buffer.byteLength(p.content), 0) / pages.length,
+    );
+    log(`  done in ${seeding.apiSeconds.toFixed(1)} s`);
+    const ctx = contextFor(kb, token, pages, corpus);
+    await runPhase(
+      'pages',
+      scenarios,
+      ctx,
+      `${SETTINGS.pages.toLocaleString('en')} pages`,
+      results,
+    );
+    await runPhase(
+      'search',
+      scenarios,
+      ctx,
+      `${SETTINGS.pages.toLocaleString('en')} pages`,
+      results,
+    );
+  } finally {
+    await kb.stop();
+  }
+
+  const extra = SETTINGS.searchPages - SETTINGS.pages;
+  if (extra > 0 && scenarios.some((s) => s.phase === 'search')) {
+    log(`adding ${extra} pages with SQL batches...`);
+    const t = Date.now();
+    bulkAddSearchPages({
+      root: ROOT,
+      sqlitePath: join(dataDir, 'kb.sqlite'),
+      corpus,
+      count: extra,
+      startIndex: SETTINGS.pages,
+    });
+    seeding.bulkSeconds = (Date.now() - t) / 1000;
+    seeding.bulkPages = extra;
+    log(`  done in ${seeding.bulkSeconds.toFixed(1)} s`);
+    kb = await startKb({ port: SETTINGS.port, dataDir });
+    try {
+      const token = await bearerToken(kb.url);
+      await runPhase(
+        'search',
+        scenarios,
+        contextFor(kb, token, pages, corpus),
+        `${SETTINGS.searchPages.toLocaleString('en')} pages`,
+        results,
+      );
+    } finally {
+      await kb.stop();
+    }
+  }
+  seeding.databaseMiB = Math.round(statSync(join(dataDir, 'kb.sqlite')).size / 2 ** 20);
+
+  const report = {
+    date: new Date().toISOString(),
+    machine: machine(),
+    settings: SETTINGS,
+    seeding,
+    results,
+    totalSeconds: (Date.now() - started) / 1000,
+  };
+  writeFileSync(join(WORK, 'results.json'), JSON.stringify(report, null, 2));
+  if (!SETTINGS.only) writeReport(report, join(ROOT, 'docs', 'PERFORMANCE.md'));
+  log(
+    `done in ${report.totalSeconds.toFixed(0)} s; ${SETTINGS.only ? 'partial run: docs/PERFORMANCE.md left alone' : 'docs/PERFORMANCE.md written'}`,
+  );
+}
+
+module.exports = { main, SETTINGS };

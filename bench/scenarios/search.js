@@ -1,0 +1,71 @@
+'use strict';
+// Search scenarios: a mix of rare words (code names found on a handful of pages) and very
+// common ones (on nearly every page), typed as users type them (the last word is a prefix).
+
+const VERY_COMMON = [
+  'the',
+  'and',
+  'service',
+  'data',
+  'system',
+  'access',
+  'page',
+  'time',
+  'deploy',
+  'update',
+];
+const COMMON_PAIRS = [
+  'backup restore',
+  'database migration',
+  'incident runbook',
+  'release pipeline',
+  'customer billing',
+  'security policy',
+];
+
+function queryMix(ctx, size = 400) {
+  const queries = [];
+  for (let i = 0; i < size; i++) {
+    const r = i % 10;
+    if (r < 5) queries.push(ctx.corpus.rare[(i * 7919) % ctx.corpus.rare.length]);
+    else if (r < 8) queries.push(VERY_COMMON[i % VERY_COMMON.length]);
+    else queries.push(COMMON_PAIRS[i % COMMON_PAIRS.length]);
+  }
+  return queries;
+}
+
+function searchRequests(ctx) {
+  const queries = queryMix(ctx);
+  let next = 0;
+  return [
+    {
+      method: 'GET',
+      setupRequest: (req) => ({
+        ...req,
+        path: `/api/search?q=${encodeURIComponent(queries[next++ % queries.length])}`,
+      }),
+    },
+  ];
+}
+
+async function search(ctx) {
+  return ctx.measure(searchRequests(ctx));
+}
+
+/** The same mix one request at a time: the latency of a search itself, without queueing. */
+async function searchSerial(ctx) {
+  return ctx.measure(searchRequests(ctx), { connections: 1 });
+}
+
+module.exports = [
+  { key: 'search', name: 'GET /api/search?q= (rare + common words)', phase: 'search', run: search },
+  {
+    key: 'searchSerial',
+    name: 'GET /api/search?q= at 1 connection',
+    phase: 'search',
+    run: searchSerial,
+  },
+];
+module.exports.queryMix = queryMix;
+module.exports.VERY_COMMON = VERY_COMMON;
+module.exports.COMMON_PAIRS = COMMON_PAIRS;

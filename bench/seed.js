@@ -1,0 +1,114 @@
+'use strict';
+// Seeding the benchmark database.
+// 1. `seedViaApi`: the realistic pages go through the real API (POST /api/pages), so rendering,
+//    revisions, links, tags and the search index are written exactly as in production.
+// 2. `bulkAddSearchPages`: the extra pages for the 100,000-page search measurement are written
+//    with SQL batches straight into the SQLite file while the server is stopped (through the API
+//    they would take many minutes): page rows copied from a seeded page with the generated text
+//    put in, their tags, and their search index rows built with the app's own text reduction.
+const { randomUUID } = require('node:crypto');
+const { join } = require('node:path');
+
+async function seedViaApi({ url, token, corpus, count, concurrency = 8, onProgress }) {
+  const pages = new Array(count);
+  const linkPool = [];
+  let next = 0;
+  let done = 0;
+  async function worker() {
+    for (;;) {
+      const index = next++;
+      if (index >= count) return;
+      const page = corpus.page(index, linkPool.slice(-200));
+      const res = await fetch(`${url}/api/pages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({
+          slug: page.slug,
+          title: page.title,
+          content: page.content,
+          tags: page.tags,
+        }),
+      });
+      if (res.status !== 201)
+        throw new Error(`POST /api/pages ${page.slug}: ${res.status} ${await res.text()}`);
+      const body = await res.json();
+      pages[index] = {
+        slug: body.slug,
+        title: body.title,
+        revision: body.revision,
+        content: page.content,
+        tags: page.tags,
+      };
+      if (linkPool.length < 2000) linkPool.push({ slug: body.slug, title: body.title });
+      if (++done % 1000 === 0) onProgress?.(done);
+    }
+  }
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return pages;
+}
+
+function bulkAddSearchPages({ root, sqlitePath, corpus, count, startIndex, batch = 5000 }) {
+  const Database = require(join(root, 'node_modules', 'better-sqlite3'));
+  const { markdownToPlainText } = require(join(root, 'dist', 'pages', 'search', 'search-text.js'));
+  const db = new Database(sqlitePath);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = OFF');
+  try {
+    const columns = db
+      .prepare('PRAGMA table_info(pages)')
+      .all()
+      .map((c) => c.name);
+    const template = db.prepare('SELECT * FROM pages WHERE live_slug IS NOT NULL LIMIT 1').get();
+    if (!template) throw new Error('bulkAddSearchPages needs one seeded page as a template');
+    const insertPage = db.prepare(
+      `INSERT INTO pages (${columns.map((c) => `"${c}"`).join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`,
+    );
+    const tagColumns = db
+      .prepare('PRAGMA table_info(page_tags)')
+      .all()
+      .map((c) => c.name);
+    const insertTag = tagColumns.includes('tag')
+      ? db.prepare('INSERT OR IGNORE INTO page_tags (page_id, tag) VALUES (?, ?)')
+      : null;
+    const insertSearch = db.prepare(
+      'INSERT INTO page_search (rowid, page_id, title, body, tags) VALUES (?, ?, ?, ?, ?)',
+    );
+    const insertRowid = db.prepare('INSERT INTO search_rowids (page_id, fts_rowid) VALUES (?, ?)');
+    let rowid = db.prepare('SELECT COALESCE(MAX(rowid), 0) AS m FROM page_search').get().m;
+    const write = db.transaction((from, to) => {
+      for (let i = from; i < to; i++) {
+        const page = corpus.page(startIndex + i, []);
+        const id = randomUUID();
+        const row = {
+          ...template,
+          id,
+          slug: page.slug,
+          live_slug: page.slug,
+          title: page.title,
+          content: page.content,
+          tags: JSON.stringify(page.tags),
+        };
+        // No stored rendering: a read of one of these pages renders it like a page whose HTML is stale.
+        if ('html' in row) row.html = null;
+        if ('html_site_version' in row) row.html_site_version = -1;
+        if ('revision' in row) row.revision = 1;
+        insertPage.run(row);
+        for (const tag of page.tags) insertTag?.run(id, tag);
+        rowid += 1;
+        insertSearch.run(
+          rowid,
+          id,
+          page.title,
+          markdownToPlainText(page.content),
+          page.tags.join(' '),
+        );
+        insertRowid.run(id, rowid);
+      }
+    });
+    for (let from = 0; from < count; from += batch) write(from, Math.min(count, from + batch));
+  } finally {
+    db.close();
+  }
+}
+
+module.exports = { seedViaApi, bulkAddSearchPages };
