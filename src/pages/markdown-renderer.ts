@@ -120,7 +120,7 @@ const SANITIZE: sanitizeHtml.IOptions = {
 };
 
 type Md = InstanceType<typeof MarkdownIt>;
-type MdEnv = Parameters<Md['render']>[1];
+type MdEnv = NonNullable<Parameters<Md['render']>[1]>;
 
 function createMarkdownIt(): Md {
   const md = new MarkdownIt({

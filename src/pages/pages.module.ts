@@ -8,9 +8,20 @@ import { PageRevisionEntity } from './entities/page-revision.entity';
 import { PageTagEntity } from './entities/page-tag.entity';
 import { PageEntity } from './entities/page.entity';
 import { SiteVariableEntity, SiteVariableStateEntity } from './entities/site-variable.entity';
+import { MarkdownRenderer } from './markdown-renderer';
 import { PageAccessService } from './page-access.service';
+import { PageBinService } from './page-bin.service';
+import { PageBrowseService } from './page-browse.service';
+import { PageInputService } from './page-input.service';
+import { PagePreviewService } from './page-preview.service';
+import { PageRevisionsService } from './page-revisions.service';
+import { PageStore } from './page-store';
+import { PageWriterService } from './page-writer.service';
+import { PagesBrowseController } from './pages-browse.controller';
+import { PagesController } from './pages.controller';
 import { PagesService } from './pages.service';
-import { PageSearchModule } from './search/page-search.module';
+import { BinController, RevisionsController } from './revisions.controller';
+import { SiteVariablesService } from './site-variables.service';
 
 @Module({
   imports: [
@@ -25,11 +36,26 @@ import { PageSearchModule } from './search/page-search.module';
       SiteVariableStateEntity,
     ]),
     AuthModule,
-    // SEARCH: the search engineer imports PageSearchModule here (it provides PAGE_SEARCH_INDEX).
-    PageSearchModule,
+    // ── SEARCH ── the search engineer adds PageSearchModule here; it must export the
+    // PAGE_SEARCH_INDEX provider (PageStore injects it with @Optional()). Its controller may
+    // use PageAccessService (no dependencies) for visibility.
   ],
-  controllers: [],
-  providers: [PageAccessService, PagesService],
-  exports: [PageAccessService, PagesService],
+  // Order matters: the `*slug` routes of PagesController must not shadow other /api routes.
+  controllers: [PagesBrowseController, RevisionsController, BinController, PagesController],
+  providers: [
+    MarkdownRenderer,
+    PageAccessService,
+    PageInputService,
+    PageStore,
+    SiteVariablesService,
+    PageBrowseService,
+    PageWriterService,
+    PageBinService,
+    PageRevisionsService,
+    PagePreviewService,
+    PagesService,
+    // ── SEARCH ── or provide { provide: PAGE_SEARCH_INDEX, useClass: ... } directly here.
+  ],
+  exports: [PageAccessService, PagesService, MarkdownRenderer, SiteVariablesService],
 })
 export class PagesModule {}

@@ -1,0 +1,155 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  Min,
+} from 'class-validator';
+import { LIFECYCLES, type Lifecycle, type PropertyValue } from '../entities/page.entity';
+
+/**
+ * Page fields shared by create and update. Types are checked here; the rules (slug, lengths,
+ * groups, owner, deprecated target, properties, variables) in PageInputService, which reports
+ * every bad field at once.
+ */
+export class PageFieldsDto {
+  @ApiPropertyOptional({ description: 'Markdown' })
+  @IsOptional()
+  @IsString()
+  content?: string;
+
+  @ApiPropertyOptional({ nullable: true, maxLength: 64 })
+  @IsOptional()
+  @IsString()
+  icon?: string | null;
+
+  @ApiPropertyOptional({ nullable: true, example: 'en-GB', description: 'BCP 47 language tag' })
+  @IsOptional()
+  @IsString()
+  language?: string | null;
+
+  @ApiPropertyOptional({
+    type: [String],
+    description: 'at most 50, each 1-64 characters; stored lowercase',
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(200)
+  @IsString({ each: true })
+  tags?: string[];
+
+  @ApiPropertyOptional({ enum: LIFECYCLES, default: 'published' })
+  @IsOptional()
+  @IsIn(LIFECYCLES)
+  lifecycle?: Lifecycle;
+
+  @ApiPropertyOptional({ nullable: true, description: 'username of the owner' })
+  @IsOptional()
+  @IsString()
+  owner?: string | null;
+
+  @ApiPropertyOptional({ nullable: true, minimum: 1, maximum: 3650 })
+  @IsOptional()
+  @IsInt()
+  reviewIntervalDays?: number | null;
+
+  @ApiPropertyOptional({ nullable: true, format: 'date-time' })
+  @IsOptional()
+  @IsString()
+  nextReviewAt?: string | null;
+
+  @ApiPropertyOptional({
+    type: [String],
+    description: 'group names; empty: visible to every signed-in user',
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(100)
+  @IsString({ each: true })
+  groups?: string[];
+
+  @ApiPropertyOptional({ nullable: true, description: 'slug of a live page' })
+  @IsOptional()
+  @IsString()
+  deprecatedTarget?: string | null;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'scalars only' })
+  @IsOptional()
+  @IsObject()
+  properties?: Record<string, PropertyValue>;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' } })
+  @IsOptional()
+  @IsObject()
+  variables?: Record<string, string>;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsBoolean()
+  verified?: boolean;
+}
+
+export class CreatePageDto extends PageFieldsDto {
+  @ApiProperty({ example: 'guides/getting-started' })
+  @IsString()
+  slug: string;
+
+  @ApiProperty({ maxLength: 255 })
+  @IsString()
+  title: string;
+}
+
+export class UpdatePageDto extends PageFieldsDto {
+  @ApiPropertyOptional({ description: 'a new slug moves the page' })
+  @IsOptional()
+  @IsString()
+  slug?: string;
+
+  @ApiPropertyOptional({ maxLength: 255 })
+  @IsOptional()
+  @IsString()
+  title?: string;
+
+  @ApiPropertyOptional({ description: 'the revision this edit is based on (or send If-Match)' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  baseRevision?: number;
+}
+
+export class PreviewDto {
+  @ApiProperty({ description: 'Markdown to render' })
+  @IsString()
+  content: string;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' } })
+  @IsOptional()
+  @IsObject()
+  variables?: Record<string, string>;
+
+  @ApiPropertyOptional({ description: 'slug relative links resolve against' })
+  @IsOptional()
+  @IsString()
+  slug?: string;
+}
+
+export class SiteVariablesDto {
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } })
+  @IsObject()
+  variables: Record<string, string>;
+}
+
+export class RestoreRevisionDto {
+  @ApiPropertyOptional({
+    description: 'optional: refuse (409) unless the page is still at this revision',
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  baseRevision?: number;
+}

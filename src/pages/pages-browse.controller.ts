@@ -1,0 +1,70 @@
+import { Body, Controller, Get, HttpCode, Put, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AuthUser } from '../common/auth/auth-user';
+import { AdminOnly, CurrentUser, Editors } from '../common/auth/route-policy';
+import { PageQueryDto } from '../common/http/page-query.dto';
+import { Page, parsePageRequest } from '../common/http/pagination';
+import { PreviewDto, SiteVariablesDto } from './dto/page.dto';
+import { PageBrowseService } from './page-browse.service';
+import { PagePreviewService } from './page-preview.service';
+import { GraphResponse, PageSummaryResponse, TagResponse } from './pages.mapper';
+import { SiteVariablesService } from './site-variables.service';
+
+@ApiTags('pages')
+@Controller('api')
+export class PagesBrowseController {
+  constructor(
+    private readonly browse: PageBrowseService,
+    private readonly previews: PagePreviewService,
+    private readonly siteVariables: SiteVariablesService,
+  ) {}
+
+  @Get('recent')
+  @ApiOperation({ summary: 'Recently updated visible pages' })
+  listRecent(
+    @Query() query: PageQueryDto,
+    @CurrentUser() user: AuthUser,
+  ): Promise<Page<PageSummaryResponse>> {
+    return this.browse.listRecent(user, parsePageRequest(query));
+  }
+
+  @Get('tags')
+  @ApiOperation({ summary: 'Tags with the number of visible pages, by name' })
+  listTags(
+    @Query() query: PageQueryDto,
+    @CurrentUser() user: AuthUser,
+  ): Promise<Page<TagResponse>> {
+    return this.browse.listTags(user, parsePageRequest(query));
+  }
+
+  @Get('graph')
+  @ApiOperation({ summary: 'Knowledge graph of visible pages and the links between them' })
+  getGraph(@CurrentUser() user: AuthUser): Promise<GraphResponse> {
+    return this.browse.graph(user);
+  }
+
+  @Post('preview')
+  @Editors()
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Render unsaved Markdown (site-wide variables, overridden by `variables`)',
+  })
+  preview(@Body() body: PreviewDto): Promise<{ html: string }> {
+    return this.previews.preview(body);
+  }
+
+  @Get('variables')
+  @ApiOperation({ summary: 'Site-wide variables every page inherits' })
+  async getVariables(): Promise<{ variables: Record<string, string> }> {
+    return { variables: (await this.siteVariables.get()).values };
+  }
+
+  @Put('variables')
+  @AdminOnly()
+  @ApiOperation({ summary: 'Replace the site-wide variables (admin)' })
+  async putVariables(
+    @Body() body: SiteVariablesDto,
+  ): Promise<{ variables: Record<string, string> }> {
+    return { variables: (await this.siteVariables.replace(body.variables)).values };
+  }
+}

@@ -1,0 +1,145 @@
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  Headers,
+  HttpCode,
+  Param,
+  Post,
+  Put,
+  Query,
+  Res,
+} from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { AuthUser } from '../common/auth/auth-user';
+import { AdminOnly, CurrentUser, Editors } from '../common/auth/route-policy';
+import { Page, parsePageRequest } from '../common/http/pagination';
+import { CreatePageDto, UpdatePageDto } from './dto/page.dto';
+import { PageListQueryDto } from './dto/page-query.dto';
+import { PageBinService } from './page-bin.service';
+import { PageBrowseService } from './page-browse.service';
+import { PageWriterService } from './page-writer.service';
+import { PageResponse, PageSummaryResponse } from './pages.mapper';
+import { PagesService } from './pages.service';
+import { RESERVED_LAST_SEGMENT } from './slug';
+
+/** `*slug` matches every remaining segment; Express 5 hands them over as an array. */
+export function joinSlug(segments: string | string[]): string {
+  return Array.isArray(segments) ? segments.join('/') : segments;
+}
+
+/** Sends a read with its ETag, or 304 when If-None-Match already names it. */
+function sendCacheable(
+  res: Response,
+  etag: string,
+  contentType: string | null,
+  body: unknown,
+): void {
+  res.setHeader('ETag', etag);
+  res.setHeader('Cache-Control', 'private, no-cache');
+  if (body === undefined) {
+    res.status(304).end();
+    return;
+  }
+  if (contentType) res.type(contentType).status(200).send(body);
+  else res.status(200).json(body);
+}
+
+@ApiTags('pages')
+@Controller('api/pages')
+export class PagesController {
+  constructor(
+    private readonly pages: PagesService,
+    private readonly writer: PageWriterService,
+    private readonly bin: PageBinService,
+    private readonly browse: PageBrowseService,
+  ) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Visible pages, most recently updated first (optional ?tag=)' })
+  listPages(
+    @Query() query: PageListQueryDto,
+    @CurrentUser() user: AuthUser,
+  ): Promise<Page<PageSummaryResponse>> {
+    return this.browse.listRecent(user, parsePageRequest(query), { tag: query.tag });
+  }
+
+  @Post()
+  @Editors()
+  @ApiOperation({ summary: 'Create a page (201, Location, ETag)' })
+  async createPage(
+    @Body() body: CreatePageDto,
+    @CurrentUser() user: AuthUser,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<PageResponse> {
+    const created = await this.pages.readById((await this.writer.create(body, user)).id, user);
+    res
+      .status(201)
+      .setHeader(
+        'Location',
+        `/api/pages/${created.body.slug.split('/').map(encodeURIComponent).join('/')}`,
+      );
+    res.setHeader('ETag', created.etag);
+    return created.body;
+  }
+
+  @Get('*slug')
+  @ApiOperation({
+    summary: 'Read a page (ETag; If-None-Match → 304); `/raw` appended answers the Markdown',
+  })
+  async getPage(
+    @Param('slug') segments: string | string[],
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @CurrentUser() user: AuthUser,
+    @Res() res: Response,
+  ): Promise<void> {
+    const parts = ([] as string[]).concat(segments);
+    if (parts.length > 1 && parts[parts.length - 1] === RESERVED_LAST_SEGMENT) {
+      const raw = await this.pages.raw(parts.slice(0, -1).join('/'), user);
+      const hit = ifNoneMatch !== undefined && raw.etag === ifNoneMatch.replace(/^W\//, '').trim();
+      return sendCacheable(
+        res,
+        raw.etag,
+        'text/markdown; charset=utf-8',
+        hit ? undefined : raw.markdown,
+      );
+    }
+    const read = await this.pages.read(parts.join('/'), user, ifNoneMatch);
+    sendCacheable(res, read.etag, null, 'notModified' in read ? undefined : read.body);
+  }
+
+  @Put('*slug')
+  @Editors()
+  @ApiOperation({
+    summary: 'Update a page: needs If-Match or baseRevision (428 without; 412 / 409 when stale)',
+  })
+  async updatePage(
+    @Param('slug') segments: string | string[],
+    @Body() body: UpdatePageDto,
+    @Headers('if-match') ifMatch: string | undefined,
+    @CurrentUser() user: AuthUser,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<PageResponse> {
+    const page = await this.writer.update(joinSlug(segments), body, user, {
+      ifMatch,
+      baseRevision: body.baseRevision,
+    });
+    const read = await this.pages.readById(page.id, user);
+    res.setHeader('ETag', read.etag);
+    return read.body;
+  }
+
+  @Delete('*slug')
+  @AdminOnly()
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Move a page to the bin (admin); frees the slug' })
+  deletePage(
+    @Param('slug') segments: string | string[],
+    @Headers('if-match') ifMatch: string | undefined,
+    @CurrentUser() user: AuthUser,
+  ): Promise<void> {
+    return this.bin.moveToBin(joinSlug(segments), user, ifMatch);
+  }
+}

@@ -1,0 +1,113 @@
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  Headers,
+  HttpCode,
+  Param,
+  Post,
+  Query,
+} from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AuthUser } from '../common/auth/auth-user';
+import { AdminOnly, CurrentUser, Editors } from '../common/auth/route-policy';
+import { PageQueryDto } from '../common/http/page-query.dto';
+import { Page, parsePageRequest } from '../common/http/pagination';
+import { NotFoundProblem } from '../common/problems/problem';
+import { RestoreRevisionDto } from './dto/page.dto';
+import { RevisionListQueryDto } from './dto/page-query.dto';
+import { PageBinService } from './page-bin.service';
+import { PageRevisionsService, UUID } from './page-revisions.service';
+import { PageWriterService } from './page-writer.service';
+import {
+  BinItemResponse,
+  PageResponse,
+  RevisionResponse,
+  RevisionSummaryResponse,
+} from './pages.mapper';
+import { PagesService } from './pages.service';
+
+/**
+ * Revisions live at /api/revisions (not under /api/pages/{slug...}) because a slug may end in
+ * any segment but `raw`, so `/api/pages/a/revisions` would be ambiguous.
+ */
+@ApiTags('pages')
+@Controller('api/revisions')
+export class RevisionsController {
+  constructor(
+    private readonly revisions: PageRevisionsService,
+    private readonly writer: PageWriterService,
+    private readonly pages: PagesService,
+  ) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Revisions of a page, newest first: ?slug=<slug>' })
+  listRevisions(
+    @Query() query: RevisionListQueryDto,
+    @CurrentUser() user: AuthUser,
+  ): Promise<Page<RevisionSummaryResponse>> {
+    return this.revisions.list(query.slug, user, parsePageRequest(query));
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'One revision with its title, content and metadata' })
+  getRevision(@Param('id') id: string, @CurrentUser() user: AuthUser): Promise<RevisionResponse> {
+    return this.revisions.get(id, user);
+  }
+
+  @Post(':id/restore')
+  @Editors()
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Restore a revision (writes a new revision); optional If-Match / baseRevision',
+  })
+  async restoreRevision(
+    @Param('id') id: string,
+    @Body() body: RestoreRevisionDto,
+    @Headers('if-match') ifMatch: string | undefined,
+    @CurrentUser() user: AuthUser,
+  ): Promise<PageResponse> {
+    if (!UUID.test(id)) throw new NotFoundProblem('revision');
+    const page = await this.writer.restoreRevision(id, user, {
+      ifMatch,
+      baseRevision: body.baseRevision,
+    });
+    return (await this.pages.readById(page.id, user)).body;
+  }
+}
+
+@ApiTags('pages')
+@AdminOnly()
+@Controller('api/bin')
+export class BinController {
+  constructor(
+    private readonly bin: PageBinService,
+    private readonly pages: PagesService,
+  ) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Pages in the bin, most recently binned first (admin)' })
+  listBin(@Query() query: PageQueryDto): Promise<Page<BinItemResponse>> {
+    return this.bin.list(parsePageRequest(query));
+  }
+
+  @Post(':id/restore')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Restore a binned page (409 when its slug is taken) (admin)' })
+  async restoreFromBin(
+    @Param('id') id: string,
+    @CurrentUser() user: AuthUser,
+  ): Promise<PageResponse> {
+    if (!UUID.test(id)) throw new NotFoundProblem('page');
+    return (await this.pages.readById((await this.bin.restore(id)).id, user)).body;
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Purge a binned page for good (admin)' })
+  purge(@Param('id') id: string): Promise<void> {
+    if (!UUID.test(id)) throw new NotFoundProblem('page');
+    return this.bin.purge(id);
+  }
+}

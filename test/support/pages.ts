@@ -1,0 +1,101 @@
+import type { Client } from './users';
+
+/** Minimal valid body for POST /api/pages. */
+export function newPage(
+  slug: string,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return { slug, title: `Title of ${slug}`, content: `# ${slug}\n\nBody of ${slug}.`, ...extra };
+}
+
+/** Creates a page through the API (expects 201) and answers the response body. */
+export async function createPage(
+  client: Client,
+  slug: string,
+  extra: Record<string, unknown> = {},
+): Promise<Record<string, any>> {
+  const res = await client.post('/api/pages').send(newPage(slug, extra));
+  if (res.status !== 201)
+    throw new Error(`create ${slug}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body as Record<string, any>;
+}
+
+/** Updates with baseRevision read from the current page. */
+export async function updatePage(
+  client: Client,
+  slug: string,
+  changes: Record<string, unknown>,
+): Promise<Record<string, any>> {
+  const current = await client.get(`/api/pages/${slug}`).expect(200);
+  const res = await client
+    .put(`/api/pages/${slug}`)
+    .send({ ...changes, baseRevision: current.body.revision });
+  if (res.status !== 200)
+    throw new Error(`update ${slug}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body as Record<string, any>;
+}
+
+const ISO = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+
+/** The whole single-page response with defaults for everything not given. */
+export function expectedPage(fields: Record<string, unknown>): Record<string, unknown> {
+  return {
+    slug: expect.any(String),
+    title: expect.any(String),
+    content: expect.any(String),
+    icon: null,
+    language: null,
+    tags: [],
+    lifecycle: 'published',
+    owner: null,
+    reviewIntervalDays: null,
+    nextReviewAt: null,
+    groups: [],
+    deprecatedTarget: null,
+    properties: {},
+    variables: {},
+    verified: false,
+    revision: 1,
+    createdAt: ISO,
+    updatedAt: ISO,
+    updatedBy: expect.any(String),
+    html: expect.any(String),
+    backlinks: [],
+    ...fields,
+  };
+}
+
+/** A list item of /api/pages and /api/recent. */
+export function expectedSummary(fields: Record<string, unknown>): Record<string, unknown> {
+  return {
+    slug: expect.any(String),
+    title: expect.any(String),
+    icon: null,
+    language: null,
+    tags: [],
+    lifecycle: 'published',
+    owner: null,
+    groups: [],
+    verified: false,
+    revision: 1,
+    updatedAt: ISO,
+    updatedBy: expect.any(String),
+    ...fields,
+  };
+}
+
+export const ISO_DATE = ISO;
+
+/** Follows nextCursor until the end; answers every item. */
+export async function allItems(client: Client, path: string, limit = 100): Promise<any[]> {
+  const items: any[] = [];
+  let cursor: string | null = null;
+  do {
+    const sep = path.includes('?') ? '&' : '?';
+    const url: string = `${path}${sep}limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`;
+    const res = await client.get(url).expect(200);
+    items.push(...res.body.items);
+    cursor = res.body.nextCursor;
+  } while (cursor);
+  return items;
+}
