@@ -20,6 +20,7 @@ import { PageWriterService } from './page-writer.service';
 import { PagesBrowseController } from './pages-browse.controller';
 import { PagesController } from './pages.controller';
 import { PagesService } from './pages.service';
+import { PageSearchModule } from './search/page-search.module';
 import { BinController, RevisionsController } from './revisions.controller';
 import { SiteVariablesService } from './site-variables.service';
 
@@ -39,6 +40,7 @@ import { SiteVariablesService } from './site-variables.service';
     // ── SEARCH ── the search engineer adds PageSearchModule here; it must export the
     // PAGE_SEARCH_INDEX provider (PageStore injects it with @Optional()). Its controller may
     // use PageAccessService (no dependencies) for visibility.
+    PageSearchModule,
   ],
   // Order matters: the `*slug` routes of PagesController must not shadow other /api routes.
   controllers: [PagesBrowseController, RevisionsController, BinController, PagesController],
