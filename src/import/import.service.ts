@@ -1,0 +1,337 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
+import type { IncomingMessage } from 'node:http';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { DataSource, EntityManager } from 'typeorm';
+import type { AuthUser } from '../common/auth/auth-user';
+import { APP_CONFIG, AppConfig } from '../common/config/app-config';
+import { IMPORT_FINISHED, ImportFinishedEvent } from '../common/events/domain-events';
+import { FieldProblem, FieldProblems, Problem } from '../common/problems/problem';
+import { MediaService } from '../media/media.service';
+import { PagesService } from '../pages/pages.service';
+import { ImportBudget } from './import-budget';
+import { convertSources } from './import-formats';
+import { emptyReport, finishReport } from './import.mapper';
+import {
+  ConversionResult,
+  IMPORT_FORMATS,
+  ImportDocument,
+  ImportFormat,
+  ImportOptions,
+  ImportReport,
+} from './import.types';
+import { receiveMultipart } from './intake/multipart-intake';
+import { MediaKindOf, planReferences, ReferenceIndex, rewriteDocument } from './reference-resolver';
+import { normalizePrefix } from './slugs';
+import { expandUploads } from './source-tree';
+
+const FIELDS = ['format', 'prefix', 'dryRun', 'skipInvalid'] as const;
+const FILE_FIELDS = ['files', 'files[]', 'file'] as const;
+
+function parseBoolean(
+  fields: Record<string, string>,
+  name: string,
+  problems: FieldProblem[],
+): boolean {
+  const raw = fields[name];
+  if (raw === undefined || raw === '') return false;
+  const value = raw.trim().toLowerCase();
+  if (['true', '1', 'yes', 'on'].includes(value)) return true;
+  if (['false', '0', 'no', 'off'].includes(value)) return false;
+  problems.push({
+    field: name,
+    code: 'invalid_boolean',
+    message: `${name} must be true or false.`,
+  });
+  return false;
+}
+
+/** Reads and checks the form fields; every bad field is reported at once. */
+export function parseImportOptions(
+  fields: Record<string, string>,
+  problems: FieldProblem[],
+): ImportOptions | undefined {
+  const format = fields.format?.trim().toLowerCase();
+  if (!format) {
+    problems.push({
+      field: 'format',
+      code: 'required',
+      message: `format is required: one of ${IMPORT_FORMATS.join(', ')}.`,
+    });
+  } else if (!(IMPORT_FORMATS as readonly string[]).includes(format)) {
+    problems.push({
+      field: 'format',
+      code: 'invalid_format',
+      message: `format must be one of ${IMPORT_FORMATS.join(', ')}.`,
+    });
+  }
+  const prefix = normalizePrefix(fields.prefix);
+  if ('error' in prefix)
+    problems.push({ field: 'prefix', code: 'invalid_slug', message: prefix.error });
+  const dryRun = parseBoolean(fields, 'dryRun', problems);
+  const skipInvalid = parseBoolean(fields, 'skipInvalid', problems);
+  if (problems.length > 0) return undefined;
+  return {
+    format: format as ImportFormat,
+    prefix: 'prefix' in prefix ? prefix.prefix : '',
+    dryRun,
+    skipInvalid,
+  };
+}
+
+interface StoredMedia {
+  url: string;
+  id: string;
+  sha256: string;
+}
+
+/**
+ * POST /api/import: multipart intake to temp files, archive expansion under one budget,
+ * conversion, then all pages (and their media) in ONE transaction. Strict unless skipInvalid.
+ */
+@Injectable()
+export class ImportService {
+  private readonly logger = new Logger(ImportService.name);
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly dataSource: DataSource,
+    private readonly pages: PagesService,
+    private readonly media: MediaService,
+    private readonly events: EventEmitter2,
+  ) {}
+
+  async importRequest(req: IncomingMessage, actor: AuthUser): Promise<ImportReport> {
+    const tempDir = await mkdtemp(join(tmpdir(), 'kb-import-'));
+    try {
+      const parts = await receiveMultipart(req, {
+        maxBytes: this.config.importMaxBytes,
+        tempDir,
+        knownFields: FIELDS,
+        fileFields: FILE_FIELDS,
+        maxFiles: this.config.importMaxEntries,
+      });
+      const problems = [...parts.problems];
+      const options = parseImportOptions(parts.fields, problems);
+      if (parts.files.length === 0)
+        problems.push({
+          field: 'files',
+          code: 'required',
+          message: 'Send one or more files in the "files" field.',
+        });
+      if (!options || problems.length > 0) throw new FieldProblems(problems);
+
+      const budget = new ImportBudget(this.config.importMaxBytes, this.config.importMaxEntries);
+      const expanded = await expandUploads(parts.files, budget);
+      if (expanded.problems.length > 0)
+        throw new FieldProblems(
+          expanded.problems,
+          'Some files were refused; nothing was imported.',
+        );
+      const conversion = convertSources(options.format, expanded.entries, {
+        prefix: options.prefix,
+        pageMaxBytes: this.config.pageMaxBytes,
+      });
+      return await this.importConverted(conversion, options, actor);
+    } finally {
+      await rm(tempDir, { recursive: true, force: true });
+    }
+  }
+
+  /** Everything after conversion; public for tests and benchmarks that skip HTTP. */
+  async importConverted(
+    conversion: ConversionResult,
+    options: ImportOptions,
+    actor: AuthUser,
+  ): Promise<ImportReport> {
+    if (conversion.invalid.length > 0 && !options.skipInvalid) {
+      throw new FieldProblems(
+        conversion.invalid.map((bad) => ({
+          field: `files[${bad.path}]`,
+          code: bad.code,
+          message: bad.message,
+        })),
+        'Some documents are invalid; nothing was imported (send skipInvalid=true to import the rest).',
+      );
+    }
+    if (conversion.documents.length === 0) {
+      if (conversion.invalid.length === 0) {
+        throw new FieldProblems([
+          {
+            field: 'files',
+            code: 'no_documents',
+            message: `The files hold no ${options.format} documents.`,
+          },
+        ]);
+      }
+    }
+    const report = emptyReport(options);
+    report.skipped = conversion.invalid.map((bad) => ({
+      path: bad.path,
+      code: bad.code,
+      reason: bad.message,
+    }));
+
+    const index = new ReferenceIndex(conversion.documents, conversion.assets);
+    const plan = planReferences(conversion.documents, index);
+    const existing = await this.pages.findLiveBySlugs(
+      [...new Set([...plan.maybeExisting, ...conversion.documents.map((d) => d.slug)])].filter(
+        isPlausibleSlug,
+      ),
+    );
+    const existingSlugs = new Set(existing.map((p) => p.slug));
+    const existingBySlug = new Map(existing.map((p) => [p.slug, p]));
+
+    if (options.dryRun) {
+      for (const [path, kind] of plan.assets)
+        (kind === 'image' ? report.images : report.attachments).push({ path, id: null, url: null });
+      for (const doc of conversion.documents) {
+        const content = rewriteDocument(
+          doc,
+          index,
+          this.rewriteContext(report, existingSlugs, true, () => undefined),
+        );
+        const current = existingBySlug.get(doc.slug);
+        if (!current) report.created.push(doc.slug);
+        else if (current.title === doc.title && current.content === content)
+          report.unchanged.push(doc.slug);
+        else report.replaced.push(doc.slug);
+      }
+    } else {
+      await this.write(
+        conversion.documents,
+        conversion,
+        plan.assets,
+        index,
+        existingSlugs,
+        report,
+        actor,
+      );
+    }
+    const finished = finishReport(report);
+    this.events.emit(IMPORT_FINISHED, {
+      userId: actor.id,
+      format: options.format,
+      dryRun: options.dryRun,
+      counts: { ...finished.counts },
+    } satisfies ImportFinishedEvent);
+    return finished;
+  }
+
+  private rewriteContext(
+    report: ImportReport,
+    existingSlugs: Set<string>,
+    dryRun: boolean,
+    assetUrl: (path: string) => string | undefined,
+  ) {
+    const seen = new Set<string>();
+    return {
+      assetUrl: dryRun ? (path: string) => path : assetUrl,
+      existingSlugs,
+      dryRun,
+      unresolved: (doc: ImportDocument, target: string, kind: 'link' | 'image') => {
+        const key = `${kind}\n${doc.sourcePath}\n${target}`;
+        if (seen.has(key)) return;
+        seen.add(key);
+        (kind === 'image' ? report.unresolvedImages : report.unresolvedLinks).push({
+          path: doc.sourcePath,
+          target,
+        });
+      },
+    };
+  }
+
+  private async write(
+    documents: ImportDocument[],
+    conversion: ConversionResult,
+    assets: Map<string, MediaKindOf>,
+    index: ReferenceIndex,
+    existingSlugs: Set<string>,
+    report: ImportReport,
+    actor: AuthUser,
+  ): Promise<void> {
+    const stored = new Map<string, StoredMedia>();
+    try {
+      await this.dataSource.transaction(async (manager) => {
+        for (const [path, kind] of assets) {
+          const media = await this.storeAsset(manager, conversion, path, kind, actor, report);
+          if (media) stored.set(path, media);
+        }
+        const context = this.rewriteContext(
+          report,
+          existingSlugs,
+          false,
+          (path) => stored.get(path)?.url,
+        );
+        for (const doc of documents) {
+          const content = rewriteDocument(doc, index, context);
+          const isNew = !existingSlugs.has(doc.slug);
+          const outcome = await this.pages.upsertImported(
+            manager,
+            {
+              slug: doc.slug,
+              title: doc.title,
+              content,
+              // Replacing keeps the page's own tags and properties (CONTRACTS: upsertImported).
+              ...(isNew ? { tags: doc.tags, properties: doc.properties as never } : {}),
+              verified: true,
+            },
+            actor,
+          );
+          report[outcome].push(doc.slug);
+        }
+      });
+    } catch (error) {
+      await this.media
+        .removeOrphanFiles([...stored.values()].map((m) => m.sha256))
+        .catch((cleanup: unknown) => {
+          this.logger.error({
+            msg: 'import rollback left media files behind',
+            error: String(cleanup),
+          });
+        });
+      throw error;
+    }
+  }
+
+  private async storeAsset(
+    manager: EntityManager,
+    conversion: ConversionResult,
+    path: string,
+    kind: MediaKindOf,
+    actor: AuthUser,
+    report: ImportReport,
+  ): Promise<StoredMedia | undefined> {
+    const entry = conversion.assets.get(path)!;
+    const name = path.split('/').pop() ?? path;
+    try {
+      const media = await this.media.storeFile(
+        Readable.from([entry.data]),
+        name,
+        kind,
+        actor.id,
+        manager,
+      );
+      (kind === 'image' ? report.images : report.attachments).push({
+        path,
+        id: media.id,
+        url: media.url,
+      });
+      return { url: media.url, id: media.id, sha256: media.sha256 };
+    } catch (error) {
+      // A file the media rules refuse (type, size) is reported; its references stay unresolved.
+      if (error instanceof Problem && error.status < 500) {
+        report.refusedFiles.push({ path, code: error.code, reason: error.detail });
+        return undefined;
+      }
+      throw error;
+    }
+  }
+}
+
+function isPlausibleSlug(slug: string): boolean {
+  return slug.length > 0 && slug.length <= 255;
+}

@@ -1,0 +1,92 @@
+/** Shared shapes of the import pipeline (pure; no Nest, no database). */
+
+export const IMPORT_FORMATS = ['markdown', 'wikijs', 'confluence'] as const;
+export type ImportFormat = (typeof IMPORT_FORMATS)[number];
+
+/** One file of the import after uploads and archives were expanded: path inside its archive. */
+export interface SourceEntry {
+  /** Normalised POSIX path (no leading `/`, no `..`), relative to the archive root or the upload. */
+  path: string;
+  /** Label of the upload the entry came from (`docs.zip`), for archive-level problems. */
+  upload: string;
+  data: Buffer;
+}
+
+/** A page produced by a source converter, before links and images are resolved. */
+export interface ImportDocument {
+  /** Where the page came from, as named in reports and field problems (`guide/intro.md`). */
+  sourcePath: string;
+  /** The final slug (prefix included). */
+  slug: string;
+  title: string;
+  /** Markdown; link and image targets are still the source's own references. */
+  content: string;
+  tags?: string[];
+  properties?: Record<string, unknown>;
+  /** Archive folder relative references are resolved against. */
+  baseDir: string;
+  /** Archive-root paths a link may use to reach this page (`install/docker`, `a/b.md`). */
+  refKeys: string[];
+}
+
+/** A document that cannot be imported, with the reason. */
+export interface InvalidDocument {
+  path: string;
+  code: string;
+  message: string;
+}
+
+/** What a source converter hands back. */
+export interface ConversionResult {
+  documents: ImportDocument[];
+  invalid: InvalidDocument[];
+  /** Non-page files by archive path (images, attachments) that references may point at. */
+  assets: Map<string, SourceEntry>;
+}
+
+export interface ImportOptions {
+  format: ImportFormat;
+  /** Slug prefix (already validated and normalised), '' for none. */
+  prefix: string;
+  dryRun: boolean;
+  skipInvalid: boolean;
+}
+
+export interface ImportedMediaItem {
+  /** Archive path of the file. */
+  path: string;
+  id: string | null;
+  url: string | null;
+}
+
+export interface UnresolvedReference {
+  /** The page (source path) holding the reference. */
+  path: string;
+  target: string;
+}
+
+export interface ImportReport {
+  format: ImportFormat;
+  dryRun: boolean;
+  created: string[];
+  replaced: string[];
+  unchanged: string[];
+  skipped: { path: string; reason: string; code: string }[];
+  images: ImportedMediaItem[];
+  attachments: ImportedMediaItem[];
+  unresolvedLinks: UnresolvedReference[];
+  unresolvedImages: UnresolvedReference[];
+  /** Referenced files the media rules refused (type or size), with the reason. */
+  refusedFiles: { path: string; code: string; reason: string }[];
+  counts: {
+    created: number;
+    replaced: number;
+    unchanged: number;
+    skipped: number;
+    images: number;
+    attachments: number;
+    unresolvedLinks: number;
+    unresolvedImages: number;
+    refusedFiles: number;
+  };
+}

@@ -1,0 +1,116 @@
+/**
+ * Finds the link and image targets of Markdown text (inline links and images, reference
+ * definitions, raw `<img src>` / `<a href>`) outside code, and lets a callback replace them.
+ */
+export type ReferenceKind = 'link' | 'image';
+
+/** Returns the new target, or undefined to leave the reference as it is. */
+export type ReferenceRewriter = (target: string, kind: ReferenceKind) => string | undefined;
+
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+
+// Link text may hold one level of brackets (an image inside a link: [![alt](a.png)](b.md)).
+const TEXT = String.raw`(?:[^\[\]\\]|\\.|\[(?:[^\[\]\\]|\\.)*\])*`;
+// A destination: <...> or a run without spaces, allowing one level of balanced parentheses.
+const DEST = String.raw`<[^<>\n]*>|(?:[^\s()<>\\]|\\.|\((?:[^\s()\\]|\\.)*\))+`;
+// Wiki.js image size suffix (=100x50, =x30) and an optional title.
+const TAIL = String.raw`(\s+=\d*x\d*)?(\s+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?\s*`;
+
+const INLINE = new RegExp(
+  String.raw`(\x60+)[\s\S]*?\1|(!?)\[(${TEXT})\]\(\s*(${DEST})${TAIL}\)|<img\b([^>]*?)\bsrc\s*=\s*("[^"]*"|'[^']*')|<a\b([^>]*?)\bhref\s*=\s*("[^"]*"|'[^']*')`,
+  'g',
+);
+const DEFINITION = /^( {0,3}\[[^\]\n]+\]:[ \t]*)(<[^>\n]*>|\S+)(.*)$/;
+
+export function rewriteReferences(markdown: string, rewrite: ReferenceRewriter): string {
+  const lines = markdown.split('\n');
+  const out: string[] = [];
+  let fence: string | undefined;
+  let chunk: string[] = [];
+  const flush = (): void => {
+    if (chunk.length) out.push(rewriteChunk(chunk.join('\n'), rewrite));
+    chunk = [];
+  };
+  for (const line of lines) {
+    const match = FENCE.exec(line);
+    if (fence) {
+      out.push(line);
+      if (
+        match &&
+        match[1][0] === fence[0] &&
+        match[1].length >= fence.length &&
+        line.trim() === match[1]
+      )
+        fence = undefined;
+      continue;
+    }
+    if (match) {
+      flush();
+      fence = match[1];
+      out.push(line);
+      continue;
+    }
+    chunk.push(line);
+  }
+  flush();
+  return out.join('\n');
+}
+
+function unwrap(target: string): string {
+  return target.startsWith('<') && target.endsWith('>')
+    ? target.slice(1, -1)
+    : target.replace(/\\(.)/g, '$1');
+}
+
+function wrap(target: string): string {
+  return /[\s()<>]/.test(target) ? `<${target}>` : target;
+}
+
+function rewriteChunk(text: string, rewrite: ReferenceRewriter): string {
+  const replaced = text.replace(
+    INLINE,
+    (
+      all,
+      ticks: string,
+      bang: string,
+      label: string,
+      dest: string,
+      _size: string,
+      title: string,
+      imgAttrs: string,
+      src: string,
+      aAttrs: string,
+      href: string,
+    ) => {
+      if (ticks !== undefined) return all;
+      if (dest !== undefined) {
+        const kind: ReferenceKind = bang ? 'image' : 'link';
+        const inner = kind === 'link' ? rewriteChunk(label, rewrite) : label;
+        const target = unwrap(dest);
+        const next = rewrite(target, kind);
+        // The size suffix is Wiki.js-only syntax; CommonMark would not see an image at all.
+        return `${bang}[${inner}](${wrap(next ?? target)}${title ?? ''})`;
+      }
+      if (src !== undefined) {
+        const next = rewrite(src.slice(1, -1), 'image');
+        return next === undefined ? all : `<img${imgAttrs}src="${next}"`;
+      }
+      const next = rewrite(href.slice(1, -1), 'link');
+      return next === undefined ? all : `<a${aAttrs}href="${next}"`;
+    },
+  );
+  if (!replaced.includes(']:')) return replaced;
+  return replaced
+    .split('\n')
+    .map((line) => {
+      const match = DEFINITION.exec(line);
+      if (!match) return line;
+      const target = unwrap(match[2]);
+      const next = rewrite(
+        target,
+        /\.(png|jpe?g|gif|webp|svg|bmp|avif)$/i.test(target) ? 'image' : 'link',
+      );
+      return next === undefined ? line : `${match[1]}${wrap(next)}${match[3]}`;
+    })
+    .join('\n');
+}

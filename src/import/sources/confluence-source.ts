@@ -1,0 +1,269 @@
+import { posix } from 'node:path';
+import { ConversionResult, SourceEntry } from '../import.types';
+import { slugifySegment } from '../slugs';
+import { all, DomDocument, DomElement, parseHtml } from './dom';
+import { elementToMarkdown } from './html-markdown';
+import {
+  dirOf,
+  extensionOf,
+  isLooseUpload,
+  SourceCollector,
+  SourceOptions,
+} from './source-context';
+
+const HTML = new Set(['.html', '.htm']);
+const FOREIGN = new Set(['.md', '.markdown', '.json', '.txt']);
+const PAGE_ID = /(?:^|_)(\d+)\.html?$/i;
+const ATTACHMENT_PATH = /(?:^|\/)attachments\/(\d+)\/(\d+)(\.[^/]*)?$/;
+
+/** Confluence chrome and macros that carry no page content. */
+const DROPPED = [
+  'style',
+  'script',
+  '.toc-macro',
+  '.plugin_attachments_upload_container',
+  '.hidden',
+  '#breadcrumb-section',
+  '.page-metadata',
+  'img.userLogo',
+  '.aui-icon',
+  '.expand-icon',
+  '.pageSectionHeader',
+  '.recently-updated',
+  '.contributors',
+].join(', ');
+
+interface ParsedPage {
+  path: string;
+  title: string;
+  content: string;
+}
+
+/**
+ * Confluence HTML pages and space exports (loose or zipped): title from `#title-text` without
+ * the `Space : ` prefix, body from `#main-content`, hierarchy from the export's `index.html`
+ * (a child's path is its parent's path plus its own title), attachments kept as files the
+ * page links to.
+ */
+export function convertConfluence(
+  entries: SourceEntry[],
+  options: SourceOptions,
+): ConversionResult {
+  const out = new SourceCollector(options);
+  const pages: SourceEntry[] = [];
+  const indexes: SourceEntry[] = [];
+  for (const entry of entries) {
+    const ext = extensionOf(entry.path);
+    if (HTML.has(ext)) {
+      (posix.basename(entry.path).toLowerCase() === 'index.html' ? indexes : pages).push(entry);
+    } else if (isLooseUpload(entry) && FOREIGN.has(ext)) {
+      out.reject(
+        entry.path,
+        'wrong_format',
+        `"${entry.path}" is not a Confluence HTML page or space export ZIP.`,
+      );
+    } else {
+      out.assets.set(entry.path, entry);
+    }
+  }
+
+  const pageById = new Map<string, string>();
+  for (const page of pages) {
+    const id = PAGE_ID.exec(posix.basename(page.path))?.[1];
+    if (id) pageById.set(`${dirOf(page.path)}|${id}`, page.path);
+  }
+  const attachmentById = new Map<string, string>();
+  for (const path of out.assets.keys()) {
+    const match = ATTACHMENT_PATH.exec(path);
+    if (!match) continue;
+    const root = path.slice(0, path.length - match[0].length);
+    attachmentById.set(`${root}|${match[1]}/${match[2]}`, path);
+  }
+
+  const parents = new Map<string, string>();
+  for (const index of indexes) {
+    const text = out.text(index);
+    if (text !== undefined) readHierarchy(parseHtml(text), dirOf(index.path), parents);
+  }
+
+  const parsed = new Map<string, ParsedPage>();
+  for (const page of pages) {
+    const text = out.text(page);
+    if (text === undefined) continue;
+    const result = convertPage(page.path, text, { pageById, attachmentById });
+    if (typeof result === 'string') {
+      out.reject(page.path, 'confluence_invalid_page', `"${page.path}" ${result}.`);
+      continue;
+    }
+    parsed.set(page.path, result);
+  }
+
+  const slugCache = new Map<string, string | undefined>();
+  const slugOf = (path: string, seen: Set<string>): string | undefined => {
+    if (slugCache.has(path)) return slugCache.get(path);
+    const page = parsed.get(path)!;
+    const own =
+      slugifySegment(page.title) ||
+      PAGE_ID.exec(posix.basename(path))?.[1] ||
+      slugifySegment(posix.basename(path, posix.extname(path)));
+    const parent = parents.get(path);
+    let slug: string | undefined = own;
+    if (parent && parsed.has(parent) && !seen.has(parent)) {
+      seen.add(path);
+      const parentSlug = slugOf(parent, seen);
+      slug = parentSlug ? `${parentSlug}/${own}` : own;
+    }
+    slugCache.set(path, slug);
+    return slug;
+  };
+  for (const page of parsed.values()) {
+    out.add({
+      sourcePath: page.path,
+      slug: slugOf(page.path, new Set()),
+      title: page.title,
+      content: page.content,
+      baseDir: dirOf(page.path),
+      refKeys: [page.path],
+    });
+  }
+  return out;
+}
+
+/** `index.html` lists the pages as nested `<ul><li><a>`: a link's parent is the enclosing item's link. */
+function readHierarchy(doc: DomDocument, dir: string, parents: Map<string, string>): void {
+  for (const link of all(doc, 'li > a[href]')) {
+    const href = link.getAttribute('href') ?? '';
+    if (/^[a-z]+:|^\/|^#/i.test(href)) continue;
+    const item = link.parentElement;
+    const parentItem = item?.parentElement?.closest('li');
+    const parentLink = parentItem
+      ? Array.from(parentItem.children).find((c) => c.tagName === 'A' && c.hasAttribute('href'))
+      : undefined;
+    if (!parentLink) continue;
+    parents.set(
+      posix.join(dir, decode(href)),
+      posix.join(dir, decode(parentLink.getAttribute('href') ?? '')),
+    );
+  }
+}
+
+function decode(href: string): string {
+  try {
+    return decodeURIComponent(href.split(/[?#]/)[0]);
+  } catch {
+    return href.split(/[?#]/)[0];
+  }
+}
+
+interface PageContext {
+  pageById: Map<string, string>;
+  attachmentById: Map<string, string>;
+}
+
+function titleOf(doc: DomDocument): string | undefined {
+  const raw =
+    doc.querySelector('#title-text')?.textContent ??
+    doc.querySelector('title')?.textContent ??
+    doc.querySelector('h1')?.textContent ??
+    '';
+  const title = raw.replace(/\s+/g, ' ').trim();
+  const separator = title.indexOf(' : ');
+  const bare = separator >= 0 ? title.slice(separator + 3).trim() : title;
+  return bare === '' ? undefined : bare;
+}
+
+function convertPage(path: string, html: string, context: PageContext): ParsedPage | string {
+  const doc = parseHtml(html);
+  const title = titleOf(doc);
+  if (!title) return 'has no page title (#title-text or <title>)';
+  const main = doc.querySelector('#main-content') ?? doc.body;
+  if (!main) return 'has no page body (#main-content)';
+  const dir = dirOf(path);
+  for (const junk of all(main, DROPPED)) junk.remove();
+  for (const user of all(main, 'a.confluence-userlink')) {
+    user.replaceWith(
+      doc.createTextNode(user.textContent?.trim() || user.getAttribute('data-username') || ''),
+    );
+  }
+  for (const img of all(main, 'img')) rewriteImage(img, dir, context, doc);
+  const linked = new Set<string>();
+  for (const a of all(main, 'a[href]')) {
+    const target = rewriteLink(a, dir, context);
+    if (target) linked.add(target);
+  }
+  let content = elementToMarkdown(main);
+
+  // Attachments listed under the page but not used in its body are still carried over.
+  const listed: string[] = [];
+  for (const a of all(doc, '.greybox a[href]')) {
+    const href = a.getAttribute('href') ?? '';
+    if (!/^attachments\//.test(href) || linked.has(href)) continue;
+    const name = (a.textContent ?? '').trim() || posix.basename(href);
+    listed.push(`- [${name.replace(/([[\]\\])/g, '\\$1')}](${encodeURI(href)})`);
+    linked.add(href);
+  }
+  if (listed.length) content = `${content}\n\n## Attachments\n\n${listed.join('\n')}`;
+  return { path, title, content: content.trim() };
+}
+
+function attachmentPath(
+  el: DomElement,
+  dir: string,
+  context: PageContext,
+  url: string,
+): string | undefined {
+  if (/^attachments\//.test(url)) return url;
+  const container = el.getAttribute('data-linked-resource-container-id');
+  const id = el.getAttribute('data-linked-resource-id');
+  const fromIds =
+    container && id ? context.attachmentById.get(`${dir}|${container}/${id}`) : undefined;
+  if (fromIds) return posix.relative(dir, fromIds);
+  // Server URLs the export lacks: /download/attachments/<container>/<name>.
+  return undefined;
+}
+
+function rewriteImage(img: DomElement, dir: string, context: PageContext, doc: DomDocument): void {
+  const src = img.getAttribute('data-image-src') ?? img.getAttribute('src') ?? '';
+  if (img.classList.contains('emoticon')) {
+    img.replaceWith(doc.createTextNode(img.getAttribute('alt') ?? ''));
+    return;
+  }
+  if (
+    src === '' ||
+    src.startsWith('data:') ||
+    /(^|\/)rest\/documentConversion\//.test(src) ||
+    /^images\/icons\//.test(src)
+  ) {
+    img.remove();
+    return;
+  }
+  const alias = img.getAttribute('data-linked-resource-default-alias');
+  if (!img.getAttribute('alt') && alias) img.setAttribute('alt', alias);
+  const local = attachmentPath(img, dir, context, src);
+  if (local) img.setAttribute('src', encodeURI(local));
+  else if (/^\/download\//.test(src)) img.setAttribute('src', src.split('?')[0]);
+}
+
+function rewriteLink(a: DomElement, dir: string, context: PageContext): string | undefined {
+  const href = a.getAttribute('href') ?? '';
+  const isAttachment =
+    a.getAttribute('data-linked-resource-type') === 'attachment' ||
+    /\/download\/attachments\//.test(href);
+  if (isAttachment) {
+    const local = attachmentPath(a, dir, context, href);
+    if (local) {
+      if (!(a.textContent ?? '').trim())
+        a.textContent =
+          a.getAttribute('data-linked-resource-default-alias') ?? posix.basename(local);
+      a.setAttribute('href', encodeURI(local));
+      return local;
+    }
+    return undefined;
+  }
+  const pageId = /[?&]pageId=(\d+)/.exec(href)?.[1];
+  if (pageId) {
+    const target = context.pageById.get(`${dir}|${pageId}`);
+    if (target) a.setAttribute('href', encodeURI(posix.relative(dir, target)));
+  }
+  return undefined;
+}

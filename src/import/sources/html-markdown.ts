@@ -1,0 +1,283 @@
+import sanitizeHtml from 'sanitize-html';
+import TurndownService from 'turndown';
+import { all, DomElement, DomNode, parseHtml } from './dom';
+
+/**
+ * HTML → Markdown with turndown plus the rules Confluence (and Wiki.js HTML pages) need:
+ * code panels keep their language, information panels become callouts (`> [!NOTE]`), tables
+ * become GFM tables when they can and sanitised HTML tables when they cannot (merged cells,
+ * block content in cells), a single-cell layout table is unwrapped.
+ */
+const CALLOUT_BY_CLASS: [RegExp, string][] = [
+  [/confluence-information-macro-(information|info)\b/, 'NOTE'],
+  [/confluence-information-macro-tip\b/, 'TIP'],
+  [/confluence-information-macro-note\b/, 'WARNING'],
+  [/confluence-information-macro-warning\b/, 'CAUTION'],
+];
+
+const BRUSH_LANGUAGES: Record<string, string> = {
+  js: 'javascript',
+  jscript: 'javascript',
+  py: 'python',
+  sh: 'bash',
+  shell: 'bash',
+  ps: 'powershell',
+  text: '',
+  plain: '',
+  none: '',
+  'c#': 'csharp',
+  'c++': 'cpp',
+  cf: 'coldfusion',
+  actionscript3: 'actionscript',
+  html: 'html',
+};
+
+function languageOf(pre: DomElement): string {
+  const params = pre.getAttribute('data-syntaxhighlighter-params') ?? '';
+  const brush = /brush:\s*([^;]+)/.exec(params)?.[1]?.trim().toLowerCase();
+  const fromClass = /(?:^|\s)(?:language|lang)-([\w#+-]+)/.exec(
+    `${pre.className} ${pre.querySelector('code')?.className ?? ''}`,
+  )?.[1];
+  const language = brush ?? fromClass?.toLowerCase() ?? '';
+  return language in BRUSH_LANGUAGES
+    ? BRUSH_LANGUAGES[language]
+    : language.replace(/[^\w#+.-]/g, '');
+}
+
+function fence(code: string, language: string): string {
+  const longest = Math.max(2, ...(code.match(/`+/g) ?? []).map((run) => run.length));
+  const marker = '`'.repeat(longest + 1);
+  return `\n\n${marker}${language}\n${code.replace(/\n$/, '')}\n${marker}\n\n`;
+}
+
+function quote(markdown: string, head: string[]): string {
+  const lines = [...head, ...markdown.trim().split('\n')];
+  return `\n\n${lines.map((l) => (l === '' ? '>' : `> ${l}`)).join('\n')}\n\n`;
+}
+
+function text(node: DomNode): string {
+  return (node.textContent ?? '').replace(/\s+/g, ' ').trim();
+}
+
+const BLOCK_IN_CELL =
+  'table, ul, ol, pre, blockquote, h1, h2, h3, h4, h5, h6, div.code, div.panel, hr';
+
+function gfmAble(table: DomElement): boolean {
+  for (const cell of all(table, 'td, th')) {
+    if (
+      Number(cell.getAttribute('colspan') ?? '1') > 1 ||
+      Number(cell.getAttribute('rowspan') ?? '1') > 1
+    )
+      return false;
+    if (cell.querySelector(BLOCK_IN_CELL)) return false;
+  }
+  return true;
+}
+
+function rowsOf(table: DomElement): DomElement[] {
+  return all(table, 'tr').filter((row) => row.closest('table') === table);
+}
+
+function cellsOf(row: DomElement): DomElement[] {
+  return Array.from(row.children).filter((c) => c.tagName === 'TD' || c.tagName === 'TH');
+}
+
+const TABLE_HTML: sanitizeHtml.IOptions = {
+  allowedTags: [
+    'table',
+    'thead',
+    'tbody',
+    'tfoot',
+    'tr',
+    'th',
+    'td',
+    'caption',
+    'p',
+    'br',
+    'strong',
+    'b',
+    'em',
+    'i',
+    'u',
+    's',
+    'del',
+    'code',
+    'pre',
+    'a',
+    'ul',
+    'ol',
+    'li',
+    'img',
+    'sub',
+    'sup',
+    'span',
+    'h3',
+    'h4',
+    'h5',
+    'h6',
+    'hr',
+    'blockquote',
+  ],
+  allowedAttributes: {
+    th: ['colspan', 'rowspan'],
+    td: ['colspan', 'rowspan'],
+    a: ['href'],
+    img: ['src', 'alt'],
+  },
+  allowedSchemes: ['http', 'https', 'mailto'],
+  allowProtocolRelative: false,
+  exclusiveFilter: (frame) => frame.tag === 'span' && !frame.text.trim(),
+  transformTags: {
+    b: 'strong',
+    i: 'em',
+    span: (_tag, attribs) => ({ tagName: 'span', attribs: { ...attribs } }),
+  },
+};
+
+function createService(): TurndownService {
+  const service = new TurndownService({
+    headingStyle: 'atx',
+    codeBlockStyle: 'fenced',
+    bulletListMarker: '-',
+    emDelimiter: '_',
+    strongDelimiter: '**',
+    hr: '---',
+    br: '\\',
+  });
+  service.remove([
+    'style',
+    'script',
+    'noscript',
+    'template',
+    'iframe',
+    'form',
+    'input',
+    'button',
+    'select',
+    'textarea',
+    'colgroup',
+  ] as never);
+
+  service.addRule('codePanel', {
+    filter: (node) =>
+      node.nodeName === 'DIV' &&
+      /(^|\s)code(\s|$)/.test((node as unknown as DomElement).className) &&
+      /(^|\s)panel(\s|$)/.test((node as unknown as DomElement).className),
+    replacement: (_content, node) => {
+      const el = node as unknown as DomElement;
+      const pre = el.querySelector('pre');
+      const header = el.querySelector('.codeHeader');
+      const title = header ? text(header) : '';
+      if (!pre) return '';
+      return `${title ? `\n\n**${title.replace(/\*/g, '\\*')}**` : ''}${fence(pre.textContent ?? '', languageOf(pre))}`;
+    },
+  });
+  service.addRule('preformatted', {
+    filter: 'pre',
+    replacement: (_content, node) => {
+      const el = node as unknown as DomElement;
+      return fence(el.textContent ?? '', languageOf(el));
+    },
+  });
+  service.addRule('informationPanel', {
+    filter: (node) =>
+      node.nodeName === 'DIV' &&
+      /(^|\s)confluence-information-macro(\s|$)/.test((node as unknown as DomElement).className),
+    replacement: (_content, node) => {
+      const el = node as unknown as DomElement;
+      const type = CALLOUT_BY_CLASS.find(([re]) => re.test(el.className))?.[1] ?? 'NOTE';
+      const title = el.querySelector('.confluence-information-macro-title, .title');
+      const body = el.querySelector('.confluence-information-macro-body') ?? el;
+      const head = [`[!${type}]`];
+      if (title && text(title)) head.push(`**${text(title)}**`, '');
+      return quote(service.turndown(body as never), head);
+    },
+  });
+  service.addRule('panel', {
+    filter: (node) =>
+      node.nodeName === 'DIV' &&
+      /(^|\s)panel(\s|$)/.test((node as unknown as DomElement).className),
+    replacement: (content, node) => {
+      const el = node as unknown as DomElement;
+      const header = el.querySelector('.panelHeader');
+      const body = el.querySelector('.panelContent');
+      const markdown = body ? service.turndown(body as never) : content;
+      return quote(markdown, header && text(header) ? [`**${text(header)}**`, ''] : []);
+    },
+  });
+  service.addRule('expandControl', {
+    filter: (node) =>
+      node.nodeName === 'DIV' &&
+      /(^|\s)expand-control(\s|$)/.test((node as unknown as DomElement).className),
+    replacement: (_content, node) => {
+      const label = text(node as unknown as DomNode);
+      return label ? `\n\n**${label}**\n\n` : '';
+    },
+  });
+  service.addRule('strikethrough', {
+    filter: ['del', 's', 'strike'] as never,
+    replacement: (content) => `~~${content}~~`,
+  });
+  service.addRule('taskItem', {
+    filter: (node) =>
+      node.nodeName === 'INPUT' &&
+      (node as unknown as DomElement).getAttribute('type') === 'checkbox' &&
+      node.parentNode?.nodeName === 'LI',
+    replacement: (_content, node) =>
+      (node as unknown as DomElement).hasAttribute('checked') ? '[x] ' : '[ ] ',
+  });
+  service.addRule('table', {
+    filter: 'table',
+    replacement: (_content, node) => convertTable(node as unknown as DomElement, service),
+  });
+  return service;
+}
+
+function convertTable(table: DomElement, service: TurndownService): string {
+  const rows = rowsOf(table);
+  const cells = rows.flatMap(cellsOf);
+  if (cells.length === 0) return '';
+  // Confluence uses one-cell tables as coloured boxes around a heading or a note.
+  if (cells.length === 1) return `\n\n${service.turndown(cells[0] as never)}\n\n`;
+  if (!gfmAble(table)) {
+    return `\n\n${sanitizeHtml(table.outerHTML, TABLE_HTML).replace(/\n\s*\n/g, '\n')}\n\n`;
+  }
+  const grid = rows.map((row) =>
+    cellsOf(row).map((cell) =>
+      service
+        .turndown(cell as never)
+        .replace(/\\?\n+/g, ' ')
+        .replace(/\|/g, '\\|')
+        .trim(),
+    ),
+  );
+  const width = Math.max(...grid.map((r) => r.length));
+  const line = (r: string[]): string =>
+    `| ${Array.from({ length: width }, (_, i) => r[i] ?? '').join(' | ')} |`;
+  const [head, ...body] = grid;
+  return `\n\n${[line(head), `| ${Array.from({ length: width }, () => '---').join(' | ')} |`, ...body.map(line)].join('\n')}\n\n`;
+}
+
+let shared: TurndownService | undefined;
+
+export function turndownService(): TurndownService {
+  shared ??= createService();
+  return shared;
+}
+
+/** Converts an element (or an HTML string) to Markdown. */
+export function elementToMarkdown(element: DomElement): string {
+  return tidy(turndownService().turndown(element as never));
+}
+
+export function htmlToMarkdown(html: string): string {
+  const doc = parseHtml(`<!DOCTYPE html><html><body>${html}</body></html>`);
+  return elementToMarkdown(doc.body);
+}
+
+function tidy(markdown: string): string {
+  return markdown
+    .replace(/[ \t]+\n/g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}

@@ -1,0 +1,271 @@
+import { open } from 'node:fs/promises';
+import { promisify } from 'node:util';
+import * as zlib from 'node:zlib';
+import { ImportBudget } from '../import-budget';
+
+const inflateRaw = promisify(zlib.inflateRaw) as (
+  buf: Buffer,
+  options: zlib.ZlibOptions,
+) => Promise<Buffer>;
+
+/** Random access to the bytes of a ZIP: an uploaded temp file or a nested archive in memory. */
+export interface ZipSource {
+  readonly size: number;
+  read(position: number, length: number): Promise<Buffer>;
+  close(): Promise<void>;
+}
+
+export class ZipFormatError extends Error {
+  constructor(
+    readonly code: 'zip_corrupt' | 'zip_encrypted' | 'zip_unsupported',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface ZipEntryInfo {
+  /** The name as stored (decoded), before any normalisation. */
+  name: string;
+  isDirectory: boolean;
+  /** Unix mode bits in the external attributes say symbolic link. */
+  isSymlink: boolean;
+  encrypted: boolean;
+  method: number;
+  crc32: number;
+  compressedSize: number;
+  uncompressedSize: number;
+  localHeaderOffset: number;
+}
+
+export function bufferSource(buffer: Buffer): ZipSource {
+  return {
+    size: buffer.length,
+    read: async (position, length) =>
+      buffer.subarray(position, Math.min(buffer.length, position + length)),
+    close: async () => undefined,
+  };
+}
+
+export async function fileSource(path: string): Promise<ZipSource> {
+  const handle = await open(path, 'r');
+  const { size } = await handle.stat();
+  return {
+    size,
+    read: async (position, length) => {
+      const wanted = Math.max(0, Math.min(length, size - position));
+      const buffer = Buffer.allocUnsafe(wanted);
+      let done = 0;
+      while (done < wanted) {
+        const { bytesRead } = await handle.read(buffer, done, wanted - done, position + done);
+        if (bytesRead === 0) break;
+        done += bytesRead;
+      }
+      return buffer.subarray(0, done);
+    },
+    close: () => handle.close(),
+  };
+}
+
+const EOCD_SIGNATURE = 0x06054b50;
+const ZIP64_LOCATOR_SIGNATURE = 0x07064b50;
+const ZIP64_EOCD_SIGNATURE = 0x06064b50;
+const CENTRAL_SIGNATURE = 0x02014b50;
+const LOCAL_SIGNATURE = 0x04034b50;
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+function decodeName(bytes: Buffer, utf8Flag: boolean): string {
+  if (utf8Flag) return bytes.toString('utf8');
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    // Neither flagged nor valid UTF-8: old tools write CP437; latin1 keeps ASCII names intact.
+    return bytes.toString('latin1');
+  }
+}
+
+function corrupt(message: string): ZipFormatError {
+  return new ZipFormatError('zip_corrupt', message);
+}
+
+/**
+ * Reads the central directory (the authoritative list of entries; local headers can lie). The
+ * entry count is charged to the budget before a single record is parsed.
+ */
+export async function readZipDirectory(
+  source: ZipSource,
+  budget: ImportBudget,
+): Promise<ZipEntryInfo[]> {
+  if (source.size < 22) throw corrupt('is not a ZIP archive (too short)');
+  const tailLength = Math.min(source.size, 22 + 0xffff);
+  const tail = await source.read(source.size - tailLength, tailLength);
+  let eocd = -1;
+  for (let i = tail.length - 22; i >= 0; i--) {
+    if (tail.readUInt32LE(i) === EOCD_SIGNATURE) {
+      eocd = i;
+      break;
+    }
+  }
+  if (eocd < 0) throw corrupt('is not a ZIP archive (no end of central directory)');
+  let entryCount = tail.readUInt16LE(eocd + 10);
+  let directorySize = tail.readUInt32LE(eocd + 12);
+  let directoryOffset = tail.readUInt32LE(eocd + 16);
+  const eocdPosition = source.size - tailLength + eocd;
+
+  if (entryCount === 0xffff || directorySize === 0xffffffff || directoryOffset === 0xffffffff) {
+    const locatorPosition = eocdPosition - 20;
+    const locator = locatorPosition >= 0 ? await source.read(locatorPosition, 20) : Buffer.alloc(0);
+    if (locator.length === 20 && locator.readUInt32LE(0) === ZIP64_LOCATOR_SIGNATURE) {
+      const recordPosition = Number(locator.readBigUInt64LE(8));
+      const record = await source.read(recordPosition, 56);
+      if (record.length < 56 || record.readUInt32LE(0) !== ZIP64_EOCD_SIGNATURE)
+        throw corrupt('has a broken ZIP64 directory');
+      entryCount = Number(record.readBigUInt64LE(32));
+      directorySize = Number(record.readBigUInt64LE(40));
+      directoryOffset = Number(record.readBigUInt64LE(48));
+    }
+  }
+  budget.countEntries(entryCount);
+  if (directoryOffset + directorySize > source.size)
+    throw corrupt('has a central directory outside the file');
+  const directory = await source.read(directoryOffset, directorySize);
+  const entries: ZipEntryInfo[] = [];
+  let position = 0;
+  for (let n = 0; n < entryCount; n++) {
+    if (
+      position + 46 > directory.length ||
+      directory.readUInt32LE(position) !== CENTRAL_SIGNATURE
+    ) {
+      throw corrupt('has a damaged central directory');
+    }
+    const madeBy = directory.readUInt16LE(position + 4);
+    const flags = directory.readUInt16LE(position + 8);
+    const method = directory.readUInt16LE(position + 10);
+    const crc32 = directory.readUInt32LE(position + 16);
+    let compressedSize = directory.readUInt32LE(position + 20);
+    let uncompressedSize = directory.readUInt32LE(position + 24);
+    const nameLength = directory.readUInt16LE(position + 28);
+    const extraLength = directory.readUInt16LE(position + 30);
+    const commentLength = directory.readUInt16LE(position + 32);
+    const externalAttributes = directory.readUInt32LE(position + 38);
+    let localHeaderOffset = directory.readUInt32LE(position + 42);
+    const nameStart = position + 46;
+    const extraStart = nameStart + nameLength;
+    if (extraStart + extraLength + commentLength > directory.length)
+      throw corrupt('has a damaged central directory');
+    const name = decodeName(directory.subarray(nameStart, extraStart), (flags & 0x800) !== 0);
+
+    // ZIP64 extended information: only the fields whose 32-bit value is saturated are present.
+    let extra = extraStart;
+    while (extra + 4 <= extraStart + extraLength) {
+      const id = directory.readUInt16LE(extra);
+      const size = directory.readUInt16LE(extra + 2);
+      if (id === 0x0001) {
+        let field = extra + 4;
+        if (uncompressedSize === 0xffffffff && field + 8 <= extra + 4 + size) {
+          uncompressedSize = Number(directory.readBigUInt64LE(field));
+          field += 8;
+        }
+        if (compressedSize === 0xffffffff && field + 8 <= extra + 4 + size) {
+          compressedSize = Number(directory.readBigUInt64LE(field));
+          field += 8;
+        }
+        if (localHeaderOffset === 0xffffffff && field + 8 <= extra + 4 + size) {
+          localHeaderOffset = Number(directory.readBigUInt64LE(field));
+        }
+      }
+      extra += 4 + size;
+    }
+
+    const hostSystem = madeBy >> 8;
+    const unixMode = externalAttributes >>> 16;
+    const isSymlink =
+      (hostSystem === 3 || hostSystem === 19 || unixMode !== 0) &&
+      (unixMode & 0o170000) === 0o120000;
+    const isDirectory =
+      name.endsWith('/') ||
+      (!isSymlink && (unixMode & 0o170000) === 0o040000) ||
+      (externalAttributes & 0x10) !== 0;
+    entries.push({
+      name,
+      isDirectory,
+      isSymlink,
+      encrypted: (flags & 0x1) !== 0,
+      method,
+      crc32,
+      compressedSize,
+      uncompressedSize,
+      localHeaderOffset,
+    });
+    position = extraStart + extraLength + commentLength;
+  }
+  return entries;
+}
+
+/**
+ * Inflates one entry, charging every byte really produced to the shared budget: zlib stops as
+ * soon as the output would pass what is left of it, whatever the entry's declared size says.
+ */
+export async function readZipEntry(
+  source: ZipSource,
+  entry: ZipEntryInfo,
+  budget: ImportBudget,
+): Promise<Buffer> {
+  if (entry.encrypted)
+    throw new ZipFormatError('zip_encrypted', `holds an encrypted entry "${entry.name}"`);
+  if (entry.method !== 0 && entry.method !== 8) {
+    throw new ZipFormatError(
+      'zip_unsupported',
+      `uses an unsupported compression method (${entry.method}) for "${entry.name}"`,
+    );
+  }
+  const header = await source.read(entry.localHeaderOffset, 30);
+  if (header.length < 30 || header.readUInt32LE(0) !== LOCAL_SIGNATURE)
+    throw corrupt(`has a damaged entry "${entry.name}"`);
+  const dataStart =
+    entry.localHeaderOffset + 30 + header.readUInt16LE(26) + header.readUInt16LE(28);
+  if (dataStart + entry.compressedSize > source.size)
+    throw corrupt(`has a truncated entry "${entry.name}"`);
+  const compressed = await source.read(dataStart, entry.compressedSize);
+
+  let data: Buffer;
+  if (entry.method === 0) {
+    budget.consumeBytes(compressed.length);
+    data = compressed;
+  } else {
+    const limit = budget.remainingBytes;
+    try {
+      data = await inflateRaw(compressed, { maxOutputLength: Math.max(1, limit) });
+    } catch (error) {
+      if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
+        budget.consumeBytes(limit + 1);
+      }
+      throw corrupt(`has an entry that does not inflate: "${entry.name}"`);
+    }
+    budget.consumeBytes(data.length);
+  }
+  if (data.length !== entry.uncompressedSize)
+    throw corrupt(`has an entry whose size does not match its header: "${entry.name}"`);
+  if (zlib.crc32(data) >>> 0 !== entry.crc32 >>> 0)
+    throw corrupt(`has an entry with a bad checksum: "${entry.name}"`);
+  return data;
+}
+
+/** Gunzips one `.gz` upload under the same budget. */
+export async function gunzipWithBudget(data: Buffer, budget: ImportBudget): Promise<Buffer> {
+  const limit = budget.remainingBytes;
+  let out: Buffer;
+  try {
+    out = await (promisify(zlib.gunzip) as (b: Buffer, o: zlib.ZlibOptions) => Promise<Buffer>)(
+      data,
+      { maxOutputLength: Math.max(1, limit) },
+    );
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE')
+      budget.consumeBytes(limit + 1);
+    throw corrupt('is not a valid gzip file');
+  }
+  budget.consumeBytes(out.length);
+  return out;
+}
