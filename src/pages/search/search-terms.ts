@@ -29,7 +29,8 @@ export function parseSearchQuery(raw: unknown): SearchTerms {
   if (text.length > MAX_QUERY_LENGTH) {
     throw fieldProblem('q', 'too_long', `q must be at most ${MAX_QUERY_LENGTH} characters.`);
   }
-  return tokenize(text);
+  // The untrimmed text tells whether the user finished the last word ("kuber " vs "kuber").
+  return tokenize(raw.normalize('NFKC').trimStart());
 }
 
 export function tokenize(text: string): SearchTerms {
