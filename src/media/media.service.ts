@@ -108,9 +108,10 @@ export class MediaService {
       .createQueryBuilder('m')
       .leftJoinAndSelect('m.uploader', 'u')
       .where('m.kind = :kind', { kind })
-      .orderBy('m.created_at', 'DESC')
+      .orderBy('m.createdAt', 'DESC')
       .addOrderBy('m.id', 'DESC')
-      .take(page.limit + 1);
+      // A many-to-one join never multiplies rows, so a plain LIMIT is right.
+      .limit(page.limit + 1);
     if (page.cursor) {
       const at = new Date(cursorString(page.cursor, 'at'));
       const id = cursorString(page.cursor, 'id');

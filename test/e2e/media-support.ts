@@ -57,3 +57,22 @@ export function clearStoredMedia(t: TestApp): void {
   rmSync(join(t.dataDir, 'media'), { recursive: true, force: true });
   rmSync(join(t.dataDir, 'tmp'), { recursive: true, force: true });
 }
+
+/** A multipart body written by hand, so a test controls the exact header bytes a client sends. */
+export function rawMultipart(
+  filenameHeaderValue: string,
+  data: Buffer,
+  boundary = 'kbtestboundary',
+): { body: Buffer; contentType: string } {
+  return {
+    body: Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filenameHeaderValue}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+        'utf8',
+      ),
+      data,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]),
+    contentType: `multipart/form-data; boundary=${boundary}`,
+  };
+}

@@ -9,6 +9,7 @@ export function sanitizeFilename(raw: string | undefined, fallback: string): str
   let name = (raw ?? '').normalize('NFC');
   name = name.split(/[/\\]/).pop() ?? '';
   name = name
+    .replace(/[\t\n\r\v\f]/g, ' ')
     .replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g, '')
     .replace(/["'`<>:*?|]/g, '_')
     .replace(/\s+/g, ' ')

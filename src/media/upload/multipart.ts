@@ -31,6 +31,8 @@ export function receiveSingleFile(
     try {
       parser = busboy({
         headers: req.headers,
+        // Browsers send UTF-8 file names; busboy's default would read them as Latin-1.
+        defParamCharset: 'utf8',
         // One byte over the limit is enough to know it is too large; the writer counts exactly.
         limits: { files: 1, fileSize: maxBytes + 1, fields: 20, fieldSize: 64 * 1024, parts: 40 },
       });
