@@ -1,0 +1,72 @@
+import { randomUUID } from 'node:crypto';
+import { GroupEntity } from '../../src/auth/entities/group.entity';
+import { createTestApp, TestApp } from '../support/test-app';
+
+/**
+ * Concurrent transactions must not see or undo each other's work. On SQLite TypeORM shares one
+ * connection, so src/common/database/sqlite-serial.ts makes transactions take turns; on MariaDB
+ * each transaction has a pooled connection of its own.
+ */
+describe('database: concurrent transactions', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  beforeEach(() => t.reset());
+  afterAll(() => t.close());
+
+  const groups = () => t.dataSource.getRepository(GroupEntity);
+  const group = (name: string) => ({ id: randomUUID(), name, createdAt: new Date() });
+  const pause = () => new Promise((resolve) => setTimeout(resolve, 2));
+
+  it('commits each successful transaction whole and rolls each failed one back whole', async () => {
+    const results = await Promise.allSettled(
+      Array.from({ length: 20 }, (_, i) =>
+        t.dataSource.transaction(async (manager) => {
+          await manager.insert(GroupEntity, group(`a${i}`));
+          await pause();
+          await manager.insert(GroupEntity, group(`b${i}`));
+          if (i % 2 === 1) throw new Error(`planned failure ${i}`);
+        }),
+      ),
+    );
+    expect(results.map((r) => r.status)).toEqual(Array.from({ length: 20 }, (_, i) => (i % 2 ? 'rejected' : 'fulfilled')));
+    for (const [i, r] of results.entries()) {
+      if (r.status === 'rejected') expect((r.reason as Error).message).toBe(`planned failure ${i}`);
+    }
+    const names = (await groups().find()).map((g) => g.name).sort();
+    const expected = Array.from({ length: 10 }, (_, k) => [`a${k * 2}`, `b${k * 2}`]).flat().sort();
+    expect(names).toEqual(expected);
+  });
+
+  it('keeps writes made outside a transaction out of a concurrent one that rolls back', async () => {
+    let inside!: () => void;
+    const started = new Promise<void>((resolve) => (inside = resolve));
+    const failing = t.dataSource.transaction(async (manager) => {
+      await manager.insert(GroupEntity, group('rolled-back'));
+      inside();
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      throw new Error('rollback');
+    });
+    await started;
+    // Written by "another request" while the transaction above is open.
+    await groups().save(group('independent'));
+    await groups().insert(group('inserted'));
+    await expect(failing).rejects.toThrow('rollback');
+    expect((await groups().find()).map((g) => g.name).sort()).toEqual(['independent', 'inserted']);
+  });
+
+  it('supports nested transactions (savepoints) inside one', async () => {
+    await t.dataSource.transaction(async (outer) => {
+      await outer.insert(GroupEntity, group('outer'));
+      await expect(
+        outer.transaction(async (inner) => {
+          await inner.insert(GroupEntity, group('inner'));
+          throw new Error('inner fails');
+        }),
+      ).rejects.toThrow('inner fails');
+      await outer.save(GroupEntity, group('saved-inside'));
+    });
+    expect((await groups().find()).map((g) => g.name).sort()).toEqual(['outer', 'saved-inside']);
+  });
+});
