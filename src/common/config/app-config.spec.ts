@@ -1,0 +1,126 @@
+import { resolve } from 'node:path';
+import { ConfigError, loadConfig } from './app-config';
+
+function failure(env: Record<string, string>): { variable: string; message: string } {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return { variable: error.variable, message: error.message };
+    throw error;
+  }
+  throw new Error('loadConfig accepted ' + JSON.stringify(env));
+}
+
+describe('loadConfig', () => {
+  it('has defaults that make `npm start` work with nothing set', () => {
+    const config = loadConfig({});
+    expect(config).toEqual(
+      expect.objectContaining({
+        port: 3000,
+        host: '0.0.0.0',
+        dataDir: resolve('./data'),
+        dbType: 'sqlite',
+        sqlitePath: resolve('./data/kb.sqlite'),
+        databaseUrl: undefined,
+        adminUsername: 'admin',
+        adminPassword: undefined,
+        pdfServiceUrl: undefined,
+        pdfServiceTimeoutMs: 30_000,
+        logLevel: 'info',
+        trustProxy: false,
+        allowedOrigins: [],
+        sessionIdleMinutes: 120,
+        sessionAbsoluteHours: 168,
+        loginMaxFailures: 5,
+        loginIpMaxFailures: 20,
+        loginWindowSeconds: 900,
+        jsonBodyLimitBytes: 5 * 1024 * 1024,
+        imageMaxBytes: 10 * 1024 * 1024,
+        attachmentMaxBytes: 50 * 1024 * 1024,
+        importMaxBytes: 100 * 1024 * 1024,
+        passwordHashCost: 'default',
+        authCacheSeconds: 5,
+      }),
+    );
+  });
+
+  it('reads the documented variables', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      HOST: '127.0.0.1',
+      KB_DATA_DIR: '/tmp/kb-data',
+      DB_TYPE: 'mysql',
+      DATABASE_URL: 'mysql://kb:secret@db:3306/kb',
+      KB_ADMIN_USERNAME: 'Root',
+      KB_ADMIN_PASSWORD: 'long-enough',
+      PDF_SERVICE_URL: 'http://gotenberg:3000',
+      PDF_SERVICE_TIMEOUT_MS: '5000',
+      KB_ALLOWED_ORIGINS: 'https://a.example, https://b.example:8443',
+      SESSION_IDLE_MINUTES: '15',
+    });
+    expect(config).toEqual(
+      expect.objectContaining({
+        port: 8080,
+        host: '127.0.0.1',
+        dataDir: '/tmp/kb-data',
+        sqlitePath: '/tmp/kb-data/kb.sqlite',
+        dbType: 'mysql',
+        databaseUrl: 'mysql://kb:secret@db:3306/kb',
+        adminUsername: 'root',
+        adminPassword: 'long-enough',
+        pdfServiceUrl: 'http://gotenberg:3000',
+        pdfServiceTimeoutMs: 5000,
+        allowedOrigins: ['https://a.example', 'https://b.example:8443'],
+        sessionIdleMinutes: 15,
+      }),
+    );
+  });
+
+  it.each([
+    ['true', true],
+    ['false', false],
+    ['1', 1],
+    ['2', 2],
+    ['loopback', 'loopback'],
+    ['10.0.0.0/8, 192.168.1.1', '10.0.0.0/8, 192.168.1.1'],
+    ['::1/128', '::1/128'],
+  ])('reads TRUST_PROXY=%s as Express expects it', (raw, expected) => {
+    expect(loadConfig({ TRUST_PROXY: raw }).trustProxy).toEqual(expected);
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ PORT: '-1' }, 'PORT'],
+    [{ DB_TYPE: 'postgres' }, 'DB_TYPE'],
+    [{ DB_TYPE: 'mysql' }, 'DATABASE_URL'],
+    [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL'],
+    [{ DATABASE_URL: 'postgres://x@y/z' }, 'DATABASE_URL'],
+    [{ KB_ADMIN_USERNAME: 'no spaces please' }, 'KB_ADMIN_USERNAME'],
+    [{ KB_ADMIN_PASSWORD: 'short' }, 'KB_ADMIN_PASSWORD'],
+    [{ PDF_SERVICE_URL: 'ftp://files' }, 'PDF_SERVICE_URL'],
+    [{ PDF_SERVICE_TIMEOUT_MS: '10' }, 'PDF_SERVICE_TIMEOUT_MS'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ TRUST_PROXY: 'yes' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '10.0.0.0/99' }, 'TRUST_PROXY'],
+    [{ KB_ALLOWED_ORIGINS: 'https://ok.example,https://bad.example/path' }, 'KB_ALLOWED_ORIGINS'],
+    [{ SESSION_IDLE_MINUTES: '0' }, 'SESSION_IDLE_MINUTES'],
+    [{ SESSION_ABSOLUTE_HOURS: '1.5' }, 'SESSION_ABSOLUTE_HOURS'],
+    [{ LOGIN_MAX_FAILURES: 'many' }, 'LOGIN_MAX_FAILURES'],
+    [{ LOGIN_IP_MAX_FAILURES: '0' }, 'LOGIN_IP_MAX_FAILURES'],
+    [{ LOGIN_WINDOW_SECONDS: '999999' }, 'LOGIN_WINDOW_SECONDS'],
+    [{ JSON_BODY_LIMIT_BYTES: '10' }, 'JSON_BODY_LIMIT_BYTES'],
+    [{ IMAGE_MAX_BYTES: '0' }, 'IMAGE_MAX_BYTES'],
+    [{ PASSWORD_HASH_COST: 'cheap' }, 'PASSWORD_HASH_COST'],
+    [{ AUTH_CACHE_SECONDS: '3600' }, 'AUTH_CACHE_SECONDS'],
+    [{ REVIEW_CHECK_INTERVAL_SECONDS: 'x' }, 'REVIEW_CHECK_INTERVAL_SECONDS'],
+  ])('refuses %j naming %s', (env, variable) => {
+    const result = failure(env as Record<string, string>);
+    expect(result.variable).toBe(variable);
+    expect(result.message).toMatch(new RegExp(`^Invalid configuration: ${variable} `));
+  });
+
+  it('treats blank values as unset', () => {
+    expect(loadConfig({ PORT: '  ', KB_ADMIN_PASSWORD: '' })).toEqual(expect.objectContaining({ port: 3000, adminPassword: undefined }));
+  });
+});
