@@ -4,17 +4,17 @@ import { join } from 'node:path';
 import { APP_CONFIG, AppConfig } from '../common/config/app-config';
 import { MediaEntity } from './entities/media.entity';
 import { MediaContentService } from './media-content.service';
-import { MEDIA_REFERENCES, MediaReferenceLookup } from './media-references';
+import { PagesModule } from '../pages/pages.module';
+import { PagesService } from '../pages/pages.service';
+import { MEDIA_REFERENCES } from './media-references';
 import { AttachmentsController, ImagesController } from './media.controller';
 import { MediaService } from './media.service';
 import { LocalDiskMediaStorage } from './storage/local-disk-storage';
 import { MEDIA_STORAGE } from './storage/media-storage';
 
-/** Until PagesService.slugsReferencingMedia lands, nothing is considered referenced. */
-const noReferences: MediaReferenceLookup = { slugsReferencingMedia: () => Promise.resolve([]) };
-
 @Module({
-  imports: [TypeOrmModule.forFeature([MediaEntity])],
+  // PagesModule answers which pages reference a media item; it never imports MediaModule.
+  imports: [TypeOrmModule.forFeature([MediaEntity]), PagesModule],
   controllers: [ImagesController, AttachmentsController],
   providers: [
     MediaService,
@@ -24,7 +24,7 @@ const noReferences: MediaReferenceLookup = { slugsReferencingMedia: () => Promis
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => new LocalDiskMediaStorage(join(config.dataDir, 'media')),
     },
-    { provide: MEDIA_REFERENCES, useValue: noReferences },
+    { provide: MEDIA_REFERENCES, useExisting: PagesService },
   ],
   exports: [MediaService, MEDIA_STORAGE],
 })
