@@ -20,7 +20,8 @@ const INLINE = new RegExp(
   String.raw`(\x60+)[\s\S]*?\1|(!?)\[(${TEXT})\]\(\s*(${DEST})${TAIL}\)|<img\b([^>]*?)\bsrc\s*=\s*("[^"]*"|'[^']*')|<a\b([^>]*?)\bhref\s*=\s*("[^"]*"|'[^']*')`,
   'g',
 );
-const DEFINITION = /^( {0,3}\[[^\]\n]+\]:[ \t]*)(<[^>\n]*>|\S+)(.*)$/;
+// Footnotes (`[^1]: text`) look like definitions but hold text, not a target.
+const DEFINITION = /^( {0,3}\[[^\]^\n][^\]\n]*\]:[ \t]*)(<[^>\n]*>|\S+)(.*)$/;
 
 export function rewriteReferences(markdown: string, rewrite: ReferenceRewriter): string {
   const lines = markdown.split('\n');

@@ -172,9 +172,20 @@ function titleOf(doc: DomDocument): string | undefined {
   return bare === '' ? undefined : bare;
 }
 
+function titleFromFileName(path: string): string | undefined {
+  const name = posix
+    .basename(path)
+    .replace(/\.html?$/i, '')
+    .replace(/_\d+$/, '')
+    .replace(/[-_]+/g, ' ')
+    .trim();
+  return /^\d*$/.test(name) ? undefined : name;
+}
+
 function convertPage(path: string, html: string, context: PageContext): ParsedPage | string {
   const doc = parseHtml(html);
-  const title = titleOf(doc);
+  // Some exported pages lack the title heading; their file name still carries the title.
+  const title = titleOf(doc) ?? titleFromFileName(path);
   if (!title) return 'has no page title (#title-text or <title>)';
   const main = doc.querySelector('#main-content') ?? doc.body;
   if (!main) return 'has no page body (#main-content)';

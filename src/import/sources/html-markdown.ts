@@ -196,7 +196,8 @@ function createService(): TurndownService {
   service.addRule('panel', {
     filter: (node) =>
       node.nodeName === 'DIV' &&
-      /(^|\s)panel(\s|$)/.test((node as unknown as DomElement).className),
+      /(^|\s)panel(\s|$)/.test((node as unknown as DomElement).className) &&
+      !/(^|\s)code(\s|$)/.test((node as unknown as DomElement).className),
     replacement: (content, node) => {
       const el = node as unknown as DomElement;
       const header = el.querySelector('.panelHeader');
@@ -265,9 +266,36 @@ export function turndownService(): TurndownService {
   return shared;
 }
 
-/** Converts an element (or an HTML string) to Markdown. */
+/** Converts an element to Markdown (the element is tidied in place first). */
 export function elementToMarkdown(element: DomElement): string {
+  tidyDom(element);
   return tidy(turndownService().turndown(element as never));
+}
+
+function isBlank(node: DomNode | null | undefined): boolean {
+  return !!node && node.nodeType === 3 && (node.textContent ?? '').trim() === '';
+}
+
+/**
+ * Editors leave markup that turns into noise: a `<br>` closing a paragraph or a bold run
+ * (`**text\\**`), bold inside bold or inside headings, empty paragraphs.
+ */
+function tidyDom(root: DomElement): void {
+  for (const br of all(root, 'br')) {
+    let next = (br as unknown as { nextSibling: DomNode | null }).nextSibling;
+    while (isBlank(next)) next = (next as unknown as { nextSibling: DomNode | null }).nextSibling;
+    if (!next) br.remove();
+  }
+  for (const inner of all(
+    root,
+    'strong strong, b b, strong b, b strong, h1 strong, h2 strong, h3 strong, h4 strong, h5 strong, h6 strong, h1 b, h2 b, h3 b, h4 b, h5 b, h6 b',
+  )) {
+    inner.replaceWith(...Array.from(inner.childNodes));
+  }
+  for (const p of all(root, 'p')) {
+    if ((p.textContent ?? '').trim() === '' && !p.querySelector('img, table, pre, iframe'))
+      p.remove();
+  }
 }
 
 export function htmlToMarkdown(html: string): string {
