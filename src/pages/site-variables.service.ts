@@ -45,7 +45,7 @@ export class SiteVariablesService {
   async replace(values: Record<string, string>): Promise<SiteVariables> {
     const problems = variableProblems(values);
     if (problems.length > 0) throw new FieldProblems(problems);
-    return inTransaction(this.dataSource, async (manager) => {
+    const result = await inTransaction(this.dataSource, async (manager) => {
       await manager.createQueryBuilder().delete().from(SiteVariableEntity).execute();
       const rows = Object.entries(values).map(([name, value]) => ({ name, value }));
       if (rows.length > 0) await manager.insert(SiteVariableEntity, rows);
@@ -59,5 +59,7 @@ export class SiteVariablesService {
       const version = await this.currentVersion(manager);
       return { version, values: Object.fromEntries(rows.map((r) => [r.name, r.value])) };
     });
+    this.cached = result;
+    return result;
   }
 }
