@@ -1,4 +1,24 @@
 import { Module } from '@nestjs/common';
+import { MediaModule } from '../media/media.module';
+import { PagesModule } from '../pages/pages.module';
+import { ArchiveExportService } from './archive/archive-export.service';
+import { ExportController } from './export.controller';
+import { MarkdownExportService } from './markdown/markdown-export.service';
+import { PdfClient } from './pdf/pdf-client';
+import { PrintDocumentService } from './print/print-document.service';
+import { PrintService } from './print/print.service';
+import { PrintController } from './print.controller';
 
-@Module({})
+@Module({
+  imports: [PagesModule, MediaModule],
+  controllers: [ExportController, PrintController],
+  providers: [
+    PdfClient,
+    PrintDocumentService,
+    PrintService,
+    MarkdownExportService,
+    ArchiveExportService,
+  ],
+  exports: [PrintDocumentService, PdfClient],
+})
 export class ExportModule {}

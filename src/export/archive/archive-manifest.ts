@@ -1,0 +1,71 @@
+import type { Lifecycle, PropertyValue } from '../../pages/entities/page.entity';
+
+/**
+ * `manifest.json` of a kb archive (docs/export.md). It is the last entry of the ZIP and holds
+ * everything the Markdown files cannot: page metadata, media metadata and SHA-256 checksums of
+ * every other entry. `version` changes only when a field changes meaning or disappears;
+ * readers ignore fields they do not know.
+ */
+export const ARCHIVE_FORMAT = 'kb-archive';
+export const ARCHIVE_VERSION = 1;
+export const MANIFEST_PATH = 'manifest.json';
+
+export interface ArchiveManifest {
+  format: typeof ARCHIVE_FORMAT;
+  version: typeof ARCHIVE_VERSION;
+  exportedAt: string;
+  exportedBy: string;
+  /** `all` pages, or the `slugs` the request named. */
+  selection: 'all' | 'slugs';
+  /** Site-wide variables pages inherit (values as stored). */
+  siteVariables: Record<string, string>;
+  pages: ArchivePageEntry[];
+  media: ArchiveMediaEntry[];
+  counts: { pages: number; media: number };
+}
+
+export interface ArchivePageEntry {
+  /** Path of the Markdown file in the archive: `<slug>.md`. */
+  path: string;
+  slug: string;
+  title: string;
+  icon: string | null;
+  language: string | null;
+  tags: string[];
+  lifecycle: Lifecycle;
+  /** Username of the owner (ids differ between instances), and the id on this instance. */
+  owner: string | null;
+  ownerId: string | null;
+  reviewIntervalDays: number | null;
+  nextReviewAt: string | null;
+  /** Group names. */
+  groups: string[];
+  deprecatedTarget: string | null;
+  properties: Record<string, PropertyValue>;
+  /** The page's own variables (site-wide ones are in `siteVariables`). */
+  variables: Record<string, string>;
+  verified: boolean;
+  revision: number;
+  createdAt: string;
+  updatedAt: string;
+  /** Ids of the media the page references (their files are in `media`). */
+  media: string[];
+  /** Size and SHA-256 (hex) of the Markdown file's bytes. */
+  size: number;
+  sha256: string;
+}
+
+export interface ArchiveMediaEntry {
+  id: string;
+  kind: 'image' | 'attachment';
+  /** Path of the file in the archive: `media/<id>/<filename>`. */
+  path: string;
+  filename: string;
+  mimeType: string;
+  size: number;
+  /** SHA-256 (hex) of the file's bytes. */
+  sha256: string;
+  width?: number;
+  height?: number;
+  createdAt: string;
+}

@@ -1,0 +1,98 @@
+import { Controller, Get, HttpCode, Param, Post, Req, Res, StreamableFile } from '@nestjs/common';
+import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { AuthUser } from '../common/auth/auth-user';
+import { CurrentUser, SessionOnly } from '../common/auth/route-policy';
+import { contentDisposition, NO_STORE, slugFileStem } from './http/download';
+import { joinSlugParam } from './http/slug-param';
+import { postedBody } from './print/overrides';
+import { PdfFile, PrintService } from './print/print.service';
+
+const OVERRIDES_BODY = {
+  schema: {
+    type: 'object',
+    properties: {
+      variables: { type: 'object', additionalProperties: { type: 'string', maxLength: 10_000 } },
+    },
+    example: { variables: { customer_name: 'ACME Ltd.' } },
+  },
+};
+
+/**
+ * Browser export routes: a signed-in browser session only (a bearer token gets 401), any role
+ * that can see the page. Answers are private and never cached.
+ */
+@ApiTags('export')
+@SessionOnly()
+@Controller('export')
+export class PrintController {
+  constructor(private readonly print: PrintService) {}
+
+  @Post('preview/*slug')
+  @HttpCode(200)
+  @ApiOperation({
+    summary:
+      'The print document (self-contained HTML) with optional request-local variable overrides',
+  })
+  @ApiBody(OVERRIDES_BODY)
+  previewPage(
+    @CurrentUser() user: AuthUser,
+    @Param('slug') slug: string | string[],
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<{ document: string }> {
+    res.setHeader('Cache-Control', NO_STORE);
+    return this.print.preview(joinSlugParam(slug), user, postedBody(req));
+  }
+
+  @Post('pdf/*slug')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'The page as PDF with optional request-local variable overrides' })
+  @ApiBody(OVERRIDES_BODY)
+  async postPdf(
+    @CurrentUser() user: AuthUser,
+    @Param('slug') slug: string | string[],
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<StreamableFile> {
+    return sendPdf(
+      res,
+      await this.print.pdf(joinSlugParam(slug), user, postedBody(req), abortable(req, res)),
+    );
+  }
+
+  @Get('pdf/*slug')
+  @ApiOperation({
+    summary: 'The page as PDF with its saved variable values (query parameters are ignored)',
+  })
+  async getPdf(
+    @CurrentUser() user: AuthUser,
+    @Param('slug') slug: string | string[],
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<StreamableFile> {
+    return sendPdf(
+      res,
+      await this.print.pdf(joinSlugParam(slug), user, undefined, abortable(req, res)),
+    );
+  }
+}
+
+/** Stops the PDF conversion when the browser goes away; the request id joins both logs. */
+function abortable(req: Request, res: Response): { signal: AbortSignal; trace?: string } {
+  const controller = new AbortController();
+  // The response closes before it finished only when the connection went away.
+  res.once('close', () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  return { signal: controller.signal, trace: (req as Request & { id?: string }).id };
+}
+
+function sendPdf(res: Response, file: PdfFile): StreamableFile {
+  res.setHeader('Cache-Control', NO_STORE);
+  return new StreamableFile(file.pdf, {
+    type: 'application/pdf',
+    length: file.pdf.length,
+    disposition: contentDisposition('inline', `${slugFileStem(file.slug)}.pdf`),
+  });
+}

@@ -1,0 +1,78 @@
+import { Injectable, Logger } from '@nestjs/common';
+import type { PageEntity } from '../../pages/entities/page.entity';
+import { MarkdownRenderer } from '../../pages/markdown-renderer';
+import { PagesService } from '../../pages/pages.service';
+import { MediaService } from '../../media/media.service';
+import { inlineImages, storedImageIds } from './inline-images';
+import { markPageBreaks } from './page-breaks';
+import { printDocument } from './print-template';
+
+/** Images read at once while building one document. */
+const IMAGE_READ_CONCURRENCY = 4;
+
+/**
+ * Builds THE print document — the same HTML for the print preview, the browser's print and the
+ * PDF: the normal markdown-it rendering with variables resolved (saved values, then the
+ * request's overrides), page-break markers, every stored image inlined as a `data:` URI, the
+ * title, one embedded print stylesheet; no script and no reference to anything outside it.
+ */
+@Injectable()
+export class PrintDocumentService {
+  private readonly logger = new Logger('PrintDocument');
+
+  constructor(
+    private readonly pages: PagesService,
+    private readonly renderer: MarkdownRenderer,
+    private readonly media: MediaService,
+  ) {}
+
+  /** `overrides` must already be validated (validateOverrides). */
+  async build(page: PageEntity, overrides: Record<string, string> = {}): Promise<string> {
+    const variables = { ...(await this.pages.resolveVariables(page)), ...overrides };
+    const breaks = markPageBreaks(page.content);
+    const body = breaks.restore(
+      this.renderer.render(breaks.markdown, variables, { baseSlug: page.slug }),
+    );
+    const images = await this.dataUris(storedImageIds(body));
+    return printDocument(page.title, page.language, inlineImages(body, images));
+  }
+
+  /** `data:` URIs of the stored images by id; a missing or non-image item is left out (alt text). */
+  private async dataUris(ids: string[]): Promise<Map<string, string>> {
+    const uris = new Map<string, string>();
+    for (let i = 0; i < ids.length; i += IMAGE_READ_CONCURRENCY) {
+      await Promise.all(
+        ids.slice(i, i + IMAGE_READ_CONCURRENCY).map(async (id) => {
+          const uri = await this.dataUri(id);
+          if (uri) uris.set(id, uri);
+        }),
+      );
+    }
+    return uris;
+  }
+
+  private async dataUri(id: string): Promise<string | undefined> {
+    let content;
+    try {
+      content = await this.media.openContent(id);
+    } catch {
+      return undefined;
+    }
+    if (content.kind !== 'image' || !/^image\/[a-z0-9.+-]+$/.test(content.mimeType)) {
+      content.stream.destroy();
+      return undefined;
+    }
+    try {
+      const chunks: Buffer[] = [];
+      for await (const chunk of content.stream) chunks.push(chunk as Buffer);
+      return `data:${content.mimeType};base64,${Buffer.concat(chunks).toString('base64')}`;
+    } catch (error) {
+      this.logger.warn({
+        msg: 'image could not be read for the print document',
+        mediaId: id,
+        error: String(error),
+      });
+      return undefined;
+    }
+  }
+}

@@ -1,0 +1,35 @@
+import { PAGE_GEOMETRY } from './page-geometry';
+
+/**
+ * The one embedded print stylesheet (preview, browser print and PDF): A4 with fixed margins,
+ * page breaks before `hr.page-break`, headings kept with what follows, code and tables that
+ * wrap instead of running off the page, images scaled to the text width. No url(), no
+ * @import, no web fonts: the document references nothing outside itself.
+ */
+export const PRINT_STYLESHEET = `
+@page { size: ${PAGE_GEOMETRY.cssSize}; margin: ${PAGE_GEOMETRY.marginMm}mm; }
+html { font-family: "DejaVu Sans", "Liberation Sans", Arial, Helvetica, sans-serif; font-size: 11pt; line-height: 1.45; color: #111; background: #fff; }
+body { margin: 0; }
+@media screen { body { max-width: 210mm; margin: 0 auto; padding: ${PAGE_GEOMETRY.marginMm}mm; box-sizing: border-box; } }
+.kb-title { font-size: 22pt; line-height: 1.2; margin: 0 0 14pt; }
+h1, h2, h3, h4, h5, h6 { line-height: 1.25; margin: 1.2em 0 0.5em; break-after: avoid; page-break-after: avoid; }
+p, li, dd, blockquote { orphans: 3; widows: 3; }
+a { color: #0645ad; text-decoration: none; }
+hr { border: 0; border-top: 1px solid #ccc; margin: 1.2em 0; }
+hr.page-break { break-before: page; page-break-before: always; border: 0; margin: 0; height: 0; }
+pre, code, kbd { font-family: "DejaVu Sans Mono", "Liberation Mono", "Courier New", monospace; font-size: 9.5pt; }
+code { background: #f3f3f3; padding: 0 2pt; border-radius: 2pt; overflow-wrap: anywhere; }
+pre { background: #f6f6f6; border: 1px solid #e2e2e2; border-radius: 3pt; padding: 8pt; white-space: pre-wrap; overflow-wrap: anywhere; word-break: break-word; overflow: visible; }
+pre code { background: none; padding: 0; }
+table { border-collapse: collapse; width: 100%; max-width: 100%; table-layout: fixed; margin: 0.8em 0; }
+th, td { border: 1px solid #bbb; padding: 3pt 5pt; vertical-align: top; text-align: left; overflow-wrap: anywhere; word-break: break-word; }
+th { background: #f0f0f0; }
+thead { display: table-header-group; }
+tr, img, figure { break-inside: avoid; page-break-inside: avoid; }
+img { max-width: 100%; height: auto; }
+blockquote { margin: 0.8em 0; padding: 0 0 0 10pt; border-left: 3pt solid #ddd; color: #444; }
+ul.contains-task-list { list-style: none; padding-left: 1.2em; }
+.kb-missing-image { color: #777; font-style: italic; }
+`
+  .trim()
+  .replace(/\n+/g, '\n');
