@@ -25,10 +25,14 @@ if (!existsSync(entry) || newestMtime(join(root, 'src')) > statSync(entry).mtime
   // Start clean: a file deleted from src/ must not live on in dist/ (entities and migrations
   // are found by glob, so a stale one would still be loaded).
   rmSync(join(root, 'dist'), { recursive: true, force: true });
-  const build = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')], {
-    cwd: root,
-    stdio: 'inherit',
-  });
+  const build = spawnSync(
+    process.execPath,
+    [require.resolve('typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')],
+    {
+      cwd: root,
+      stdio: 'inherit',
+    },
+  );
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 if (cli) process.argv.splice(2, 1);

@@ -27,16 +27,26 @@ function runJest(name, env, args) {
   rmSync(outputFile, { force: true });
   console.log(`\n=== jest on ${name} ===`);
   const jestBin = require.resolve('jest/bin/jest');
-  const run = spawnSync(process.execPath, [jestBin, '--json', `--outputFile=${outputFile}`, ...args, ...extraArgs], {
-    cwd: root,
-    stdio: 'inherit',
-    env: { ...process.env, ...env },
-  });
-  if (!existsSync(outputFile)) return { name, passed: 0, failed: 1, crashed: true, status: run.status };
+  const run = spawnSync(
+    process.execPath,
+    [jestBin, '--json', `--outputFile=${outputFile}`, ...args, ...extraArgs],
+    {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...process.env, ...env },
+    },
+  );
+  if (!existsSync(outputFile))
+    return { name, passed: 0, failed: 1, crashed: true, status: run.status };
   const json = JSON.parse(readFileSync(outputFile, 'utf8'));
   // A suite that fails to load counts as a failure even though it has no test results.
   const brokenSuites = json.numRuntimeErrorTestSuites || 0;
-  return { name, passed: json.numPassedTests, failed: json.numFailedTests + brokenSuites, status: run.status };
+  return {
+    name,
+    passed: json.numPassedTests,
+    failed: json.numFailedTests + brokenSuites,
+    status: run.status,
+  };
 }
 
 (async () => {
@@ -49,10 +59,15 @@ function runJest(name, env, args) {
     console.error(`REQUIRE_MYSQL=1 but nothing answers at ${mysqlUrl.host}`);
     runs.push({ name: 'mysql', passed: 0, failed: 1, crashed: true });
   } else {
-    console.log(`\n(no MariaDB/MySQL at ${mysqlUrl.host}: the MySQL run is skipped; set REQUIRE_MYSQL=1 to require it)`);
+    console.log(
+      `\n(no MariaDB/MySQL at ${mysqlUrl.host}: the MySQL run is skipped; set REQUIRE_MYSQL=1 to require it)`,
+    );
   }
   console.log('');
-  for (const r of runs) console.log(`${r.name}: ${r.passed} passed, ${r.failed} failed${r.crashed ? ' (jest did not report)' : ''}`);
+  for (const r of runs)
+    console.log(
+      `${r.name}: ${r.passed} passed, ${r.failed} failed${r.crashed ? ' (jest did not report)' : ''}`,
+    );
   const passed = runs.reduce((n, r) => n + r.passed, 0);
   const failed = runs.reduce((n, r) => n + r.failed, 0);
   console.log(`${passed} passed, ${failed} failed`);

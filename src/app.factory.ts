@@ -53,7 +53,9 @@ function configureApp(app: NestExpressApplication, config: AppConfig, logger: Js
     }),
   );
   app.use(cookieParser());
-  app.use(json({ limit: config.jsonBodyLimitBytes, type: ['application/json', 'application/*+json'] }));
+  app.use(
+    json({ limit: config.jsonBodyLimitBytes, type: ['application/json', 'application/*+json'] }),
+  );
   // Body-parser errors happen before Nest's router; this turns them into problems.
   app.use(problemErrorMiddleware);
   app.useGlobalFilters(new ProblemFilter());

@@ -13,7 +13,8 @@ import { decodeCursor } from './common/http/pagination';
 import { JsonLogger } from './common/logging/json-logger';
 import { FieldProblems, Problem } from './common/problems/problem';
 import { flattenValidationErrors } from './common/problems/validation';
-import { CreateUserDto, UpdateUserDto } from './auth/dto/user.dto';
+import { CreateGroupDto, CreateUserDto, UpdateUserDto } from './auth/dto/user.dto';
+import { GroupsService } from './auth/groups.service';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import { EventEmitterModule } from '@nestjs/event-emitter';
@@ -22,10 +23,14 @@ import { ScheduleModule } from '@nestjs/schedule';
 const USAGE = `Usage: npm run cli -- <command> [options]
   user:create --username NAME --password PASS --role admin|editor|reader [--groups a,b] [--display-name TEXT]
   user:set-password --username NAME --password PASS
-  user:list`;
+  user:list
+  group:create --name NAME`;
 
 /** The same rules as the HTTP API: a bad value is reported like a 422 field problem. */
-async function validated<T extends object>(type: new () => T, plain: Record<string, unknown>): Promise<T> {
+async function validated<T extends object>(
+  type: new () => T,
+  plain: Record<string, unknown>,
+): Promise<T> {
   const defined = Object.fromEntries(Object.entries(plain).filter(([, v]) => v !== undefined));
   const instance = plainToInstance(type, defined);
   const errors = await validate(instance, { whitelist: true, forbidNonWhitelisted: true });
@@ -62,11 +67,14 @@ async function main(): Promise<number> {
       role: { type: 'string' },
       groups: { type: 'string' },
       'display-name': { type: 'string' },
+      name: { type: 'string' },
     },
     strict: true,
   });
   const config = loadConfig();
-  const app = await NestFactory.createApplicationContext(cliModule(config), { logger: new JsonLogger('warn') });
+  const app = await NestFactory.createApplicationContext(cliModule(config), {
+    logger: new JsonLogger('warn'),
+  });
   try {
     const users = app.get(UsersService);
     switch (command) {
@@ -80,7 +88,12 @@ async function main(): Promise<number> {
           password: values.password,
           role: values.role,
           displayName: values['display-name'],
-          groups: values.groups ? values.groups.split(',').map((g) => g.trim()).filter(Boolean) : undefined,
+          groups: values.groups
+            ? values.groups
+                .split(',')
+                .map((g) => g.trim())
+                .filter(Boolean)
+            : undefined,
         });
         const user = await users.create(input);
         print(`created ${user.role} ${user.username} (${user.id})`);
@@ -101,10 +114,23 @@ async function main(): Promise<number> {
         do {
           const page = await users.list({ limit: 100, cursor });
           for (const u of page.items) {
-            print([u.username, u.role, u.disabled ? 'disabled' : 'active', u.groups.join(',') || '-'].join('\t'));
+            print(
+              [
+                u.username,
+                u.role,
+                u.disabled ? 'disabled' : 'active',
+                u.groups.join(',') || '-',
+              ].join('\t'),
+            );
           }
           cursor = page.nextCursor ? decodeCursor(page.nextCursor) : null;
         } while (cursor);
+        return 0;
+      }
+      case 'group:create': {
+        const { name } = await validated(CreateGroupDto, { name: values.name });
+        const group = await app.get(GroupsService).create(name);
+        print(`created group ${group.name} (${group.id})`);
         return 0;
       }
       default:
@@ -120,7 +146,10 @@ main()
   .then((code) => process.exit(code))
   .catch((error: unknown) => {
     if (error instanceof ConfigError) console.error(error.message);
-    else if (error instanceof Problem) console.error(`${error.code}: ${error.detail}${error.extensions.errors ? ' ' + JSON.stringify(error.extensions.errors) : ''}`);
+    else if (error instanceof Problem)
+      console.error(
+        `${error.code}: ${error.detail}${error.extensions.errors ? ' ' + JSON.stringify(error.extensions.errors) : ''}`,
+      );
     else console.error(error instanceof Error ? error.message : error);
     process.exit(1);
   });

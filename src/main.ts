@@ -19,7 +19,10 @@ async function main(): Promise<void> {
   await app.get(UsersService).ensureBootstrapAdmin();
   app.getHttpServer().keepAliveTimeout = 65_000;
   await app.listen(config.port, config.host);
-  new Logger('Main').log({ msg: `kb listening on http://${config.host}:${config.port}`, dbType: config.dbType });
+  new Logger('Main').log({
+    msg: `kb listening on http://${config.host}:${config.port}`,
+    dbType: config.dbType,
+  });
 }
 
 main().catch((error: unknown) => {

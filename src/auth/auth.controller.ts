@@ -24,7 +24,11 @@ export class AuthController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Sign in; sets the HttpOnly session cookie', security: [] })
   @ApiOkResponse({ description: 'The signed-in user' })
-  async login(@Body() body: LoginDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<MeResponse> {
+  async login(
+    @Body() body: LoginDto,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<MeResponse> {
     const result = await this.auth.login(body, {
       ip: req.ip ?? 'unknown',
       userAgent: req.get('user-agent'),
@@ -45,8 +49,17 @@ export class AuthController {
   @HttpCode(204)
   @ApiCookieAuth('session')
   @ApiOperation({ summary: 'End the current browser session' })
-  async logout(@CurrentUser() user: AuthUser, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<void> {
+  async logout(
+    @CurrentUser() user: AuthUser,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<void> {
     await this.auth.logout(user);
-    res.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'lax', secure: req.secure, path: '/' });
+    res.clearCookie(SESSION_COOKIE, {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: req.secure,
+      path: '/',
+    });
   }
 }

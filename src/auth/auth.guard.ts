@@ -26,22 +26,36 @@ export class AuthGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const targets = [context.getHandler(), context.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC_KEY, targets)) return true;
-    const policy = this.reflector.getAllAndOverride<RoutePolicyOptions>(ROUTE_POLICY_KEY, targets) ?? {};
+    const policy =
+      this.reflector.getAllAndOverride<RoutePolicyOptions>(ROUTE_POLICY_KEY, targets) ?? {};
     const request = context.switchToHttp().getRequest<AuthedRequest>();
 
     const user = await this.authenticate(request);
     const scheme = policy.auth ?? 'any';
     if (scheme === 'session' && user.via !== 'session') {
-      throw new UnauthorizedProblem('session_required', 'This route accepts only a browser session, not a bearer token.');
+      throw new UnauthorizedProblem(
+        'session_required',
+        'This route accepts only a browser session, not a bearer token.',
+      );
     }
     if (scheme === 'bearer' && user.via !== 'bearer') {
       throw new UnauthorizedProblem('bearer_required', 'This route accepts only a bearer token.');
     }
-    if (user.via === 'session' && isUnsafeMethod(request.method) && !isSameOriginRequest(request, this.config.allowedOrigins)) {
-      throw new ForbiddenProblem('cross_origin_refused', 'Cookie-authenticated changes must come from this site.');
+    if (
+      user.via === 'session' &&
+      isUnsafeMethod(request.method) &&
+      !isSameOriginRequest(request, this.config.allowedOrigins)
+    ) {
+      throw new ForbiddenProblem(
+        'cross_origin_refused',
+        'Cookie-authenticated changes must come from this site.',
+      );
     }
     if (policy.roles && !policy.roles.includes(user.role)) {
-      throw new ForbiddenProblem('insufficient_role', `This needs the role ${policy.roles.join(' or ')}.`);
+      throw new ForbiddenProblem(
+        'insufficient_role',
+        `This needs the role ${policy.roles.join(' or ')}.`,
+      );
     }
     request.user = user;
     return true;
@@ -53,13 +67,18 @@ export class AuthGuard implements CanActivate {
       // A request that presents a token is judged by it alone, even if it also carries a cookie.
       const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
       const user = match ? await this.credentials.fromBearer(match[1]) : null;
-      if (!user) throw new UnauthorizedProblem('invalid_token', 'The bearer token is unknown, revoked or expired.');
+      if (!user)
+        throw new UnauthorizedProblem(
+          'invalid_token',
+          'The bearer token is unknown, revoked or expired.',
+        );
       return user;
     }
     const cookie = (request.cookies as Record<string, string> | undefined)?.[SESSION_COOKIE];
     if (cookie) {
       const user = await this.credentials.fromSession(cookie);
-      if (!user) throw new UnauthorizedProblem('session_expired', 'The session has ended; sign in again.');
+      if (!user)
+        throw new UnauthorizedProblem('session_expired', 'The session has ended; sign in again.');
       return user;
     }
     throw new UnauthorizedProblem();

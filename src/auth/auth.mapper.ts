@@ -34,7 +34,13 @@ export interface TokenResponse {
 }
 
 export function toMeResponse(user: AuthUser): MeResponse {
-  return { id: user.id, username: user.username, displayName: user.displayName, role: user.role, groups: user.groups };
+  return {
+    id: user.id,
+    username: user.username,
+    displayName: user.displayName,
+    role: user.role,
+    groups: user.groups,
+  };
 }
 
 export function toUserResponse(user: UserEntity): UserResponse {

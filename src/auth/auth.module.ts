@@ -37,7 +37,15 @@ class AuthHousekeeping {
 }
 
 @Module({
-  imports: [TypeOrmModule.forFeature([UserEntity, GroupEntity, SessionEntity, AccessTokenEntity, LoginThrottleEntity])],
+  imports: [
+    TypeOrmModule.forFeature([
+      UserEntity,
+      GroupEntity,
+      SessionEntity,
+      AccessTokenEntity,
+      LoginThrottleEntity,
+    ]),
+  ],
   controllers: [AuthController, MeController, UsersController, GroupsController, TokensController],
   providers: [
     AuthCache,

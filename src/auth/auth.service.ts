@@ -32,14 +32,20 @@ export class AuthService {
 
   async login(input: LoginDto, context: LoginContext): Promise<LoginResult> {
     // A cross-site form must not be able to sign a victim into an attacker's account.
-    if (!context.sameOrigin) throw new ForbiddenProblem('cross_origin_refused', 'Sign-in must come from this site.');
+    if (!context.sameOrigin)
+      throw new ForbiddenProblem('cross_origin_refused', 'Sign-in must come from this site.');
     const username = input.username.trim().toLowerCase();
     // Counted before the password is checked, so concurrent guesses cannot pass the limit.
     await this.throttle.registerAttempt(username, context.ip);
     const user = await this.users.findActiveByUsername(username);
-    const valid = user ? await this.passwords.verify(user.passwordHash, input.password) : await this.passwords.verifyAgainstNothing(input.password);
+    const valid = user
+      ? await this.passwords.verify(user.passwordHash, input.password)
+      : await this.passwords.verifyAgainstNothing(input.password);
     if (!user || !valid) {
-      throw new UnauthorizedProblem('invalid_credentials', 'The username or password is wrong, or the account is disabled.');
+      throw new UnauthorizedProblem(
+        'invalid_credentials',
+        'The username or password is wrong, or the account is disabled.',
+      );
     }
     await this.throttle.recordSuccess(username, context.ip);
     const { secret, session } = await this.sessions.start(user.id, context.ip, context.userAgent);

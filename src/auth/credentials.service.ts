@@ -50,7 +50,10 @@ export class CredentialsService {
     if (!token) return null;
     const user = await this.users.findActiveById(token.userId);
     if (!user) return null;
-    const authUser = { ...toAuthUser(user, 'bearer', this.tokens.effectiveRole(token, user.role)), tokenId: token.id };
+    const authUser = {
+      ...toAuthUser(user, 'bearer', this.tokens.effectiveRole(token, user.role)),
+      tokenId: token.id,
+    };
     this.cache.set(key, authUser, token.expiresAt?.getTime() ?? Number.MAX_SAFE_INTEGER);
     return authUser;
   }

@@ -44,7 +44,11 @@ export class GroupsService {
     const problems = names
       .map((name, index) => ({ name: name.trim().toLowerCase(), index }))
       .filter(({ name }) => !known.has(name))
-      .map(({ name, index }) => ({ field: `${field}[${index}]`, code: 'unknown_group', message: `No group named "${name}".` }));
+      .map(({ name, index }) => ({
+        field: `${field}[${index}]`,
+        code: 'unknown_group',
+        message: `No group named "${name}".`,
+      }));
     if (problems.length > 0) throw new FieldProblems(problems);
     return found;
   }

@@ -56,7 +56,11 @@ export class LoginThrottleService {
   }
 
   /** Before counting, `failures` may reach the limit; after counting, it may not pass it. */
-  private async assertAllowed(keys: { key: string; limit: number }[], now: Date, counted = false): Promise<void> {
+  private async assertAllowed(
+    keys: { key: string; limit: number }[],
+    now: Date,
+    counted = false,
+  ): Promise<void> {
     const rows = await this.rows.findBy({ key: In(keys.map((k) => k.key)) });
     for (const { key, limit } of keys) {
       const row = rows.find((r) => r.key === key);

@@ -8,7 +8,9 @@ import { MeResponse, toMeResponse } from './auth.mapper';
 @Controller('api/me')
 export class MeController {
   @Get()
-  @ApiOperation({ summary: 'The caller: id, username, role (narrowed by a token scope) and groups' })
+  @ApiOperation({
+    summary: 'The caller: id, username, role (narrowed by a token scope) and groups',
+  })
   getMe(@CurrentUser() user: AuthUser): MeResponse {
     return toMeResponse(user);
   }

@@ -26,7 +26,11 @@ export class SessionsService {
   }
 
   /** Starts a session; returns the cookie value (the database keeps only its hash). */
-  async start(userId: string, ip: string | undefined, userAgent: string | undefined): Promise<{ secret: string; session: SessionEntity }> {
+  async start(
+    userId: string,
+    ip: string | undefined,
+    userAgent: string | undefined,
+  ): Promise<{ secret: string; session: SessionEntity }> {
     const secret = newSessionSecret();
     const now = new Date();
     const session = await this.sessions.save(
@@ -59,7 +63,10 @@ export class SessionsService {
   }
 
   isLive(session: SessionEntity, now = new Date()): boolean {
-    return session.expiresAt.getTime() > now.getTime() && session.lastSeenAt.getTime() + this.idleMs > now.getTime();
+    return (
+      session.expiresAt.getTime() > now.getTime() &&
+      session.lastSeenAt.getTime() + this.idleMs > now.getTime()
+    );
   }
 
   /** When the session stops being valid if nothing touches it. */

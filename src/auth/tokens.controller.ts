@@ -17,14 +17,20 @@ export class TokensController {
 
   @Post()
   @ApiOperation({ summary: 'Create a personal access token; the secret is in this answer only' })
-  async createToken(@CurrentUser() user: AuthUser, @Body() body: CreateTokenDto): Promise<TokenResponse & { token: string }> {
+  async createToken(
+    @CurrentUser() user: AuthUser,
+    @Body() body: CreateTokenDto,
+  ): Promise<TokenResponse & { token: string }> {
     const { entity, token } = await this.tokens.create(user, body);
     return { ...toTokenResponse(entity), token };
   }
 
   @Get()
   @ApiOperation({ summary: "List the caller's tokens (never their secrets)" })
-  listTokens(@CurrentUser() user: AuthUser, @Query() query: PageQueryDto): Promise<Page<TokenResponse>> {
+  listTokens(
+    @CurrentUser() user: AuthUser,
+    @Query() query: PageQueryDto,
+  ): Promise<Page<TokenResponse>> {
     return this.tokens.list(user, parsePageRequest(query));
   }
 

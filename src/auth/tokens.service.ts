@@ -21,10 +21,18 @@ export class TokensService {
     private readonly cache: AuthCache,
   ) {}
 
-  async create(owner: AuthUser, input: CreateTokenDto, now = new Date()): Promise<{ entity: AccessTokenEntity; token: string }> {
+  async create(
+    owner: AuthUser,
+    input: CreateTokenDto,
+    now = new Date(),
+  ): Promise<{ entity: AccessTokenEntity; token: string }> {
     const scope = input.scope ?? owner.role;
     if (!roleAtLeast(owner.role, scope)) {
-      throw fieldProblem('scope', 'scope_too_wide', `A token cannot act with more than your role (${owner.role}).`);
+      throw fieldProblem(
+        'scope',
+        'scope_too_wide',
+        `A token cannot act with more than your role (${owner.role}).`,
+      );
     }
     let expiresAt: Date | null = null;
     if (input.expiresAt !== undefined) {
@@ -63,7 +71,10 @@ export class TokensService {
       query.andWhere('(t.created_at < :at OR (t.created_at = :at AND t.id < :id))', { at, id });
     }
     const rows = await query.getMany();
-    return toPage(rows, page.limit, toTokenResponse, (t) => ({ at: t.createdAt.toISOString(), id: t.id }));
+    return toPage(rows, page.limit, toTokenResponse, (t) => ({
+      at: t.createdAt.toISOString(),
+      id: t.id,
+    }));
   }
 
   /** Revokes at once; another user's token is "not found". */

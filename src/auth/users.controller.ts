@@ -34,7 +34,9 @@ export class UsersController {
   }
 
   @Patch(':id')
-  @ApiOperation({ summary: "Change a user's role, groups, display name, password or disabled flag (admin)" })
+  @ApiOperation({
+    summary: "Change a user's role, groups, display name, password or disabled flag (admin)",
+  })
   async updateUser(
     @Param('id') id: string,
     @Body() body: UpdateUserDto,

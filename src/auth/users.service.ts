@@ -29,7 +29,10 @@ export class UsersService {
   ) {}
 
   findActiveByUsername(username: string): Promise<UserEntity | null> {
-    return this.users.findOne({ where: { username: username.toLowerCase(), disabled: false }, relations: { groups: true } });
+    return this.users.findOne({
+      where: { username: username.toLowerCase(), disabled: false },
+      relations: { groups: true },
+    });
   }
 
   findActiveById(id: string): Promise<UserEntity | null> {
@@ -76,7 +79,8 @@ export class UsersService {
       .leftJoinAndSelect('u.groups', 'g')
       .orderBy('u.username', 'ASC')
       .take(page.limit + 1);
-    if (page.cursor) query.where('u.username > :after', { after: cursorString(page.cursor, 'after') });
+    if (page.cursor)
+      query.where('u.username > :after', { after: cursorString(page.cursor, 'after') });
     const rows = await query.getMany();
     return toPage(rows, page.limit, toUserResponse, (u) => ({ after: u.username }));
   }
@@ -88,7 +92,10 @@ export class UsersService {
     const demoting = input.role !== undefined && input.role !== 'admin' && activeAdmin;
     const disabling = input.disabled === true && activeAdmin;
     if ((demoting || disabling) && (await this.countActiveAdmins()) <= 1) {
-      throw new ConflictProblem('last_admin', 'This is the only active administrator; appoint another first.');
+      throw new ConflictProblem(
+        'last_admin',
+        'This is the only active administrator; appoint another first.',
+      );
     }
     if (input.disabled === true && id === actorId) {
       throw new ConflictProblem('cannot_disable_self', 'You cannot disable your own account.');
@@ -121,11 +128,18 @@ export class UsersService {
   }
 
   /**
-   * First start: with no user at all, create the administrator from KB_ADMIN_USERNAME /
-   * KB_ADMIN_PASSWORD, or with a generated password printed once.
+   * First start: with no active administrator (e.g. a fresh database, or one where only the
+   * CLI created editors), create the administrator from KB_ADMIN_USERNAME / KB_ADMIN_PASSWORD,
+   * or with a generated password printed once.
    */
   async ensureBootstrapAdmin(): Promise<void> {
-    if ((await this.users.count()) > 0) return;
+    if ((await this.countActiveAdmins()) > 0) return;
+    if (await this.users.existsBy({ username: this.config.adminUsername })) {
+      this.logger.warn({
+        msg: `There is no active administrator and the username "${this.config.adminUsername}" is taken; create one with npm run cli -- user:create --role admin`,
+      });
+      return;
+    }
     const generated = this.config.adminPassword === undefined;
     const password = this.config.adminPassword ?? newPassword();
     try {
@@ -144,7 +158,9 @@ export class UsersService {
         this.logger.warn({ msg, username: this.config.adminUsername, password });
       }
     } else {
-      this.logger.log({ msg: `Created the bootstrap administrator "${this.config.adminUsername}"` });
+      this.logger.log({
+        msg: `Created the bootstrap administrator "${this.config.adminUsername}"`,
+      });
     }
   }
 }

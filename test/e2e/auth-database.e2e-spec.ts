@@ -30,12 +30,16 @@ describe('database: concurrent transactions', () => {
         }),
       ),
     );
-    expect(results.map((r) => r.status)).toEqual(Array.from({ length: 20 }, (_, i) => (i % 2 ? 'rejected' : 'fulfilled')));
+    expect(results.map((r) => r.status)).toEqual(
+      Array.from({ length: 20 }, (_, i) => (i % 2 ? 'rejected' : 'fulfilled')),
+    );
     for (const [i, r] of results.entries()) {
       if (r.status === 'rejected') expect((r.reason as Error).message).toBe(`planned failure ${i}`);
     }
     const names = (await groups().find()).map((g) => g.name).sort();
-    const expected = Array.from({ length: 10 }, (_, k) => [`a${k * 2}`, `b${k * 2}`]).flat().sort();
+    const expected = Array.from({ length: 10 }, (_, k) => [`a${k * 2}`, `b${k * 2}`])
+      .flat()
+      .sort();
     expect(names).toEqual(expected);
   });
 

@@ -44,14 +44,24 @@ describe('problems, operations and response hygiene', () => {
       requestId: expect.any(String),
     };
     expect((await jsonPost().send('[{"name":"x"}]').expect(400)).body).toEqual(expected);
-    expect((await admin.post('/api/groups').set('Content-Type', 'text/plain').send('{"name":"x"}').expect(400)).body).toEqual(expected);
+    expect(
+      (
+        await admin
+          .post('/api/groups')
+          .set('Content-Type', 'text/plain')
+          .send('{"name":"x"}')
+          .expect(400)
+      ).body,
+    ).toEqual(expected);
     expect((await admin.post('/api/groups').expect(400)).body).toEqual(expected);
     // A bare JSON scalar is not even accepted by the strict parser.
     expect((await jsonPost().send('"x"').expect(400)).body).toEqual(problem(400, 'invalid_json'));
   });
 
   it('413 payload_too_large for a JSON body over JSON_BODY_LIMIT_BYTES', async () => {
-    const res = await jsonPost().send(JSON.stringify({ name: 'x'.repeat(2000) })).expect(413);
+    const res = await jsonPost()
+      .send(JSON.stringify({ name: 'x'.repeat(2000) }))
+      .expect(413);
     expect(res.body).toEqual({
       type: 'urn:kb:problem:payload_too_large',
       title: 'Content Too Large',
@@ -64,7 +74,11 @@ describe('problems, operations and response hygiene', () => {
   });
 
   it('415 unsupported_encoding for a charset the JSON parser does not read', async () => {
-    const res = await admin.post('/api/groups').set('Content-Type', 'application/json; charset=latin1').send('{"name":"x"}').expect(415);
+    const res = await admin
+      .post('/api/groups')
+      .set('Content-Type', 'application/json; charset=latin1')
+      .send('{"name":"x"}')
+      .expect(415);
     expect(res.body).toEqual(problem(415, 'unsupported_encoding'));
   });
 
@@ -97,7 +111,12 @@ describe('problems, operations and response hygiene', () => {
       code: 'validation_failed',
       requestId: expect.any(String),
       errors: [
-        { field: 'name', code: 'matches', message: 'name must be 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit' },
+        {
+          field: 'name',
+          code: 'matches',
+          message:
+            'name must be 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit',
+        },
         { field: 'name', code: 'is_string', message: 'name must be a string' },
       ],
     });
@@ -116,14 +135,27 @@ describe('problems, operations and response hygiene', () => {
         requestId: expect.any(String),
       });
     }
-    expect((await admin.delete('/api/me').expect(404)).body).toEqual(problem(404, 'route_not_found'));
-    expect((await anonymous(t).get('/export/nothing').expect(404)).body).toEqual(problem(404, 'route_not_found'));
+    expect((await admin.delete('/api/me').expect(404)).body).toEqual(
+      problem(404, 'route_not_found'),
+    );
+    expect((await anonymous(t).get('/export/nothing').expect(404)).body).toEqual(
+      problem(404, 'route_not_found'),
+    );
   });
 
   it('429 login_throttled with Retry-After', async () => {
     const user = await createUser(t, 'reader');
-    for (let i = 0; i < 2; i += 1) await t.http().post('/auth/login').send({ username: user.username, password: 'nope-nope' }).expect(401);
-    const res = await t.http().post('/auth/login').send({ username: user.username, password: user.password }).expect(429);
+    for (let i = 0; i < 2; i += 1)
+      await t
+        .http()
+        .post('/auth/login')
+        .send({ username: user.username, password: 'nope-nope' })
+        .expect(401);
+    const res = await t
+      .http()
+      .post('/auth/login')
+      .send({ username: user.username, password: user.password })
+      .expect(429);
     expect(res.headers['retry-after']).toMatch(/^\d+$/);
     expect(res.body).toEqual({
       type: 'urn:kb:problem:login_throttled',
@@ -137,10 +169,18 @@ describe('problems, operations and response hygiene', () => {
   });
 
   it('echoes a sane X-Request-Id, replaces an insane one, and puts it in problem bodies', async () => {
-    const mine = await t.http().get('/api/nope').set('X-Request-Id', 'trace-123.abc_DEF').expect(404);
+    const mine = await t
+      .http()
+      .get('/api/nope')
+      .set('X-Request-Id', 'trace-123.abc_DEF')
+      .expect(404);
     expect(mine.headers['x-request-id']).toBe('trace-123.abc_DEF');
     expect(mine.body.requestId).toBe('trace-123.abc_DEF');
-    const insane = await t.http().get('/healthz').set('X-Request-Id', 'bad id <script>').expect(200);
+    const insane = await t
+      .http()
+      .get('/healthz')
+      .set('X-Request-Id', 'bad id <script>')
+      .expect(200);
     expect(insane.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     const generated = await t.http().get('/api/nope').expect(404);
     expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
@@ -148,7 +188,11 @@ describe('problems, operations and response hygiene', () => {
   });
 
   it('sends security headers and no X-Powered-By', async () => {
-    for (const res of [await t.http().get('/healthz'), await anonymous(t).get('/api/me'), await admin.get('/api/me')]) {
+    for (const res of [
+      await t.http().get('/healthz'),
+      await anonymous(t).get('/api/me'),
+      await admin.get('/api/me'),
+    ]) {
       expect(res.headers).toEqual(
         expect.objectContaining({
           'x-content-type-options': 'nosniff',
@@ -175,22 +219,46 @@ describe('problems, operations and response hygiene', () => {
 
   it('never carries a hash, a stack trace or SQL in any answer', async () => {
     const bodies: [string, string][] = [];
-    const record = (label: string, res: { text?: string; body?: unknown }) => bodies.push([label, res.text ?? JSON.stringify(res.body)]);
+    const record = (label: string, res: { text?: string; body?: unknown }) =>
+      bodies.push([label, res.text ?? JSON.stringify(res.body)]);
     const user = await createUser(t, 'editor');
     const session = await login(t, user);
     const bearer = await session.withToken({ name: 'hygiene' });
-    record('POST /api/users', await admin.post('/api/users').send({ username: 'hygienic', password: 'long-enough-pw', role: 'reader' }));
+    record(
+      'POST /api/users',
+      await admin
+        .post('/api/users')
+        .send({ username: 'hygienic', password: 'long-enough-pw', role: 'reader' }),
+    );
     record('POST /api/groups', await admin.post('/api/groups').send({ name: 'clean' }));
     record('POST /api/tokens', await session.post('/api/tokens').send({ name: 'x' }));
-    record('PATCH /api/users', await admin.patch(`/api/users/${user.id}`).send({ password: 'another-password' }));
-    record('login 401', await t.http().post('/auth/login').send({ username: user.username, password: 'wrong' }));
-    record('bad json', await admin.post('/api/users').set('Content-Type', 'application/json').send('{"password": "x'));
+    record(
+      'PATCH /api/users',
+      await admin.patch(`/api/users/${user.id}`).send({ password: 'another-password' }),
+    );
+    record(
+      'login 401',
+      await t.http().post('/auth/login').send({ username: user.username, password: 'wrong' }),
+    );
+    record(
+      'bad json',
+      await admin
+        .post('/api/users')
+        .set('Content-Type', 'application/json')
+        .send('{"password": "x'),
+    );
     record('422', await admin.post('/api/users').send({ username: 'x', password: 1, role: 'x' }));
     // Every GET route the app has, with placeholder parameters, as admin, bearer and anonymous.
     const again = await signedIn(t, 'admin');
-    for (const route of listRoutes(t.app).filter((r) => r.method === 'GET' && !r.path.startsWith('/api/docs'))) {
+    for (const route of listRoutes(t.app).filter(
+      (r) => r.method === 'GET' && !r.path.startsWith('/api/docs'),
+    )) {
       const path = route.path.replace(/:[A-Za-z0-9_]+|\*[A-Za-z0-9_]*|\{\*?[^}]+\}/g, 'x');
-      for (const [who, client] of [['admin', again], ['bearer', bearer], ['anonymous', anonymous(t)]] as const) {
+      for (const [who, client] of [
+        ['admin', again],
+        ['bearer', bearer],
+        ['anonymous', anonymous(t)],
+      ] as const) {
         record(`${who} GET ${path}`, await client.get(path));
       }
     }
@@ -226,7 +294,12 @@ describe('when the database is gone', () => {
 
     const ready = await t.http().get('/readyz').expect(503);
     expect(ready.headers['retry-after']).toBe('5');
-    expect(ready.body).toEqual(problem(503, 'database_unavailable', { title: 'Service Unavailable', detail: 'The database does not answer.' }));
+    expect(ready.body).toEqual(
+      problem(503, 'database_unavailable', {
+        title: 'Service Unavailable',
+        detail: 'The database does not answer.',
+      }),
+    );
     await t.http().get('/healthz').expect(200, { status: 'ok' });
   });
 });

@@ -47,11 +47,21 @@ describe('auth: sessions, throttling and cross-origin refusal', () => {
   describe('login', () => {
     it('signs in, answers the user and sets an HttpOnly, SameSite=Lax session cookie', async () => {
       const user = await createUser(t, 'editor');
-      const res = await loginFrom(address(), user.username.toUpperCase(), user.password).expect(200);
-      expect(res.body).toEqual({ id: user.id, username: user.username, displayName: user.username, role: 'editor', groups: [] });
+      const res = await loginFrom(address(), user.username.toUpperCase(), user.password).expect(
+        200,
+      );
+      expect(res.body).toEqual({
+        id: user.id,
+        username: user.username,
+        displayName: user.username,
+        role: 'editor',
+        groups: [],
+      });
       const cookie = sessionCookie(res);
       const attributes = cookie.split(';').map((a) => a.trim());
-      expect(attributes).toEqual(expect.arrayContaining(['HttpOnly', 'SameSite=Lax', 'Path=/', `Max-Age=${12 * 3600}`]));
+      expect(attributes).toEqual(
+        expect.arrayContaining(['HttpOnly', 'SameSite=Lax', 'Path=/', `Max-Age=${12 * 3600}`]),
+      );
       expect(attributes).not.toContain('Secure');
       // The database keeps the hash of the cookie value, never the value.
       const secret = decodeURIComponent(cookie.split(';')[0].slice('kb_session='.length));
@@ -62,10 +72,14 @@ describe('auth: sessions, throttling and cross-origin refusal', () => {
 
     it('marks the cookie Secure behind an HTTPS proxy (TRUST_PROXY + X-Forwarded-Proto)', async () => {
       const user = await createUser(t, 'reader');
-      const res = await loginFrom(address(), user.username, user.password).set('X-Forwarded-Proto', 'https').expect(200);
-      expect(sessionCookie(res).split(';').map((a) => a.trim())).toEqual(
-        expect.arrayContaining(['Secure', 'HttpOnly', 'SameSite=Lax', 'Path=/']),
-      );
+      const res = await loginFrom(address(), user.username, user.password)
+        .set('X-Forwarded-Proto', 'https')
+        .expect(200);
+      expect(
+        sessionCookie(res)
+          .split(';')
+          .map((a) => a.trim()),
+      ).toEqual(expect.arrayContaining(['Secure', 'HttpOnly', 'SameSite=Lax', 'Path=/']));
     });
 
     it('answers the same 401 for a wrong password, an unknown user and a disabled user', async () => {
@@ -92,12 +106,25 @@ describe('auth: sessions, throttling and cross-origin refusal', () => {
     });
 
     it('refuses a malformed login body with field problems', async () => {
-      const res = await t.http().post('/auth/login').set('X-Forwarded-For', address()).send({ username: '' }).expect(422);
+      const res = await t
+        .http()
+        .post('/auth/login')
+        .set('X-Forwarded-For', address())
+        .send({ username: '' })
+        .expect(422);
       expect(res.body).toEqual(
         problem(422, 'validation_failed', {
           errors: [
-            { field: 'username', code: 'is_length', message: 'username must be longer than or equal to 1 characters' },
-            { field: 'password', code: 'is_length', message: 'password must be longer than or equal to 1 characters' },
+            {
+              field: 'username',
+              code: 'is_length',
+              message: 'username must be longer than or equal to 1 characters',
+            },
+            {
+              field: 'password',
+              code: 'is_length',
+              message: 'password must be longer than or equal to 1 characters',
+            },
             { field: 'password', code: 'is_string', message: 'password must be a string' },
           ],
         }),
@@ -131,14 +158,19 @@ describe('auth: sessions, throttling and cross-origin refusal', () => {
 
     it('ends a session past its absolute lifetime even when it was used a moment ago', async () => {
       const [row] = await sessions().findBy({ userId: user.id });
-      await sessions().update({ id: row.id }, { expiresAt: new Date(Date.now() - 1000), lastSeenAt: new Date() });
+      await sessions().update(
+        { id: row.id },
+        { expiresAt: new Date(Date.now() - 1000), lastSeenAt: new Date() },
+      );
       const res = await client.get('/api/me').expect(401);
       expect(res.body).toEqual(problem(401, 'session_expired'));
     });
 
     it('logs out: 204, the cookie is cleared and no longer works', async () => {
       const res = await client.post('/auth/logout').expect(204);
-      expect(setCookies(res).find((c) => c.startsWith('kb_session='))).toMatch(/kb_session=;.*Expires=Thu, 01 Jan 1970/);
+      expect(setCookies(res).find((c) => c.startsWith('kb_session='))).toMatch(
+        /kb_session=;.*Expires=Thu, 01 Jan 1970/,
+      );
       expect(await sessions().countBy({ userId: user.id })).toBe(0);
       const after = await client.get('/api/me').expect(401);
       expect(after.body).toEqual(problem(401, 'session_expired'));
@@ -160,7 +192,10 @@ describe('auth: sessions, throttling and cross-origin refusal', () => {
     it('ends every session of a user who is disabled or gets a new password', async () => {
       const admin = await signedIn(t, 'admin');
       const second = await login(t, user);
-      await admin.patch(`/api/users/${user.id}`).send({ password: 'a-brand-new-password' }).expect(200);
+      await admin
+        .patch(`/api/users/${user.id}`)
+        .send({ password: 'a-brand-new-password' })
+        .expect(200);
       await client.get('/api/me').expect(401);
       await second.get('/api/me').expect(401);
       const third = await login(t, { ...user, password: 'a-brand-new-password' });
@@ -178,7 +213,8 @@ describe('auth: sessions, throttling and cross-origin refusal', () => {
   describe('throttling', () => {
     it('throttles an account after LOGIN_MAX_FAILURES failures, from any address, even with the right password', async () => {
       const user = await createUser(t, 'reader');
-      for (let i = 0; i < 3; i += 1) await loginFrom(address(), user.username, 'wrong-password').expect(401);
+      for (let i = 0; i < 3; i += 1)
+        await loginFrom(address(), user.username, 'wrong-password').expect(401);
       const res = await loginFrom(address(), user.username, user.password).expect(429);
       expect(res.body).toEqual(problem(429, 'login_throttled'));
       const retryAfter = Number(res.headers['retry-after']);
@@ -204,14 +240,19 @@ describe('auth: sessions, throttling and cross-origin refusal', () => {
 
     it('lets the account in again once the window has passed, and a success clears its counter', async () => {
       const user = await createUser(t, 'reader');
-      for (let i = 0; i < 3; i += 1) await loginFrom(address(), user.username, 'wrong-password').expect(401);
+      for (let i = 0; i < 3; i += 1)
+        await loginFrom(address(), user.username, 'wrong-password').expect(401);
       await loginFrom(address(), user.username, user.password).expect(429);
       const rows = t.dataSource.getRepository(LoginThrottleEntity);
-      await rows.update({ key: `user:${user.username}` }, { windowStart: new Date(Date.now() - 601_000) });
+      await rows.update(
+        { key: `user:${user.username}` },
+        { windowStart: new Date(Date.now() - 601_000) },
+      );
       await loginFrom(address(), user.username, user.password).expect(200);
       expect(await rows.countBy({ key: `user:${user.username}` })).toBe(0);
       // Two more failures are below the limit again.
-      for (let i = 0; i < 2; i += 1) await loginFrom(address(), user.username, 'wrong-password').expect(401);
+      for (let i = 0; i < 2; i += 1)
+        await loginFrom(address(), user.username, 'wrong-password').expect(401);
       await loginFrom(address(), user.username, user.password).expect(200);
     });
 
@@ -225,7 +266,9 @@ describe('auth: sessions, throttling and cross-origin refusal', () => {
       expect(statuses.filter((s) => s === 401).length).toBeGreaterThanOrEqual(1);
       expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(3);
       expect(statuses.filter((s) => s !== 401).every((s) => s === 429)).toBe(true);
-      const row = await t.dataSource.getRepository(LoginThrottleEntity).findOneByOrFail({ key: `user:${user.username}` });
+      const row = await t.dataSource
+        .getRepository(LoginThrottleEntity)
+        .findOneByOrFail({ key: `user:${user.username}` });
       // Refused attempts may or may not be counted, but the limit is reached.
       expect(row.failures).toBeGreaterThanOrEqual(3);
       await loginFrom(address(), user.username, user.password).expect(429);
@@ -234,9 +277,12 @@ describe('auth: sessions, throttling and cross-origin refusal', () => {
     it('gives the address its attempt back on success', async () => {
       const ip = address();
       const user = await createUser(t, 'reader');
-      for (let i = 0; i < 4; i += 1) await loginFrom(ip, `guess-${ip}-${i}`, 'wrong-password').expect(401);
+      for (let i = 0; i < 4; i += 1)
+        await loginFrom(ip, `guess-${ip}-${i}`, 'wrong-password').expect(401);
       for (let i = 0; i < 3; i += 1) await loginFrom(ip, user.username, user.password).expect(200);
-      const row = await t.dataSource.getRepository(LoginThrottleEntity).findOneByOrFail({ key: `ip:${ip}` });
+      const row = await t.dataSource
+        .getRepository(LoginThrottleEntity)
+        .findOneByOrFail({ key: `ip:${ip}` });
       expect(row.failures).toBe(4);
     });
   });
@@ -253,23 +299,43 @@ describe('auth: sessions, throttling and cross-origin refusal', () => {
     }
 
     it('refuses an unsafe request whose Origin is another site', async () => {
-      const res = await cookiePost('/api/groups').set('Origin', 'https://evil.example').send({ name: 'evil' }).expect(403);
+      const res = await cookiePost('/api/groups')
+        .set('Origin', 'https://evil.example')
+        .send({ name: 'evil' })
+        .expect(403);
       expect(res.body).toEqual(refused);
       await cookiePost('/api/groups').set('Origin', 'null').send({ name: 'evil' }).expect(403);
-      await t.http().delete('/api/tokens/x').set('Cookie', client.auth.cookie!).set('Origin', 'https://evil.example').expect(403);
+      await t
+        .http()
+        .delete('/api/tokens/x')
+        .set('Cookie', client.auth.cookie!)
+        .set('Origin', 'https://evil.example')
+        .expect(403);
     });
 
     it('refuses Sec-Fetch-Site cross-site and same-site when no Origin is sent', async () => {
       for (const site of ['cross-site', 'same-site']) {
-        const res = await cookiePost('/api/groups').set('Sec-Fetch-Site', site).send({ name: 'evil' }).expect(403);
+        const res = await cookiePost('/api/groups')
+          .set('Sec-Fetch-Site', site)
+          .send({ name: 'evil' })
+          .expect(403);
         expect(res.body).toEqual(refused);
       }
     });
 
     it('allows the same origin, KB_ALLOWED_ORIGINS, and clients that send neither header', async () => {
-      await cookiePost('/api/groups').set('Origin', 'http://kb.test').send({ name: 'same-origin' }).expect(201);
-      await cookiePost('/api/groups').set('Sec-Fetch-Site', 'same-origin').send({ name: 'fetch-same' }).expect(201);
-      await cookiePost('/api/groups').set('Origin', 'https://admin.example').send({ name: 'allowed' }).expect(201);
+      await cookiePost('/api/groups')
+        .set('Origin', 'http://kb.test')
+        .send({ name: 'same-origin' })
+        .expect(201);
+      await cookiePost('/api/groups')
+        .set('Sec-Fetch-Site', 'same-origin')
+        .send({ name: 'fetch-same' })
+        .expect(201);
+      await cookiePost('/api/groups')
+        .set('Origin', 'https://admin.example')
+        .send({ name: 'allowed' })
+        .expect(201);
       await cookiePost('/api/groups').send({ name: 'no-headers' }).expect(201);
     });
 
@@ -288,7 +354,13 @@ describe('auth: sessions, throttling and cross-origin refusal', () => {
     });
 
     it('does not apply to safe methods', async () => {
-      await t.http().get('/api/me').set('Cookie', client.auth.cookie!).set('Origin', 'https://evil.example').set('Sec-Fetch-Site', 'cross-site').expect(200);
+      await t
+        .http()
+        .get('/api/me')
+        .set('Cookie', client.auth.cookie!)
+        .set('Origin', 'https://evil.example')
+        .set('Sec-Fetch-Site', 'cross-site')
+        .expect(200);
     });
 
     it('does not apply to bearer requests, even with a cookie beside the token', async () => {
@@ -306,7 +378,10 @@ describe('auth: sessions, throttling and cross-origin refusal', () => {
 
     it('refuses a sign-in posted from another site (login CSRF)', async () => {
       const user = await createUser(t, 'reader');
-      for (const header of [['Origin', 'https://evil.example'], ['Sec-Fetch-Site', 'cross-site']] as const) {
+      for (const header of [
+        ['Origin', 'https://evil.example'],
+        ['Sec-Fetch-Site', 'cross-site'],
+      ] as const) {
         const res = await t
           .http()
           .post('/auth/login')
@@ -320,7 +395,12 @@ describe('auth: sessions, throttling and cross-origin refusal', () => {
     });
 
     it('refuses a cross-site logout', async () => {
-      const res = await t.http().post('/auth/logout').set('Cookie', client.auth.cookie!).set('Origin', 'https://evil.example').expect(403);
+      const res = await t
+        .http()
+        .post('/auth/logout')
+        .set('Cookie', client.auth.cookie!)
+        .set('Origin', 'https://evil.example')
+        .expect(403);
       expect(res.body).toEqual(refused);
       await client.get('/api/me').expect(200);
     });

@@ -52,7 +52,13 @@ describe('auth: personal access tokens', () => {
   it('authenticates as its owner with Authorization: Bearer and records lastUsedAt', async () => {
     const bearer = await editor.withToken({ name: 'script' });
     const me = await bearer.get('/api/me').expect(200);
-    expect(me.body).toEqual({ id: editor.user!.id, username: editor.user!.username, displayName: editor.user!.username, role: 'editor', groups: [] });
+    expect(me.body).toEqual({
+      id: editor.user!.id,
+      username: editor.user!.username,
+      displayName: editor.user!.username,
+      role: 'editor',
+      groups: [],
+    });
     const [row] = await tokens().find();
     expect(row.lastUsedAt).not.toBeNull();
     expect(Date.now() - row.lastUsedAt!.getTime()).toBeLessThan(60_000);
@@ -63,7 +69,12 @@ describe('auth: personal access tokens', () => {
   it('accepts the scheme name in any case and refuses malformed or unknown tokens with 401', async () => {
     const bearer = await editor.withToken();
     await t.http().get('/api/me').set('Authorization', `bearer ${bearer.auth.bearer}`).expect(200);
-    for (const header of ['Bearer kb_pat_unknown', 'Bearer not-a-kb-token', `Basic ${Buffer.from('a:b').toString('base64')}`, 'Bearer']) {
+    for (const header of [
+      'Bearer kb_pat_unknown',
+      'Bearer not-a-kb-token',
+      `Basic ${Buffer.from('a:b').toString('base64')}`,
+      'Bearer',
+    ]) {
       const res = await t.http().get('/api/me').set('Authorization', header).expect(401);
       expect(res.body).toEqual(problem(401, 'invalid_token'));
     }
@@ -96,22 +107,42 @@ describe('auth: personal access tokens', () => {
     const ok = await editor.post('/api/tokens').send({ name: 'expiring', expiresAt }).expect(201);
     expect(ok.body.expiresAt).toBe(expiresAt);
 
-    const past = await editor.post('/api/tokens').send({ name: 'old', expiresAt: '2020-01-01T00:00:00Z' }).expect(422);
+    const past = await editor
+      .post('/api/tokens')
+      .send({ name: 'old', expiresAt: '2020-01-01T00:00:00Z' })
+      .expect(422);
     expect(past.body).toEqual(
       problem(422, 'validation_failed', {
-        errors: [{ field: 'expiresAt', code: 'not_in_future', message: 'expiresAt must be a date in the future.' }],
+        errors: [
+          {
+            field: 'expiresAt',
+            code: 'not_in_future',
+            message: 'expiresAt must be a date in the future.',
+          },
+        ],
       }),
     );
-    const bad = await editor.post('/api/tokens').send({ name: 'bad', expiresAt: 'tomorrow' }).expect(422);
+    const bad = await editor
+      .post('/api/tokens')
+      .send({ name: 'bad', expiresAt: 'tomorrow' })
+      .expect(422);
     expect(bad.body).toEqual(
       problem(422, 'validation_failed', {
-        errors: [{ field: 'expiresAt', code: 'is_iso8601', message: 'expiresAt must be a valid ISO 8601 date string' }],
+        errors: [
+          {
+            field: 'expiresAt',
+            code: 'is_iso8601',
+            message: 'expiresAt must be a valid ISO 8601 date string',
+          },
+        ],
       }),
     );
   });
 
   it('refuses a token whose expiry has passed with 401', async () => {
-    const bearer = await editor.withToken({ expiresAt: new Date(Date.now() + 3_600_000).toISOString() });
+    const bearer = await editor.withToken({
+      expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+    });
     await bearer.get('/api/me').expect(200);
     await tokens().update({ userId: editor.user!.id }, { expiresAt: new Date(Date.now() - 1000) });
     const res = await bearer.get('/api/me').expect(401);
@@ -119,16 +150,34 @@ describe('auth: personal access tokens', () => {
   });
 
   it('refuses a scope wider than the owner role (422) and narrows the role to the scope', async () => {
-    const wide = await editor.post('/api/tokens').send({ name: 'too wide', scope: 'admin' }).expect(422);
+    const wide = await editor
+      .post('/api/tokens')
+      .send({ name: 'too wide', scope: 'admin' })
+      .expect(422);
     expect(wide.body).toEqual(
       problem(422, 'validation_failed', {
-        errors: [{ field: 'scope', code: 'scope_too_wide', message: 'A token cannot act with more than your role (editor).' }],
+        errors: [
+          {
+            field: 'scope',
+            code: 'scope_too_wide',
+            message: 'A token cannot act with more than your role (editor).',
+          },
+        ],
       }),
     );
-    const unknown = await editor.post('/api/tokens').send({ name: 'odd', scope: 'owner' }).expect(422);
+    const unknown = await editor
+      .post('/api/tokens')
+      .send({ name: 'odd', scope: 'owner' })
+      .expect(422);
     expect(unknown.body).toEqual(
       problem(422, 'validation_failed', {
-        errors: [{ field: 'scope', code: 'is_in', message: 'scope must be one of the following values: reader, editor, admin' }],
+        errors: [
+          {
+            field: 'scope',
+            code: 'is_in',
+            message: 'scope must be one of the following values: reader, editor, admin',
+          },
+        ],
       }),
     );
 
@@ -179,7 +228,11 @@ describe('auth: personal access tokens', () => {
       problem(422, 'validation_failed', {
         errors: [
           { field: 'label', code: 'unknown_field', message: 'property label should not exist' },
-          { field: 'name', code: 'is_length', message: 'name must be longer than or equal to 1 characters' },
+          {
+            field: 'name',
+            code: 'is_length',
+            message: 'name must be longer than or equal to 1 characters',
+          },
           { field: 'name', code: 'is_string', message: 'name must be a string' },
         ],
       }),
@@ -187,18 +240,30 @@ describe('auth: personal access tokens', () => {
   });
 
   it('pages the list newest first', async () => {
-    for (const name of ['one', 'two', 'three']) await editor.post('/api/tokens').send({ name }).expect(201);
+    for (const name of ['one', 'two', 'three'])
+      await editor.post('/api/tokens').send({ name }).expect(201);
     const first = await editor.get('/api/tokens?limit=2').expect(200);
     expect(first.body.items.map((i: { name: string }) => i.name)).toEqual(['three', 'two']);
     expect(first.body.nextCursor).toEqual(expect.any(String));
-    const second = await editor.get(`/api/tokens?limit=2&cursor=${first.body.nextCursor}`).expect(200);
-    expect(second.body).toEqual({ items: [expect.objectContaining({ name: 'one' })], nextCursor: null });
+    const second = await editor
+      .get(`/api/tokens?limit=2&cursor=${first.body.nextCursor}`)
+      .expect(200);
+    expect(second.body).toEqual({
+      items: [expect.objectContaining({ name: 'one' })],
+      nextCursor: null,
+    });
     const bad = await editor.get('/api/tokens?cursor=%%%').expect(400);
     expect(bad.body).toEqual(problem(400, 'invalid_cursor'));
     const limit = await editor.get('/api/tokens?limit=0').expect(422);
     expect(limit.body).toEqual(
       problem(422, 'validation_failed', {
-        errors: [{ field: 'limit', code: 'out_of_range', message: 'limit must be a whole number from 1 to 100.' }],
+        errors: [
+          {
+            field: 'limit',
+            code: 'out_of_range',
+            message: 'limit must be a whole number from 1 to 100.',
+          },
+        ],
       }),
     );
   });

@@ -24,7 +24,13 @@ describe('auth: users and groups administration', () => {
       await createGroup(t, 'Eng');
       const res = await admin
         .post('/api/users')
-        .send({ username: 'Ada.Lovelace', password: 'correct horse battery', role: 'editor', groups: ['OPS', 'eng'], displayName: 'Ada' })
+        .send({
+          username: 'Ada.Lovelace',
+          password: 'correct horse battery',
+          role: 'editor',
+          groups: ['OPS', 'eng'],
+          displayName: 'Ada',
+        })
         .expect(201);
       expect(res.body).toEqual({
         id: expect.stringMatching(UUID),
@@ -38,12 +44,23 @@ describe('auth: users and groups administration', () => {
       });
       const row = await t.dataSource.getRepository(UserEntity).findOneByOrFail({ id: res.body.id });
       expect(row.passwordHash).toMatch(/^\$argon2id\$/);
-      await login(t, { id: row.id, username: 'ada.lovelace', password: 'correct horse battery', role: 'editor' });
+      await login(t, {
+        id: row.id,
+        username: 'ada.lovelace',
+        password: 'correct horse battery',
+        role: 'editor',
+      });
     });
 
     it('answers 409 username_taken for a name in use, whatever its case', async () => {
-      await admin.post('/api/users').send({ username: 'grace', password: 'long-enough-pw', role: 'reader' }).expect(201);
-      const res = await admin.post('/api/users').send({ username: 'GRACE', password: 'long-enough-pw', role: 'reader' }).expect(409);
+      await admin
+        .post('/api/users')
+        .send({ username: 'grace', password: 'long-enough-pw', role: 'reader' })
+        .expect(201);
+      const res = await admin
+        .post('/api/users')
+        .send({ username: 'GRACE', password: 'long-enough-pw', role: 'reader' })
+        .expect(409);
       expect(res.body).toEqual({
         type: 'urn:kb:problem:username_taken',
         title: 'Conflict',
@@ -70,10 +87,27 @@ describe('auth: users and groups administration', () => {
         requestId: expect.any(String),
         errors: [
           { field: 'extra', code: 'unknown_field', message: 'property extra should not exist' },
-          { field: 'username', code: 'matches', message: 'username must be 2-64 letters, digits, ".", "_" or "-", starting with a letter or digit' },
-          { field: 'password', code: 'is_length', message: 'password must be longer than or equal to 8 characters' },
-          { field: 'role', code: 'is_in', message: 'role must be one of the following values: reader, editor, admin' },
-          { field: 'groups', code: 'array_max_size', message: 'groups must contain no more than 100 elements' },
+          {
+            field: 'username',
+            code: 'matches',
+            message:
+              'username must be 2-64 letters, digits, ".", "_" or "-", starting with a letter or digit',
+          },
+          {
+            field: 'password',
+            code: 'is_length',
+            message: 'password must be longer than or equal to 8 characters',
+          },
+          {
+            field: 'role',
+            code: 'is_in',
+            message: 'role must be one of the following values: reader, editor, admin',
+          },
+          {
+            field: 'groups',
+            code: 'array_max_size',
+            message: 'groups must contain no more than 100 elements',
+          },
           { field: 'groups', code: 'is_array', message: 'groups must be an array' },
         ],
       });
@@ -83,7 +117,12 @@ describe('auth: users and groups administration', () => {
       await createGroup(t, 'ops');
       const res = await admin
         .post('/api/users')
-        .send({ username: 'linus', password: 'long-enough-pw', role: 'reader', groups: ['nope', 'ops', 'missing'] })
+        .send({
+          username: 'linus',
+          password: 'long-enough-pw',
+          role: 'reader',
+          groups: ['nope', 'ops', 'missing'],
+        })
         .expect(422);
       expect(res.body).toEqual(
         problem(422, 'validation_failed', {
@@ -100,12 +139,23 @@ describe('auth: users and groups administration', () => {
   describe('GET /api/users, GET /api/users/:id', () => {
     it('lists users by username, paged', async () => {
       for (const username of ['carol', 'alice', 'bob']) {
-        await admin.post('/api/users').send({ username, password: 'long-enough-pw', role: 'reader' }).expect(201);
+        await admin
+          .post('/api/users')
+          .send({ username, password: 'long-enough-pw', role: 'reader' })
+          .expect(201);
       }
       const first = await admin.get('/api/users?limit=2').expect(200);
-      expect(first.body.items.map((u: { username: string }) => u.username)).toEqual([admin.user!.username, 'alice']);
-      const second = await admin.get(`/api/users?limit=2&cursor=${first.body.nextCursor}`).expect(200);
-      expect(second.body.items.map((u: { username: string }) => u.username)).toEqual(['bob', 'carol']);
+      expect(first.body.items.map((u: { username: string }) => u.username)).toEqual([
+        admin.user!.username,
+        'alice',
+      ]);
+      const second = await admin
+        .get(`/api/users?limit=2&cursor=${first.body.nextCursor}`)
+        .expect(200);
+      expect(second.body.items.map((u: { username: string }) => u.username)).toEqual([
+        'bob',
+        'carol',
+      ]);
       expect(second.body.nextCursor).toBeNull();
       expect(second.body.items[0]).toEqual({
         id: expect.stringMatching(UUID),
@@ -122,7 +172,9 @@ describe('auth: users and groups administration', () => {
     it('reads one user; an unknown or malformed id is 404', async () => {
       const user = await createUser(t, 'reader');
       const res = await admin.get(`/api/users/${user.id}`).expect(200);
-      expect(res.body).toEqual(expect.objectContaining({ id: user.id, username: user.username, role: 'reader' }));
+      expect(res.body).toEqual(
+        expect.objectContaining({ id: user.id, username: user.username, role: 'reader' }),
+      );
       for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid']) {
         const missing = await admin.get(`/api/users/${id}`).expect(404);
         expect(missing.body).toEqual(problem(404, 'user_not_found'));
@@ -140,11 +192,21 @@ describe('auth: users and groups administration', () => {
         .send({ role: 'editor', groups: ['eng'], displayName: 'Renamed', disabled: true })
         .expect(200);
       expect(res.body).toEqual(
-        expect.objectContaining({ id: user.id, role: 'editor', groups: ['eng'], displayName: 'Renamed', disabled: true }),
+        expect.objectContaining({
+          id: user.id,
+          role: 'editor',
+          groups: ['eng'],
+          displayName: 'Renamed',
+          disabled: true,
+        }),
       );
       const again = await admin.get(`/api/users/${user.id}`).expect(200);
       expect(again.body).toEqual(res.body);
-      await t.http().post('/auth/login').send({ username: user.username, password: user.password }).expect(401);
+      await t
+        .http()
+        .post('/auth/login')
+        .send({ username: user.username, password: user.password })
+        .expect(401);
       await admin.patch(`/api/users/${user.id}`).send({ disabled: false, groups: [] }).expect(200);
       const signed = await login(t, user);
       const me = await signed.get('/api/me').expect(200);
@@ -154,7 +216,11 @@ describe('auth: users and groups administration', () => {
     it('sets a new password: the old one stops working', async () => {
       const user = await createUser(t, 'reader');
       await admin.patch(`/api/users/${user.id}`).send({ password: 'the-new-password' }).expect(200);
-      await t.http().post('/auth/login').send({ username: user.username, password: user.password }).expect(401);
+      await t
+        .http()
+        .post('/auth/login')
+        .send({ username: user.username, password: user.password })
+        .expect(401);
       await login(t, { ...user, password: 'the-new-password' });
     });
 
@@ -182,27 +248,51 @@ describe('auth: users and groups administration', () => {
       expect(self.body).toEqual(problem(409, 'cannot_disable_self'));
       await admin.patch(`/api/users/${id}`).send({ role: 'editor' }).expect(200);
       const secondAdmin = await login(t, second);
-      const last = await secondAdmin.patch(`/api/users/${second.id}`).send({ role: 'reader' }).expect(409);
+      const last = await secondAdmin
+        .patch(`/api/users/${second.id}`)
+        .send({ role: 'reader' })
+        .expect(409);
       expect(last.body).toEqual(problem(409, 'last_admin'));
     });
 
     it('answers 422 for bad values and 404 for an unknown user', async () => {
       const user = await createUser(t, 'reader');
-      const res = await admin.patch(`/api/users/${user.id}`).send({ role: 'root', disabled: 'yes', password: 'short' }).expect(422);
+      const res = await admin
+        .patch(`/api/users/${user.id}`)
+        .send({ role: 'root', disabled: 'yes', password: 'short' })
+        .expect(422);
       expect(res.body).toEqual(
         problem(422, 'validation_failed', {
           errors: [
-            { field: 'role', code: 'is_in', message: 'role must be one of the following values: reader, editor, admin' },
+            {
+              field: 'role',
+              code: 'is_in',
+              message: 'role must be one of the following values: reader, editor, admin',
+            },
             { field: 'disabled', code: 'is_boolean', message: 'disabled must be a boolean value' },
-            { field: 'password', code: 'is_length', message: 'password must be longer than or equal to 8 characters' },
+            {
+              field: 'password',
+              code: 'is_length',
+              message: 'password must be longer than or equal to 8 characters',
+            },
           ],
         }),
       );
-      const unknownGroup = await admin.patch(`/api/users/${user.id}`).send({ groups: ['ghosts'] }).expect(422);
+      const unknownGroup = await admin
+        .patch(`/api/users/${user.id}`)
+        .send({ groups: ['ghosts'] })
+        .expect(422);
       expect(unknownGroup.body).toEqual(
-        problem(422, 'validation_failed', { errors: [{ field: 'groups[0]', code: 'unknown_group', message: 'No group named "ghosts".' }] }),
+        problem(422, 'validation_failed', {
+          errors: [
+            { field: 'groups[0]', code: 'unknown_group', message: 'No group named "ghosts".' },
+          ],
+        }),
       );
-      const missing = await admin.patch('/api/users/00000000-0000-4000-8000-000000000000').send({ role: 'reader' }).expect(404);
+      const missing = await admin
+        .patch('/api/users/00000000-0000-4000-8000-000000000000')
+        .send({ role: 'reader' })
+        .expect(404);
       expect(missing.body).toEqual(problem(404, 'user_not_found'));
     });
   });
@@ -210,13 +300,24 @@ describe('auth: users and groups administration', () => {
   describe('groups', () => {
     it('creates groups (201, lowercase), refuses duplicates (409) and bad names (422)', async () => {
       const res = await admin.post('/api/groups').send({ name: 'Support' }).expect(201);
-      expect(res.body).toEqual({ id: expect.stringMatching(UUID), name: 'support', createdAt: expect.stringMatching(ISO) });
+      expect(res.body).toEqual({
+        id: expect.stringMatching(UUID),
+        name: 'support',
+        createdAt: expect.stringMatching(ISO),
+      });
       const dup = await admin.post('/api/groups').send({ name: 'SUPPORT' }).expect(409);
       expect(dup.body).toEqual(problem(409, 'group_exists'));
       const bad = await admin.post('/api/groups').send({ name: 'has space' }).expect(422);
       expect(bad.body).toEqual(
         problem(422, 'validation_failed', {
-          errors: [{ field: 'name', code: 'matches', message: 'name must be 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit' }],
+          errors: [
+            {
+              field: 'name',
+              code: 'matches',
+              message:
+                'name must be 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit',
+            },
+          ],
         }),
       );
     });
@@ -225,7 +326,11 @@ describe('auth: users and groups administration', () => {
       for (const name of ['ops', 'eng', 'hr']) await createGroup(t, name);
       const all = await admin.get('/api/groups').expect(200);
       expect(all.body).toEqual({
-        items: ['eng', 'hr', 'ops'].map((name) => ({ id: expect.stringMatching(UUID), name, createdAt: expect.stringMatching(ISO) })),
+        items: ['eng', 'hr', 'ops'].map((name) => ({
+          id: expect.stringMatching(UUID),
+          name,
+          createdAt: expect.stringMatching(ISO),
+        })),
         nextCursor: null,
       });
       const editor = await signedIn(t, 'editor', { groups: ['ops', 'hr'] });
@@ -255,7 +360,11 @@ describe('auth: users and groups administration', () => {
         for (const c of [client, bearer]) {
           for (const [method, path, body] of adminRoutes) {
             const res = await c.request(method as 'get', path).send(body);
-            expect({ path, status: res.status, body: res.body }).toEqual({ path, status: 403, body: problem(403, 'insufficient_role') });
+            expect({ path, status: res.status, body: res.body }).toEqual({
+              path,
+              status: 403,
+              body: problem(403, 'insufficient_role'),
+            });
           }
         }
       }
@@ -263,9 +372,18 @@ describe('auth: users and groups administration', () => {
     });
 
     it('answers 401 to anonymous callers on every user and group route', async () => {
-      for (const [method, path, body] of [...adminRoutes, ['get', '/api/groups'] as [string, string]]) {
-        const res = await anonymous(t).request(method as 'get', path).send(body);
-        expect({ path, status: res.status, body: res.body }).toEqual({ path, status: 401, body: problem(401, 'unauthenticated') });
+      for (const [method, path, body] of [
+        ...adminRoutes,
+        ['get', '/api/groups'] as [string, string],
+      ]) {
+        const res = await anonymous(t)
+          .request(method as 'get', path)
+          .send(body);
+        expect({ path, status: res.status, body: res.body }).toEqual({
+          path,
+          status: 401,
+          body: problem(401, 'unauthenticated'),
+        });
       }
     });
   });

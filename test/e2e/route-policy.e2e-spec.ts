@@ -29,26 +29,41 @@ describe('route policy', () => {
   // A diff in this snapshot is a PERMISSION CHANGE: who may call which route with which
   // credentials. Review it as one before updating the snapshot (jest -u).
   it('matches the reviewed snapshot of every route with its policy', () => {
-    const routes = listRoutes(t.app).map((r) => `${r.method.padEnd(6)} ${r.path}  auth=${r.auth} roles=${Array.isArray(r.roles) ? r.roles.join(',') : r.roles}`);
+    const routes = listRoutes(t.app).map(
+      (r) =>
+        `${r.method.padEnd(6)} ${r.path}  auth=${r.auth} roles=${Array.isArray(r.roles) ? r.roles.join(',') : r.roles}`,
+    );
     expect(routes).toMatchSnapshot();
   });
 
   it('keeps the fixed policies of the design', () => {
     const routes = listRoutes(t.app);
-    const find = (method: string, path: string) => routes.find((r) => r.method === method && r.path === path);
+    const find = (method: string, path: string) =>
+      routes.find((r) => r.method === method && r.path === path);
     expect(find('POST', '/auth/login')).toEqual(expect.objectContaining({ auth: 'public' }));
     expect(find('GET', '/healthz')).toEqual(expect.objectContaining({ auth: 'public' }));
     expect(find('GET', '/readyz')).toEqual(expect.objectContaining({ auth: 'public' }));
-    for (const r of routes.filter((r) => r.path.startsWith('/api/tokens') || r.path.startsWith('/export/'))) {
-      expect({ route: `${r.method} ${r.path}`, auth: r.auth }).toEqual({ route: `${r.method} ${r.path}`, auth: 'session' });
+    for (const r of routes.filter(
+      (r) => r.path.startsWith('/api/tokens') || r.path.startsWith('/export/'),
+    )) {
+      expect({ route: `${r.method} ${r.path}`, auth: r.auth }).toEqual({
+        route: `${r.method} ${r.path}`,
+        auth: 'session',
+      });
     }
     for (const r of routes.filter((r) => r.path.startsWith('/api/users'))) {
-      expect({ route: `${r.method} ${r.path}`, roles: r.roles }).toEqual({ route: `${r.method} ${r.path}`, roles: ['admin'] });
+      expect({ route: `${r.method} ${r.path}`, roles: r.roles }).toEqual({
+        route: `${r.method} ${r.path}`,
+        roles: ['admin'],
+      });
     }
     // Only the operations probes and sign-in are open to anonymous callers.
-    expect(routes.filter((r) => r.auth === 'public').map((r) => `${r.method} ${r.path}`).sort()).toEqual(
-      ['GET /healthz', 'GET /readyz', 'POST /auth/login'],
-    );
+    expect(
+      routes
+        .filter((r) => r.auth === 'public')
+        .map((r) => `${r.method} ${r.path}`)
+        .sort(),
+    ).toEqual(['GET /healthz', 'GET /readyz', 'POST /auth/login']);
   });
 
   it('describes every route in the OpenAPI document with the security the guard enforces', async () => {
@@ -59,14 +74,25 @@ describe('route policy', () => {
     expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['bearer', 'session']);
     const operations = new Map<string, { security?: unknown; 'x-kb-roles'?: unknown }>();
     for (const [path, item] of Object.entries(doc.paths)) {
-      for (const [method, operation] of Object.entries(item)) operations.set(`${method.toUpperCase()} ${shape(path)}`, operation);
+      for (const [method, operation] of Object.entries(item))
+        operations.set(`${method.toUpperCase()} ${shape(path)}`, operation);
     }
     const routes = listRoutes(t.app);
     const described = routes.map((r) => {
       const operation = operations.get(`${r.method} ${shape(r.path)}`);
-      return { route: `${r.method} ${r.path}`, security: operation?.security, roles: operation?.['x-kb-roles'] };
+      return {
+        route: `${r.method} ${r.path}`,
+        security: operation?.security,
+        roles: operation?.['x-kb-roles'],
+      };
     });
-    expect(described).toEqual(routes.map((r) => ({ route: `${r.method} ${r.path}`, security: expectedSecurity(r), roles: r.roles })));
+    expect(described).toEqual(
+      routes.map((r) => ({
+        route: `${r.method} ${r.path}`,
+        security: expectedSecurity(r),
+        roles: r.roles,
+      })),
+    );
     expect(operations.size).toBe(routes.length);
   });
 });

@@ -7,7 +7,10 @@ const FORBIDDEN: [string, RegExp][] = [
   ['token hash', /token_?hash/i],
   ['argon2 hash', /\$argon2|argon2id/i],
   ['stack trace', /\n\s+at\s|\bat\s+\S+\s+\([^)]*:\d+:\d+\)|\.ts:\d+:\d+/],
-  ['SQL', /\b(SELECT\s.+\sFROM|INSERT\s+INTO|UPDATE\s+\S+\s+SET|DELETE\s+FROM)\b|SQLITE_[A-Z]|\bER_[A-Z_]+|QueryFailedError/],
+  [
+    'SQL',
+    /\b(SELECT\s.+\sFROM|INSERT\s+INTO|UPDATE\s+\S+\s+SET|DELETE\s+FROM)\b|SQLITE_[A-Z]|\bER_[A-Z_]+|QueryFailedError/,
+  ],
 ];
 
 /** The first forbidden thing found in a response body, or null. */

@@ -1,5 +1,9 @@
 /** Expected problem documents, compared as whole bodies (the request id varies). */
-export function problem(status: number, code: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function problem(
+  status: number,
+  code: string,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     type: `urn:kb:problem:${code}`,
     title: expect.any(String),

@@ -29,7 +29,9 @@ export interface TestApp {
 async function createMysqlDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `kbt_${process.pid}_${randomBytes(4).toString('hex')}`;
   const connection = await createConnection(MYSQL_SERVER_URL);
-  await connection.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+  await connection.query(
+    `CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`,
+  );
   await connection.end();
   return {
     url: `${MYSQL_SERVER_URL.replace(/\/$/, '')}/${name}`,
@@ -95,7 +97,9 @@ async function resetDatabase(dataSource: DataSource): Promise<void> {
     `SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'kb_migrations'`,
   );
   // FTS5 shadow tables (<virtual>_data, _idx, ...) are maintained through their virtual table.
-  const virtual = tables.filter((t) => /^CREATE VIRTUAL TABLE/i.test(t.sql ?? '')).map((t) => t.name);
+  const virtual = tables
+    .filter((t) => /^CREATE VIRTUAL TABLE/i.test(t.sql ?? ''))
+    .map((t) => t.name);
   const plain = tables.filter((t) => !virtual.some((v) => t.name.startsWith(`${v}_`)));
   await dataSource.query('PRAGMA foreign_keys = OFF');
   try {

@@ -17,10 +17,16 @@ export interface TestUser {
 let counter = 0;
 
 /** Creates a user straight through the service (no HTTP), with a unique name. */
-export async function createUser(t: TestApp, role: Role, options: { groups?: string[]; username?: string } = {}): Promise<TestUser> {
+export async function createUser(
+  t: TestApp,
+  role: Role,
+  options: { groups?: string[]; username?: string } = {},
+): Promise<TestUser> {
   const username = options.username ?? `${role}${++counter}${randomBytes(2).toString('hex')}`;
   const password = `pw-${randomBytes(6).toString('hex')}`;
-  const user = await t.get(UsersService).create({ username, password, role, groups: options.groups });
+  const user = await t
+    .get(UsersService)
+    .create({ username, password, role, groups: options.groups });
   return { id: user.id, username: user.username, password, role };
 }
 
@@ -72,7 +78,9 @@ export class Client {
 
   /** A client for the same user authenticated with a fresh personal access token instead. */
   async withToken(body: Record<string, unknown> = {}): Promise<Client> {
-    const res = await this.post('/api/tokens').send({ name: 'test token', ...body }).expect(201);
+    const res = await this.post('/api/tokens')
+      .send({ name: 'test token', ...body })
+      .expect(201);
     return new Client(this.t, { bearer: res.body.token as string }, this.user);
   }
 }
@@ -82,7 +90,11 @@ export function anonymous(t: TestApp): Client {
 }
 
 export async function login(t: TestApp, user: TestUser): Promise<Client> {
-  const res = await t.http().post('/auth/login').send({ username: user.username, password: user.password }).expect(200);
+  const res = await t
+    .http()
+    .post('/auth/login')
+    .send({ username: user.username, password: user.password })
+    .expect(200);
   const setCookie = ([] as string[]).concat(res.headers['set-cookie'] ?? []);
   const cookie = setCookie.map((c) => c.split(';')[0]).find((c) => c.startsWith('kb_session='));
   if (!cookie) throw new Error('login set no session cookie');
@@ -90,6 +102,10 @@ export async function login(t: TestApp, user: TestUser): Promise<Client> {
 }
 
 /** Creates a user with that role and signs them in with a browser session. */
-export async function signedIn(t: TestApp, role: Role, options: { groups?: string[] } = {}): Promise<Client> {
+export async function signedIn(
+  t: TestApp,
+  role: Role,
+  options: { groups?: string[] } = {},
+): Promise<Client> {
   return login(t, await createUser(t, role, options));
 }

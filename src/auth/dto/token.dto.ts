@@ -8,12 +8,18 @@ export class CreateTokenDto {
   @Length(1, 100)
   name: string;
 
-  @ApiPropertyOptional({ example: '2027-01-01T00:00:00Z', description: 'must be in the future; absent: never expires' })
+  @ApiPropertyOptional({
+    example: '2027-01-01T00:00:00Z',
+    description: 'must be in the future; absent: never expires',
+  })
   @IsOptional()
   @IsISO8601({ strict: true })
   expiresAt?: string;
 
-  @ApiPropertyOptional({ enum: ROLES, description: "the widest role the token acts with; at most the owner's role (default)" })
+  @ApiPropertyOptional({
+    enum: ROLES,
+    description: "the widest role the token acts with; at most the owner's role (default)",
+  })
   @IsOptional()
   @IsIn(ROLES)
   scope?: Role;

@@ -1,14 +1,29 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsOptional,
+  IsString,
+  Length,
+  Matches,
+} from 'class-validator';
 import { ROLES, type Role } from '../../common/auth/roles';
 
 export const USERNAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{1,63}$/;
 export const GROUP_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 export class CreateUserDto {
-  @ApiProperty({ example: 'ada', description: '2-64 letters, digits, ".", "_" or "-"; stored lowercase' })
+  @ApiProperty({
+    example: 'ada',
+    description: '2-64 letters, digits, ".", "_" or "-"; stored lowercase',
+  })
   @IsString()
-  @Matches(USERNAME_PATTERN, { message: 'username must be 2-64 letters, digits, ".", "_" or "-", starting with a letter or digit' })
+  @Matches(USERNAME_PATTERN, {
+    message:
+      'username must be 2-64 letters, digits, ".", "_" or "-", starting with a letter or digit',
+  })
   username: string;
 
   @ApiProperty({ minLength: 8, maxLength: 256 })
@@ -66,9 +81,14 @@ export class UpdateUserDto {
 }
 
 export class CreateGroupDto {
-  @ApiProperty({ example: 'engineering', description: '1-64 letters, digits, ".", "_" or "-"; stored lowercase' })
+  @ApiProperty({
+    example: 'engineering',
+    description: '1-64 letters, digits, ".", "_" or "-"; stored lowercase',
+  })
   @IsString()
-  @Matches(GROUP_NAME_PATTERN, { message: 'name must be 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit' })
+  @Matches(GROUP_NAME_PATTERN, {
+    message: 'name must be 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit',
+  })
   name: string;
 }
 

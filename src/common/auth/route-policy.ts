@@ -1,4 +1,9 @@
-import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
+import {
+  applyDecorators,
+  createParamDecorator,
+  ExecutionContext,
+  SetMetadata,
+} from '@nestjs/common';
 import type { Request } from 'express';
 import type { AuthUser } from './auth-user';
 import type { Role } from './roles';
@@ -24,12 +29,15 @@ export const RoutePolicy = (policy: RoutePolicyOptions): MethodDecorator & Class
 
 /** Shorthands for the common policies. */
 export const AdminOnly = (auth: AuthScheme = 'any') => RoutePolicy({ auth, roles: ['admin'] });
-export const Editors = (auth: AuthScheme = 'any') => RoutePolicy({ auth, roles: ['admin', 'editor'] });
+export const Editors = (auth: AuthScheme = 'any') =>
+  RoutePolicy({ auth, roles: ['admin', 'editor'] });
 export const SessionOnly = (roles?: Role[]) => RoutePolicy({ auth: 'session', roles });
 
 /** The caller resolved by the global guard; only on non-public routes. */
-export const CurrentUser = createParamDecorator((_data: unknown, ctx: ExecutionContext): AuthUser => {
-  const request = ctx.switchToHttp().getRequest<Request & { user?: AuthUser }>();
-  if (!request.user) throw new Error('CurrentUser used on a route without an authenticated user');
-  return request.user;
-});
+export const CurrentUser = createParamDecorator(
+  (_data: unknown, ctx: ExecutionContext): AuthUser => {
+    const request = ctx.switchToHttp().getRequest<Request & { user?: AuthUser }>();
+    if (!request.user) throw new Error('CurrentUser used on a route without an authenticated user');
+    return request.user;
+  },
+);

@@ -121,6 +121,8 @@ describe('loadConfig', () => {
   });
 
   it('treats blank values as unset', () => {
-    expect(loadConfig({ PORT: '  ', KB_ADMIN_PASSWORD: '' })).toEqual(expect.objectContaining({ port: 3000, adminPassword: undefined }));
+    expect(loadConfig({ PORT: '  ', KB_ADMIN_PASSWORD: '' })).toEqual(
+      expect.objectContaining({ port: 3000, adminPassword: undefined }),
+    );
   });
 });

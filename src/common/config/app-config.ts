@@ -47,7 +47,10 @@ export interface AppConfig {
 }
 
 export class ConfigError extends Error {
-  constructor(readonly variable: string, message: string) {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
     super(`Invalid configuration: ${variable} ${message}`);
   }
 }
@@ -97,7 +100,9 @@ function trustProxy(env: Env): boolean | number | string {
     const valid =
       rest.length === 0 &&
       (PROXY_NAMES.has(part) ||
-        (isIP(address) !== 0 && (bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (isIP(address) === 4 ? 32 : 128)))));
+        (isIP(address) !== 0 &&
+          (bits === undefined ||
+            (/^\d{1,3}$/.test(bits) && Number(bits) <= (isIP(address) === 4 ? 32 : 128)))));
     if (!valid) {
       throw new ConfigError(
         'TRUST_PROXY',
@@ -129,7 +134,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const dbType = oneOf(env, 'DB_TYPE', ['sqlite', 'mysql'] as const, 'sqlite');
   const databaseUrl = url(env, 'DATABASE_URL', ['mysql:', 'mariadb:']);
   if (dbType === 'mysql' && !databaseUrl) {
-    throw new ConfigError('DATABASE_URL', 'is required when DB_TYPE=mysql (mysql://user:pass@host:3306/db)');
+    throw new ConfigError(
+      'DATABASE_URL',
+      'is required when DB_TYPE=mysql (mysql://user:pass@host:3306/db)',
+    );
   }
   const adminUsername = str(env, 'KB_ADMIN_USERNAME') ?? 'admin';
   if (!/^[a-z0-9][a-z0-9._-]{1,63}$/i.test(adminUsername)) {
@@ -145,7 +153,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
     .filter(Boolean);
   for (const origin of origins) {
     if (!/^https?:\/\/[^/\s]+$/.test(origin)) {
-      throw new ConfigError('KB_ALLOWED_ORIGINS', `must list origins like https://wiki.example.com, got "${origin}"`);
+      throw new ConfigError(
+        'KB_ALLOWED_ORIGINS',
+        `must list origins like https://wiki.example.com, got "${origin}"`,
+      );
     }
   }
 
@@ -162,7 +173,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
     pdfServiceTimeoutMs: int(env, 'PDF_SERVICE_TIMEOUT_MS', 30_000, 100, 600_000),
     pdfServiceUsername: str(env, 'PDF_SERVICE_USERNAME'),
     pdfServicePassword: str(env, 'PDF_SERVICE_PASSWORD'),
-    logLevel: oneOf(env, 'LOG_LEVEL', ['debug', 'info', 'warn', 'error', 'silent'] as const, 'info'),
+    logLevel: oneOf(
+      env,
+      'LOG_LEVEL',
+      ['debug', 'info', 'warn', 'error', 'silent'] as const,
+      'info',
+    ),
     trustProxy: trustProxy(env),
     allowedOrigins: origins,
     sessionIdleMinutes: int(env, 'SESSION_IDLE_MINUTES', 120, 1, 60 * 24 * 30),

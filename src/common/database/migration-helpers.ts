@@ -8,8 +8,18 @@ export function columns(queryRunner: QueryRunner) {
   const mysql = queryRunner.connection.options.type === 'mysql';
   return {
     mysql,
-    id: (name = 'id'): TableColumnOptions => ({ name, type: 'varchar', length: '36', isPrimary: true }),
-    uuid: (name: string, nullable = false): TableColumnOptions => ({ name, type: 'varchar', length: '36', isNullable: nullable }),
+    id: (name = 'id'): TableColumnOptions => ({
+      name,
+      type: 'varchar',
+      length: '36',
+      isPrimary: true,
+    }),
+    uuid: (name: string, nullable = false): TableColumnOptions => ({
+      name,
+      type: 'varchar',
+      length: '36',
+      isNullable: nullable,
+    }),
     string: (name: string, length: number, nullable = false): TableColumnOptions => ({
       name,
       type: 'varchar',
@@ -22,7 +32,11 @@ export function columns(queryRunner: QueryRunner) {
       isNullable: nullable,
       default: defaultValue,
     }),
-    bigint: (name: string, nullable = false): TableColumnOptions => ({ name, type: 'bigint', isNullable: nullable }),
+    bigint: (name: string, nullable = false): TableColumnOptions => ({
+      name,
+      type: 'bigint',
+      isNullable: nullable,
+    }),
     bool: (name: string, defaultValue = false): TableColumnOptions => ({
       name,
       type: 'boolean',

@@ -25,10 +25,18 @@ export class HealthController {
     try {
       await Promise.race([
         this.dataSource.query('SELECT 1'),
-        new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), READY_TIMEOUT_MS).unref()),
+        new Promise((_, reject) =>
+          setTimeout(() => reject(new Error('timeout')), READY_TIMEOUT_MS).unref(),
+        ),
       ]);
     } catch {
-      throw new Problem(503, 'database_unavailable', 'The database does not answer.', {}, { 'Retry-After': '5' });
+      throw new Problem(
+        503,
+        'database_unavailable',
+        'The database does not answer.',
+        {},
+        { 'Retry-After': '5' },
+      );
     }
     return { status: 'ready', database: 'up' };
   }

@@ -22,16 +22,27 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     )
     .setVersion('1')
     .addCookieAuth('kb_session', { type: 'apiKey', in: 'cookie', name: 'kb_session' }, 'session')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'Personal access token (kb_pat_...)' }, 'bearer')
+    .addBearerAuth(
+      { type: 'http', scheme: 'bearer', description: 'Personal access token (kb_pat_...)' },
+      'bearer',
+    )
     .build();
   const document = SwaggerModule.createDocument(app, config);
   const policies = new Map(listRoutes(app).map((r) => [pathKey(r.method, r.path), r]));
   for (const [path, item] of Object.entries(document.paths)) {
-    for (const [method, operation] of Object.entries(item as Record<string, Record<string, unknown>>)) {
+    for (const [method, operation] of Object.entries(
+      item as Record<string, Record<string, unknown>>,
+    )) {
       const policy = policies.get(pathKey(method, path));
       if (!policy || typeof operation !== 'object') continue;
       operation.security =
-        policy.auth === 'public' ? [] : policy.auth === 'session' ? [{ session: [] }] : policy.auth === 'bearer' ? [{ bearer: [] }] : [{ session: [] }, { bearer: [] }];
+        policy.auth === 'public'
+          ? []
+          : policy.auth === 'session'
+            ? [{ session: [] }]
+            : policy.auth === 'bearer'
+              ? [{ bearer: [] }]
+              : [{ session: [] }, { bearer: [] }];
       operation['x-kb-roles'] = policy.roles;
     }
   }

@@ -15,12 +15,19 @@ export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
 
 /** Parses `limit` and `cursor` query parameters; a bad value is a 400/422 problem. */
-export function parsePageRequest(query: { limit?: unknown; cursor?: unknown }, maxLimit = MAX_LIMIT): PageRequest {
+export function parsePageRequest(
+  query: { limit?: unknown; cursor?: unknown },
+  maxLimit = MAX_LIMIT,
+): PageRequest {
   let limit = DEFAULT_LIMIT;
   if (query.limit !== undefined && query.limit !== '') {
     const raw = String(query.limit);
     if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > maxLimit) {
-      throw fieldProblem('limit', 'out_of_range', `limit must be a whole number from 1 to ${maxLimit}.`);
+      throw fieldProblem(
+        'limit',
+        'out_of_range',
+        `limit must be a whole number from 1 to ${maxLimit}.`,
+      );
     }
     limit = Number(raw);
   }
@@ -39,7 +46,8 @@ export function decodeCursor(cursor: string): Record<string, unknown> {
   try {
     if (cursor.length > 1024 || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw new Error('shape');
     const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('shape');
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      throw new Error('shape');
     return value as Record<string, unknown>;
   } catch {
     throw new BadRequestProblem('invalid_cursor', 'The cursor is not one this API issued.');
@@ -49,7 +57,12 @@ export function decodeCursor(cursor: string): Record<string, unknown> {
 /**
  * Builds a page from `limit + 1` fetched rows: the extra row only says whether there is more.
  */
-export function toPage<R, T>(rows: R[], limit: number, map: (row: R) => T, cursorOf: (row: R) => Record<string, unknown>): Page<T> {
+export function toPage<R, T>(
+  rows: R[],
+  limit: number,
+  map: (row: R) => T,
+  cursorOf: (row: R) => Record<string, unknown>,
+): Page<T> {
   const hasMore = rows.length > limit;
   const pageRows = hasMore ? rows.slice(0, limit) : rows;
   return {
@@ -61,6 +74,7 @@ export function toPage<R, T>(rows: R[], limit: number, map: (row: R) => T, curso
 /** Reads a string member of a decoded cursor or refuses the cursor. */
 export function cursorString(cursor: Record<string, unknown>, key: string): string {
   const value = cursor[key];
-  if (typeof value !== 'string') throw new BadRequestProblem('invalid_cursor', 'The cursor is not one this API issued.');
+  if (typeof value !== 'string')
+    throw new BadRequestProblem('invalid_cursor', 'The cursor is not one this API issued.');
   return value;
 }

@@ -1,7 +1,12 @@
 import { INestApplication, RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { MetadataScanner, ModulesContainer, Reflector } from '@nestjs/core';
-import { AuthScheme, IS_PUBLIC_KEY, ROUTE_POLICY_KEY, RoutePolicyOptions } from '../auth/route-policy';
+import {
+  AuthScheme,
+  IS_PUBLIC_KEY,
+  ROUTE_POLICY_KEY,
+  RoutePolicyOptions,
+} from '../auth/route-policy';
 
 export interface RouteInfo {
   method: string;
@@ -30,22 +35,27 @@ export function listRoutes(app: INestApplication): RouteInfo[] {
       const controller = wrapper.metatype as (new (...args: unknown[]) => unknown) | null;
       if (!controller || !wrapper.instance) continue;
       const prefix = Reflect.getMetadata(PATH_METADATA, controller) as string | undefined;
-      const prototype = Object.getPrototypeOf(wrapper.instance) as Record<string, (...args: unknown[]) => unknown>;
+      const prototype = Object.getPrototypeOf(wrapper.instance) as Record<
+        string,
+        (...args: unknown[]) => unknown
+      >;
       for (const name of scanner.getAllMethodNames(prototype)) {
         const handler = prototype[name];
         const path = Reflect.getMetadata(PATH_METADATA, handler) as string | string[] | undefined;
         if (path === undefined) continue;
-        const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod];
+        const method =
+          RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod];
         const targets = [handler, controller];
         const isPublic = reflector.getAllAndOverride<boolean>(IS_PUBLIC_KEY, targets) ?? false;
-        const policy = reflector.getAllAndOverride<RoutePolicyOptions>(ROUTE_POLICY_KEY, targets) ?? {};
+        const policy =
+          reflector.getAllAndOverride<RoutePolicyOptions>(ROUTE_POLICY_KEY, targets) ?? {};
         for (const p of Array.isArray(path) ? path : [path]) {
           routes.push({
             method,
             path: joinPath(prefix, p),
             handler: `${controller.name}.${name}`,
             auth: isPublic ? 'public' : (policy.auth ?? 'any'),
-            roles: isPublic ? 'anyone' : (policy.roles ? [...policy.roles] : 'authenticated'),
+            roles: isPublic ? 'anyone' : policy.roles ? [...policy.roles] : 'authenticated',
           });
         }
       }

@@ -12,7 +12,12 @@ export class JsonLogger implements LoggerService {
   }
   error(message: unknown, stackOrContext?: string, context?: string): void {
     const hasStack = context !== undefined;
-    this.write('error', message, hasStack ? context : stackOrContext, hasStack ? stackOrContext : undefined);
+    this.write(
+      'error',
+      message,
+      hasStack ? context : stackOrContext,
+      hasStack ? stackOrContext : undefined,
+    );
   }
   warn(message: unknown, context?: string): void {
     this.write('warn', message, context);
@@ -24,10 +29,23 @@ export class JsonLogger implements LoggerService {
     this.write('debug', message, context);
   }
 
-  private write(level: Exclude<LogLevel, 'silent'>, message: unknown, context?: string, stack?: string): void {
+  private write(
+    level: Exclude<LogLevel, 'silent'>,
+    message: unknown,
+    context?: string,
+    stack?: string,
+  ): void {
     if (LEVELS[level] < LEVELS[this.level]) return;
-    const fields = typeof message === 'object' && message !== null ? (message as Record<string, unknown>) : { msg: String(message) };
-    const line: Record<string, unknown> = { time: new Date().toISOString(), level, context, ...fields };
+    const fields =
+      typeof message === 'object' && message !== null
+        ? (message as Record<string, unknown>)
+        : { msg: String(message) };
+    const line: Record<string, unknown> = {
+      time: new Date().toISOString(),
+      level,
+      context,
+      ...fields,
+    };
     if (stack) line.stack = stack;
     process.stdout.write(JSON.stringify(line) + '\n');
   }

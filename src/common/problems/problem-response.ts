@@ -45,36 +45,93 @@ export interface ResolvedProblem {
 export function resolveProblem(error: unknown, req: Request): ResolvedProblem {
   const base = { extensions: {}, headers: {}, unexpected: false };
   if (error instanceof Problem) {
-    return { ...base, status: error.status, code: error.code, detail: error.detail, extensions: error.extensions, headers: error.headers };
+    return {
+      ...base,
+      status: error.status,
+      code: error.code,
+      detail: error.detail,
+      extensions: error.extensions,
+      headers: error.headers,
+    };
   }
   const parser = (error ?? {}) as ParserError;
   switch (parser.type) {
     case 'entity.parse.failed':
-      return { ...base, status: 400, code: 'invalid_json', detail: 'The request body is not valid JSON.' };
+      return {
+        ...base,
+        status: 400,
+        code: 'invalid_json',
+        detail: 'The request body is not valid JSON.',
+      };
     case 'entity.too.large':
-      return { ...base, status: 413, code: 'payload_too_large', detail: 'The request body is larger than this route accepts.' };
+      return {
+        ...base,
+        status: 413,
+        code: 'payload_too_large',
+        detail: 'The request body is larger than this route accepts.',
+      };
     case 'encoding.unsupported':
     case 'charset.unsupported':
-      return { ...base, status: 415, code: 'unsupported_encoding', detail: 'The request body encoding is not supported.' };
+      return {
+        ...base,
+        status: 415,
+        code: 'unsupported_encoding',
+        detail: 'The request body encoding is not supported.',
+      };
     case 'request.aborted':
-      return { ...base, status: 400, code: 'request_aborted', detail: 'The request was aborted by the client.' };
+      return {
+        ...base,
+        status: 400,
+        code: 'request_aborted',
+        detail: 'The request was aborted by the client.',
+      };
   }
   if (parser.name === 'MulterError') {
     if (parser.code === 'LIMIT_FILE_SIZE') {
-      return { ...base, status: 413, code: 'payload_too_large', detail: 'The uploaded file is larger than this route accepts.' };
+      return {
+        ...base,
+        status: 413,
+        code: 'payload_too_large',
+        detail: 'The uploaded file is larger than this route accepts.',
+      };
     }
-    return { ...base, status: 400, code: 'invalid_multipart', detail: `The multipart body was refused (${parser.code ?? 'malformed'}).` };
+    return {
+      ...base,
+      status: 400,
+      code: 'invalid_multipart',
+      detail: `The multipart body was refused (${parser.code ?? 'malformed'}).`,
+    };
   }
   if (error instanceof HttpException) {
     const status = error.getStatus();
     const response = error.getResponse();
-    const message = typeof response === 'string' ? response : (response as { message?: unknown }).message;
+    const message =
+      typeof response === 'string' ? response : (response as { message?: unknown }).message;
     // Nest's router answers an unmatched path with NotFoundException("Cannot GET /x").
-    if (status === HttpStatus.NOT_FOUND && typeof message === 'string' && message.startsWith(`Cannot ${req.method} `)) {
-      return { ...base, status, code: 'route_not_found', detail: `No route answers ${req.method} ${req.path}.` };
+    if (
+      status === HttpStatus.NOT_FOUND &&
+      typeof message === 'string' &&
+      message.startsWith(`Cannot ${req.method} `)
+    ) {
+      return {
+        ...base,
+        status,
+        code: 'route_not_found',
+        detail: `No route answers ${req.method} ${req.path}.`,
+      };
     }
-    const detail = Array.isArray(message) ? message.join('; ') : typeof message === 'string' ? message : error.message;
-    return { ...base, status, code: STATUS_CODES[status] ?? 'error', detail, unexpected: status >= 500 };
+    const detail = Array.isArray(message)
+      ? message.join('; ')
+      : typeof message === 'string'
+        ? message
+        : error.message;
+    return {
+      ...base,
+      status,
+      code: STATUS_CODES[status] ?? 'error',
+      detail,
+      unexpected: status >= 500,
+    };
   }
   return {
     ...base,
@@ -108,5 +165,8 @@ export function sendProblem(res: Response, problem: ResolvedProblem, body: Probl
   // Don't let a download's headers leak onto an error answer.
   res.removeHeader('Content-Disposition');
   res.removeHeader('ETag');
-  res.status(problem.status).type('application/problem+json; charset=utf-8').send(JSON.stringify(body));
+  res
+    .status(problem.status)
+    .type('application/problem+json; charset=utf-8')
+    .send(JSON.stringify(body));
 }

@@ -27,6 +27,11 @@ export class ProblemFilter implements ExceptionFilter {
  * Express error middleware for errors raised before Nest's router (body parsers):
  * they never reach Nest filters, so they are turned into problems here.
  */
-export function problemErrorMiddleware(error: unknown, req: Request, res: Response, _next: NextFunction): void {
+export function problemErrorMiddleware(
+  error: unknown,
+  req: Request,
+  res: Response,
+  _next: NextFunction,
+): void {
   respond(error, req, res);
 }

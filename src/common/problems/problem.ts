@@ -89,7 +89,11 @@ export class ForbiddenProblem extends Problem {
 /** Missing and invisible look the same: the detail never says which. */
 export class NotFoundProblem extends Problem {
   constructor(resource: string, detail?: string) {
-    super(HttpStatus.NOT_FOUND, `${resource}_not_found`, detail ?? `No such ${resource.replace(/_/g, ' ')}.`);
+    super(
+      HttpStatus.NOT_FOUND,
+      `${resource}_not_found`,
+      detail ?? `No such ${resource.replace(/_/g, ' ')}.`,
+    );
   }
 }
 
@@ -119,15 +123,24 @@ export class UnsupportedMediaTypeProblem extends Problem {
 
 export class TooManyRequestsProblem extends Problem {
   constructor(code: string, detail: string, retryAfterSeconds: number) {
-    super(HttpStatus.TOO_MANY_REQUESTS, code, detail, {}, {
-      'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))),
-    });
+    super(
+      HttpStatus.TOO_MANY_REQUESTS,
+      code,
+      detail,
+      {},
+      {
+        'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))),
+      },
+    );
   }
 }
 
 /** 422 with one entry per bad field. */
 export class FieldProblems extends Problem {
-  constructor(readonly errors: FieldProblem[], detail = 'Some fields are invalid.') {
+  constructor(
+    readonly errors: FieldProblem[],
+    detail = 'Some fields are invalid.',
+  ) {
     super(HttpStatus.UNPROCESSABLE_ENTITY, 'validation_failed', detail, { errors });
   }
 }
@@ -138,7 +151,12 @@ export function fieldProblem(field: string, code: string, message: string): Fiel
 }
 
 export class UpstreamProblem extends Problem {
-  constructor(status: 502 | 503 | 504, code: string, detail: string, headers: Record<string, string> = {}) {
+  constructor(
+    status: 502 | 503 | 504,
+    code: string,
+    detail: string,
+    headers: Record<string, string> = {},
+  ) {
     super(status, code, detail, {}, headers);
   }
 }

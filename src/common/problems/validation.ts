@@ -28,8 +28,16 @@ const PRIMITIVES = new Set<unknown>([String, Number, Boolean, Object, Array, und
 class ProblemValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     if (metadata.type === 'body' && !PRIMITIVES.has(metadata.metatype)) {
-      if (value === undefined || value === null || typeof value !== 'object' || Array.isArray(value)) {
-        throw new BadRequestProblem('invalid_body', 'The request body must be a JSON object (Content-Type: application/json).');
+      if (
+        value === undefined ||
+        value === null ||
+        typeof value !== 'object' ||
+        Array.isArray(value)
+      ) {
+        throw new BadRequestProblem(
+          'invalid_body',
+          'The request body must be a JSON object (Content-Type: application/json).',
+        );
       }
     }
     return super.transform(value, metadata);

@@ -38,8 +38,18 @@ export class Identity1763800000000 implements MigrationInterface {
         ],
         indices: [{ name: 'idx_user_group_members_group', columnNames: ['group_id'] }],
         foreignKeys: [
-          new TableForeignKey({ columnNames: ['user_id'], referencedTableName: 'users', referencedColumnNames: ['id'], onDelete: 'CASCADE' }),
-          new TableForeignKey({ columnNames: ['group_id'], referencedTableName: 'access_groups', referencedColumnNames: ['id'], onDelete: 'CASCADE' }),
+          new TableForeignKey({
+            columnNames: ['user_id'],
+            referencedTableName: 'users',
+            referencedColumnNames: ['id'],
+            onDelete: 'CASCADE',
+          }),
+          new TableForeignKey({
+            columnNames: ['group_id'],
+            referencedTableName: 'access_groups',
+            referencedColumnNames: ['id'],
+            onDelete: 'CASCADE',
+          }),
         ],
       }),
     );
@@ -57,7 +67,12 @@ export class Identity1763800000000 implements MigrationInterface {
         ],
         indices: [{ name: 'idx_sessions_user', columnNames: ['user_id'] }],
         foreignKeys: [
-          new TableForeignKey({ columnNames: ['user_id'], referencedTableName: 'users', referencedColumnNames: ['id'], onDelete: 'CASCADE' }),
+          new TableForeignKey({
+            columnNames: ['user_id'],
+            referencedTableName: 'users',
+            referencedColumnNames: ['id'],
+            onDelete: 'CASCADE',
+          }),
         ],
       }),
     );
@@ -78,20 +93,36 @@ export class Identity1763800000000 implements MigrationInterface {
         uniques: [{ name: 'uq_access_tokens_hash', columnNames: ['token_hash'] }],
         indices: [{ name: 'idx_access_tokens_user', columnNames: ['user_id'] }],
         foreignKeys: [
-          new TableForeignKey({ columnNames: ['user_id'], referencedTableName: 'users', referencedColumnNames: ['id'], onDelete: 'CASCADE' }),
+          new TableForeignKey({
+            columnNames: ['user_id'],
+            referencedTableName: 'users',
+            referencedColumnNames: ['id'],
+            onDelete: 'CASCADE',
+          }),
         ],
       }),
     );
     await queryRunner.createTable(
       new Table({
         name: 'login_throttle',
-        columns: [{ ...c.string('key', 200), isPrimary: true }, c.int('failures'), c.datetime('window_start')],
+        columns: [
+          { ...c.string('key', 200), isPrimary: true },
+          c.int('failures'),
+          c.datetime('window_start'),
+        ],
       }),
     );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    for (const table of ['login_throttle', 'access_tokens', 'sessions', 'user_group_members', 'access_groups', 'users']) {
+    for (const table of [
+      'login_throttle',
+      'access_tokens',
+      'sessions',
+      'user_group_members',
+      'access_groups',
+      'users',
+    ]) {
       await queryRunner.dropTable(table);
     }
   }
