@@ -1,4 +1,5 @@
 import { UserEntity } from '../../src/auth/entities/user.entity';
+import { UsersService } from '../../src/auth/users.service';
 import { problem } from '../support/problems';
 import { createTestApp, TestApp } from '../support/test-app';
 import { anonymous, Client, createGroup, createUser, login, signedIn } from '../support/users';
@@ -341,6 +342,32 @@ describe('auth: users and groups administration', () => {
       const bearer = await editor.withToken();
       const viaToken = await bearer.get('/api/groups').expect(200);
       expect(viaToken.body).toEqual(own.body);
+    });
+  });
+
+  describe('bootstrap administrator', () => {
+    it('is created from KB_ADMIN_USERNAME/KB_ADMIN_PASSWORD when no active administrator exists, once', async () => {
+      await t.reset();
+      const users = t.get(UsersService);
+      await createUser(t, 'editor'); // e.g. made with the CLI before the first start
+      await users.ensureBootstrapAdmin();
+      await users.ensureBootstrapAdmin();
+      const admins = await t.dataSource.getRepository(UserEntity).findBy({ role: 'admin' });
+      expect(admins.map((u) => u.username)).toEqual(['bootstrap']);
+      const session = await login(t, {
+        id: admins[0].id,
+        username: 'bootstrap',
+        password: 'bootstrap-password',
+        role: 'admin',
+      });
+      await session.get('/api/users').expect(200);
+    });
+
+    it('is not created while an active administrator exists', async () => {
+      await t.get(UsersService).ensureBootstrapAdmin();
+      expect(await t.dataSource.getRepository(UserEntity).countBy({ username: 'bootstrap' })).toBe(
+        0,
+      );
     });
   });
 
