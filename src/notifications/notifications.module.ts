@@ -1,4 +1,17 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { PagesModule } from '../pages/pages.module';
+import { NotificationEntity } from './entities/notification.entity';
+import { NotificationsController } from './notifications.controller';
+import { NotificationsListener } from './notifications.listener';
+import { NotificationsService } from './notifications.service';
+import { ReviewDueChecker } from './review-due.checker';
 
-@Module({})
+/** Listens to domain events; nothing calls into it except through its routes. */
+@Module({
+  imports: [TypeOrmModule.forFeature([NotificationEntity]), PagesModule],
+  controllers: [NotificationsController],
+  providers: [NotificationsService, NotificationsListener, ReviewDueChecker],
+  exports: [ReviewDueChecker],
+})
 export class NotificationsModule {}
