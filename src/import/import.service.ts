@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import type { IncomingMessage } from 'node:http';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { DataSource, EntityManager } from 'typeorm';
@@ -105,7 +105,10 @@ export class ImportService {
   ) {}
 
   async importRequest(req: IncomingMessage, actor: AuthUser): Promise<ImportReport> {
-    const tempDir = await mkdtemp(join(tmpdir(), 'kb-import-'));
+    // Under the data folder (same disk as the media store); removed whatever happens.
+    const tempRoot = join(this.config.dataDir, 'tmp');
+    await mkdir(tempRoot, { recursive: true });
+    const tempDir = await mkdtemp(join(tempRoot, 'import-'));
     try {
       const parts = await receiveMultipart(req, {
         maxBytes: this.config.importMaxBytes,
@@ -185,15 +188,26 @@ export class ImportService {
     const existingSlugs = new Set(existing.map((p) => p.slug));
     const existingBySlug = new Map(existing.map((p) => [p.slug, p]));
 
+    const reusable = await this.reusableMedia(existing);
     if (options.dryRun) {
-      for (const [path, kind] of plan.assets)
-        (kind === 'image' ? report.images : report.attachments).push({ path, id: null, url: null });
+      const urls = new Map<string, string>();
+      for (const [path, kind] of plan.assets) {
+        const reuse = reusable.get(mediaKey(kind, conversion.assets.get(path)!.data));
+        if (reuse) urls.set(path, reuse.url);
+        (kind === 'image' ? report.images : report.attachments).push({
+          path,
+          id: reuse?.id ?? null,
+          url: reuse?.url ?? null,
+        });
+      }
+      const context = this.rewriteContext(
+        report,
+        existingSlugs,
+        true,
+        (path) => urls.get(path) ?? path,
+      );
       for (const doc of conversion.documents) {
-        const content = rewriteDocument(
-          doc,
-          index,
-          this.rewriteContext(report, existingSlugs, true, () => undefined),
-        );
+        const content = rewriteDocument(doc, index, context);
         const current = existingBySlug.get(doc.slug);
         if (!current) report.created.push(doc.slug);
         else if (current.title === doc.title && current.content === content)
@@ -209,6 +223,8 @@ export class ImportService {
         existingSlugs,
         report,
         actor,
+        options.skipInvalid,
+        reusable,
       );
     }
     const finished = finishReport(report);
@@ -229,7 +245,7 @@ export class ImportService {
   ) {
     const seen = new Set<string>();
     return {
-      assetUrl: dryRun ? (path: string) => path : assetUrl,
+      assetUrl,
       existingSlugs,
       dryRun,
       unresolved: (doc: ImportDocument, target: string, kind: 'link' | 'image') => {
@@ -252,13 +268,29 @@ export class ImportService {
     existingSlugs: Set<string>,
     report: ImportReport,
     actor: AuthUser,
+    skipInvalid: boolean,
+    reusable: Map<string, StoredMedia>,
   ): Promise<void> {
     const stored = new Map<string, StoredMedia>();
+    const written: string[] = [];
     try {
       await this.dataSource.transaction(async (manager) => {
         for (const [path, kind] of assets) {
+          const reuse = reusable.get(mediaKey(kind, conversion.assets.get(path)!.data));
+          if (reuse) {
+            (kind === 'image' ? report.images : report.attachments).push({
+              path,
+              id: reuse.id,
+              url: reuse.url,
+            });
+            stored.set(path, reuse);
+            continue;
+          }
           const media = await this.storeAsset(manager, conversion, path, kind, actor, report);
-          if (media) stored.set(path, media);
+          if (media) {
+            stored.set(path, media);
+            written.push(media.sha256);
+          }
         }
         const context = this.rewriteContext(
           report,
@@ -266,23 +298,50 @@ export class ImportService {
           false,
           (path) => stored.get(path)?.url,
         );
+        const refused: FieldProblem[] = [];
         for (const doc of documents) {
           const content = rewriteDocument(doc, index, context);
           const isNew = !existingSlugs.has(doc.slug);
-          const outcome = await this.pages.upsertImported(
-            manager,
-            {
-              slug: doc.slug,
-              title: doc.title,
-              content,
-              // Replacing keeps the page's own tags and properties (CONTRACTS: upsertImported).
-              ...(isNew ? { tags: doc.tags, properties: doc.properties as never } : {}),
-              verified: true,
-            },
-            actor,
-          );
+          let outcome: 'created' | 'replaced' | 'unchanged';
+          try {
+            outcome = await this.pages.upsertImported(
+              manager,
+              {
+                slug: doc.slug,
+                title: doc.title,
+                content,
+                // Replacing keeps the page's own tags and properties (CONTRACTS: upsertImported).
+                ...(isNew ? { tags: doc.tags, properties: scalarProperties(doc.properties) } : {}),
+                verified: true,
+              },
+              actor,
+            );
+          } catch (error) {
+            // The page rules refuse a document before writing anything of it: reported like
+            // any invalid document (strict: the whole import rolls back below).
+            if (!(error instanceof FieldProblems)) throw error;
+            const reason = error.errors.map((e) => `${e.field}: ${e.message}`).join('; ');
+            refused.push({
+              field: `files[${doc.sourcePath}]`,
+              code: error.errors[0]?.code ?? 'invalid_page',
+              message: `"${doc.sourcePath}" ${reason}`,
+            });
+            continue;
+          }
           report[outcome].push(doc.slug);
         }
+        if (refused.length > 0 && !skipInvalid) {
+          throw new FieldProblems(
+            refused,
+            'Some documents are invalid; nothing was imported (send skipInvalid=true to import the rest).',
+          );
+        }
+        for (const bad of refused)
+          report.skipped.push({
+            path: bad.field.slice(6, -1),
+            code: bad.code,
+            reason: bad.message,
+          });
       });
     } catch (error) {
       await this.media
@@ -295,6 +354,31 @@ export class ImportService {
         });
       throw error;
     }
+  }
+
+  /**
+   * Media the pages about to be replaced already reference, by kind and sha256: importing the
+   * same files again reuses them, so an unchanged re-import leaves the pages unchanged.
+   */
+  private async reusableMedia(existing: { content: string }[]): Promise<Map<string, StoredMedia>> {
+    const ids = new Set<string>();
+    for (const page of existing) {
+      for (const match of page.content.matchAll(
+        /\/api\/(?:images|attachments)\/([0-9a-f-]{36})\/content/g,
+      ))
+        ids.add(match[1]);
+    }
+    const reusable = new Map<string, StoredMedia>();
+    for (const id of ids) {
+      const media = await this.media.findById(id);
+      if (media)
+        reusable.set(`${media.kind}:${media.sha256}`, {
+          id: media.id,
+          url: media.url,
+          sha256: media.sha256,
+        });
+    }
+    return reusable;
   }
 
   private async storeAsset(
@@ -330,6 +414,36 @@ export class ImportService {
       throw error;
     }
   }
+}
+
+/** Page properties are scalars: lists become comma-separated text, objects JSON text. */
+function scalarProperties(
+  properties: Record<string, unknown> | undefined,
+): Record<string, string | number | boolean | null> | undefined {
+  if (!properties) return undefined;
+  const result: Record<string, string | number | boolean | null> = {};
+  for (const [key, value] of Object.entries(properties)) {
+    if (
+      value === null ||
+      typeof value === 'string' ||
+      typeof value === 'boolean' ||
+      (typeof value === 'number' && Number.isFinite(value))
+    ) {
+      result[key] = value;
+    } else if (
+      Array.isArray(value) &&
+      value.every((v) => v === null || ['string', 'number', 'boolean'].includes(typeof v))
+    ) {
+      result[key] = value.join(', ');
+    } else {
+      result[key] = JSON.stringify(value) ?? null;
+    }
+  }
+  return result;
+}
+
+function mediaKey(kind: MediaKindOf, data: Buffer): string {
+  return `${kind}:${createHash('sha256').update(data).digest('hex')}`;
 }
 
 function isPlausibleSlug(slug: string): boolean {

@@ -196,8 +196,11 @@ function convertPage(path: string, html: string, context: PageContext): ParsedPa
       doc.createTextNode(user.textContent?.trim() || user.getAttribute('data-username') || ''),
     );
   }
-  for (const img of all(main, 'img')) rewriteImage(img, dir, context, doc);
   const linked = new Set<string>();
+  for (const img of all(main, 'img')) {
+    const target = rewriteImage(img, dir, context, doc);
+    if (target) linked.add(target);
+  }
   for (const a of all(main, 'a[href]')) {
     const target = rewriteLink(a, dir, context);
     if (target) linked.add(target);
@@ -233,11 +236,16 @@ function attachmentPath(
   return undefined;
 }
 
-function rewriteImage(img: DomElement, dir: string, context: PageContext, doc: DomDocument): void {
+function rewriteImage(
+  img: DomElement,
+  dir: string,
+  context: PageContext,
+  doc: DomDocument,
+): string | undefined {
   const src = img.getAttribute('data-image-src') ?? img.getAttribute('src') ?? '';
   if (img.classList.contains('emoticon')) {
     img.replaceWith(doc.createTextNode(img.getAttribute('alt') ?? ''));
-    return;
+    return undefined;
   }
   if (
     src === '' ||
@@ -246,13 +254,17 @@ function rewriteImage(img: DomElement, dir: string, context: PageContext, doc: D
     /^images\/icons\//.test(src)
   ) {
     img.remove();
-    return;
+    return undefined;
   }
   const alias = img.getAttribute('data-linked-resource-default-alias');
   if (!img.getAttribute('alt') && alias) img.setAttribute('alt', alias);
   const local = attachmentPath(img, dir, context, src);
-  if (local) img.setAttribute('src', encodeURI(local));
-  else if (/^\/download\//.test(src)) img.setAttribute('src', src.split('?')[0]);
+  if (local) {
+    img.setAttribute('src', encodeURI(local));
+    return local;
+  }
+  if (/^\/download\//.test(src)) img.setAttribute('src', src.split('?')[0]);
+  return undefined;
 }
 
 function rewriteLink(a: DomElement, dir: string, context: PageContext): string | undefined {
