@@ -83,7 +83,9 @@ describe('problems, operations and response hygiene', () => {
   });
 
   it('401, 403 and 422 bodies', async () => {
-    expect((await anonymous(t).get('/api/users').expect(401)).body).toEqual({
+    const unauthenticated = await anonymous(t).get('/api/users').expect(401);
+    expect(unauthenticated.headers['www-authenticate']).toBe('Bearer realm="kb"');
+    expect(unauthenticated.body).toEqual({
       type: 'urn:kb:problem:unauthenticated',
       title: 'Unauthorized',
       status: 401,

@@ -74,9 +74,10 @@ export class BadRequestProblem extends Problem {
   }
 }
 
+/** RFC 9110 wants a challenge on every 401; "Bearer" never makes a browser show a login dialog. */
 export class UnauthorizedProblem extends Problem {
   constructor(code = 'unauthenticated', detail = 'Sign in or send a valid bearer token.') {
-    super(HttpStatus.UNAUTHORIZED, code, detail);
+    super(HttpStatus.UNAUTHORIZED, code, detail, {}, { 'WWW-Authenticate': 'Bearer realm="kb"' });
   }
 }
 
