@@ -1,6 +1,6 @@
 declare module 'markdown-it-task-lists' {
   const taskLists: (
-    md: any,
+    md: unknown,
     options?: { enabled?: boolean; label?: boolean; labelAfter?: boolean },
   ) => void;
   export default taskLists;

@@ -42,6 +42,8 @@ export const MAX_TITLE_LENGTH = 255;
 export const MAX_PROPERTIES = 100;
 export const MAX_PROPERTY_STRING = 10_000;
 const LANGUAGE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/;
+// Control characters are exactly what this rejects.
+// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
 const DAY_MS = 86_400_000;
 

@@ -1,5 +1,9 @@
 import type { Client } from './users';
 
+/** A page JSON body as the API answers it (loosely typed for tests). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type PageJson = Record<string, any>;
+
 /** Minimal valid body for POST /api/pages. */
 export function newPage(
   slug: string,
@@ -13,11 +17,11 @@ export async function createPage(
   client: Client,
   slug: string,
   extra: Record<string, unknown> = {},
-): Promise<Record<string, any>> {
+): Promise<PageJson> {
   const res = await client.post('/api/pages').send(newPage(slug, extra));
   if (res.status !== 201)
     throw new Error(`create ${slug}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body as Record<string, any>;
+  return res.body as PageJson;
 }
 
 /** Updates with baseRevision read from the current page. */
@@ -25,14 +29,14 @@ export async function updatePage(
   client: Client,
   slug: string,
   changes: Record<string, unknown>,
-): Promise<Record<string, any>> {
+): Promise<PageJson> {
   const current = await client.get(`/api/pages/${slug}`).expect(200);
   const res = await client
     .put(`/api/pages/${slug}`)
     .send({ ...changes, baseRevision: current.body.revision });
   if (res.status !== 200)
     throw new Error(`update ${slug}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body as Record<string, any>;
+  return res.body as PageJson;
 }
 
 const ISO = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
@@ -87,8 +91,8 @@ export function expectedSummary(fields: Record<string, unknown>): Record<string,
 export const ISO_DATE = ISO;
 
 /** Follows nextCursor until the end; answers every item. */
-export async function allItems(client: Client, path: string, limit = 100): Promise<any[]> {
-  const items: any[] = [];
+export async function allItems(client: Client, path: string, limit = 100): Promise<PageJson[]> {
+  const items: PageJson[] = [];
   let cursor: string | null = null;
   do {
     const sep = path.includes('?') ? '&' : '?';
