@@ -218,7 +218,7 @@ export class MediaService {
     const filename = sanitizeFilename(originalName, kind === 'image' ? 'image' : 'file');
     const { mimeType, size } = await this.classify(temp, kind, filename);
     const repository = manager ? manager.getRepository(MediaEntity) : this.media;
-    return this.blobLocks.run(temp.sha256, async () => {
+    const store = async (): Promise<MediaEntity> => {
       await this.storage.put(temp.sha256, temp.path);
       const id = randomUUID();
       await repository.insert({
@@ -236,7 +236,11 @@ export class MediaService {
       // Another instance may have released these bytes between our put and insert.
       if (!(await this.storage.exists(temp.sha256))) await this.storage.put(temp.sha256, temp.path);
       return repository.findOneOrFail({ where: { id }, relations: { uploader: true } });
-    });
+    };
+    // Inside a caller's transaction the row stays invisible to releases until it commits, so
+    // the lock could not help; taking it there could even deadlock with a release waiting for
+    // the (SQLite) transaction the caller holds.
+    return manager ? store() : this.blobLocks.run(temp.sha256, store);
   }
 
   private async classify(
