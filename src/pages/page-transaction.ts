@@ -1,25 +1,11 @@
 import { DataSource, EntityManager } from 'typeorm';
 
-const queues = new WeakMap<DataSource, Promise<unknown>>();
-
 /**
- * Runs `work` in a transaction. TypeORM's SQLite drivers share ONE connection, so two
- * concurrent `dataSource.transaction()` calls would nest as savepoints of each other; on SQLite
- * the transactions of this process therefore run one after another. MySQL uses the pool.
+ * Runs `work` in one transaction. On SQLite, concurrent transactions take turns through the
+ * process-wide serialisation in common/database/sqlite-serial.ts; on MySQL each gets a pooled
+ * connection. The page writers' correctness under concurrency does not rest on that: every
+ * update is a conditional `UPDATE ... WHERE id = ? AND revision = ?`.
  */
-export function inTransaction<T>(
-  dataSource: DataSource,
-  work: (manager: EntityManager) => Promise<T>,
-): Promise<T> {
-  if (dataSource.options.type === 'mysql') return dataSource.transaction(work);
-  const previous = queues.get(dataSource) ?? Promise.resolve();
-  const run = previous.then(
-    () => dataSource.transaction(work),
-    () => dataSource.transaction(work),
-  );
-  queues.set(
-    dataSource,
-    run.catch(() => undefined),
-  );
-  return run;
+export function inTransaction<T>(dataSource: DataSource, work: (manager: EntityManager) => Promise<T>): Promise<T> {
+  return dataSource.transaction(work);
 }
