@@ -163,8 +163,8 @@ export class ArchiveExportService {
     const query = this.visiblePages(user)
       .leftJoin('users', 'ou', 'ou.id = p.owner_id')
       .addSelect('ou.username', 'owner_username')
-      .orderBy('p.live_slug', 'ASC')
-      .take(PAGE_BATCH);
+      .orderBy('p.liveSlug', 'ASC')
+      .limit(PAGE_BATCH);
     if (afterSlug !== null) query.andWhere('p.live_slug > :after', { after: afterSlug });
     if (request.slugs) query.andWhere('p.live_slug IN (:...slugs)', { slugs: request.slugs });
     const { entities, raw } = await query.getRawAndEntities<Record<string, unknown>>();
