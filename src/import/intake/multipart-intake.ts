@@ -197,14 +197,16 @@ export async function receiveMultipart(
 }
 
 /**
- * After a refusal the rest of the body is read and dropped (so the client can read the
- * answer), but only up to another `maxBytes`: past that the connection is closed.
+ * After a refusal the rest of the body is read and dropped, never stored, so that the client,
+ * still sending, gets to read the 413. Past twice the limit (plus 16 MiB) the connection is
+ * closed instead.
  */
 function discard(req: IncomingMessage, maxBytes: number): void {
+  const cap = 2 * maxBytes + 16 * 1024 * 1024;
   let dropped = 0;
   req.on('data', (chunk: Buffer) => {
     dropped += chunk.length;
-    if (dropped > maxBytes) req.destroy();
+    if (dropped > cap) req.destroy();
   });
   req.on('error', () => undefined);
   req.resume();
