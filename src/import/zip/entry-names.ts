@@ -30,7 +30,7 @@ export function checkEntryName(raw: string, isDirectory = false): EntryNameCheck
       return refused('unsafe_entry_name', 'climbs out of the archive with ".."');
     if (DEVICE_NAME.test(segment.replace(/[ .]+$/, '')))
       return refused('unsafe_entry_name', 'uses a reserved device name');
-    if (/[\u0000-\u001f\u007f]/.test(segment))
+    if ([...segment].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f))
       return refused('unsafe_entry_name', 'contains control characters');
     segments.push(segment.normalize('NFC'));
   }
