@@ -169,34 +169,56 @@ export async function refusedUrl(): Promise<string> {
   return `http://127.0.0.1:${port}`;
 }
 
+export interface PdfContent {
+  /** The text, page after page. */
+  text: string;
+  pages: number;
+  /** Embedded raster images (width and height in pixels), all pages. */
+  images: { width: number; height: number }[];
+}
+
 /**
- * The text of a PDF, page after page, read with pdf-parse in a child Node process: pdf.js loads
- * its worker with a dynamic import, which Jest's module sandbox does not allow.
+ * Reads a PDF with pdf-parse in a child Node process: pdf.js loads its worker with a dynamic
+ * import, which Jest's module sandbox does not allow.
  */
-export async function pdfText(pdf: Buffer): Promise<string> {
+export async function readPdf(pdf: Buffer): Promise<PdfContent> {
   const script = `
     const { PDFParse } = require('pdf-parse');
     const chunks = [];
     process.stdin.on('data', (c) => chunks.push(c));
     process.stdin.on('end', async () => {
-      const parser = new PDFParse({ data: new Uint8Array(Buffer.concat(chunks)) });
-      try { process.stdout.write((await parser.getText()).text); }
-      catch (e) { process.stderr.write(String(e)); process.exitCode = 1; }
+      const data = new Uint8Array(Buffer.concat(chunks));
+      const parser = new PDFParse({ data });
+      try {
+        const text = await parser.getText();
+        const images = await parser.getImage({ imageBuffer: false, imageDataUrl: false, imageThreshold: 0 });
+        process.stdout.write(JSON.stringify({
+          text: text.text,
+          pages: text.total,
+          images: images.pages.flatMap((p) => p.images.map((i) => ({ width: i.width, height: i.height }))),
+        }));
+      } catch (e) { process.stderr.write(String(e)); process.exitCode = 1; }
       finally { await parser.destroy(); }
     });`;
-  return new Promise((resolve, reject) => {
+  const out = await new Promise<string>((resolve, reject) => {
     const child = spawn(process.execPath, ['-e', script], {
       cwd: join(__dirname, '..', '..'),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     child.on('error', reject);
     child.on('close', (code) =>
-      code === 0 ? resolve(out) : reject(new Error(`pdf-parse failed: ${err}`)),
+      code === 0 ? resolve(stdout) : reject(new Error(`pdf-parse failed: ${stderr}`)),
     );
     child.stdin.end(pdf);
   });
+  return JSON.parse(out) as PdfContent;
+}
+
+/** The text of a PDF, page after page. */
+export async function pdfText(pdf: Buffer): Promise<string> {
+  return (await readPdf(pdf)).text;
 }
