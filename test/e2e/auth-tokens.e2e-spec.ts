@@ -1,7 +1,7 @@
 import { AccessTokenEntity } from '../../src/auth/entities/access-token.entity';
 import { sha256Hex } from '../../src/auth/secrets';
 import { UsersService } from '../../src/auth/users.service';
-import { problem } from '../support/problems';
+import { problem, validationProblem } from '../support/problems';
 import { createTestApp, TestApp } from '../support/test-app';
 import { Client, signedIn } from '../support/users';
 
@@ -112,14 +112,10 @@ describe('auth: personal access tokens', () => {
       .send({ name: 'old', expiresAt: '2020-01-01T00:00:00Z' })
       .expect(422);
     expect(past.body).toEqual(
-      problem(422, 'validation_failed', {
-        errors: [
-          {
-            field: 'expiresAt',
-            code: 'not_in_future',
-            message: 'expiresAt must be a date in the future.',
-          },
-        ],
+      validationProblem({
+        field: 'expiresAt',
+        code: 'not_in_future',
+        message: 'expiresAt must be a date in the future.',
       }),
     );
     const bad = await editor
@@ -127,14 +123,10 @@ describe('auth: personal access tokens', () => {
       .send({ name: 'bad', expiresAt: 'tomorrow' })
       .expect(422);
     expect(bad.body).toEqual(
-      problem(422, 'validation_failed', {
-        errors: [
-          {
-            field: 'expiresAt',
-            code: 'is_iso8601',
-            message: 'expiresAt must be a valid ISO 8601 date string',
-          },
-        ],
+      validationProblem({
+        field: 'expiresAt',
+        code: 'is_iso8601',
+        message: 'expiresAt must be a valid ISO 8601 date string',
       }),
     );
   });
@@ -155,14 +147,10 @@ describe('auth: personal access tokens', () => {
       .send({ name: 'too wide', scope: 'admin' })
       .expect(422);
     expect(wide.body).toEqual(
-      problem(422, 'validation_failed', {
-        errors: [
-          {
-            field: 'scope',
-            code: 'scope_too_wide',
-            message: 'A token cannot act with more than your role (editor).',
-          },
-        ],
+      validationProblem({
+        field: 'scope',
+        code: 'scope_too_wide',
+        message: 'A token cannot act with more than your role (editor).',
       }),
     );
     const unknown = await editor
@@ -170,14 +158,10 @@ describe('auth: personal access tokens', () => {
       .send({ name: 'odd', scope: 'owner' })
       .expect(422);
     expect(unknown.body).toEqual(
-      problem(422, 'validation_failed', {
-        errors: [
-          {
-            field: 'scope',
-            code: 'is_in',
-            message: 'scope must be one of the following values: reader, editor, admin',
-          },
-        ],
+      validationProblem({
+        field: 'scope',
+        code: 'is_in',
+        message: 'scope must be one of the following values: reader, editor, admin',
       }),
     );
 
@@ -225,17 +209,15 @@ describe('auth: personal access tokens', () => {
   it('validates the body: name required, unknown fields refused', async () => {
     const res = await editor.post('/api/tokens').send({ label: 'x' }).expect(422);
     expect(res.body).toEqual(
-      problem(422, 'validation_failed', {
-        errors: [
-          { field: 'label', code: 'unknown_field', message: 'property label should not exist' },
-          {
-            field: 'name',
-            code: 'is_length',
-            message: 'name must be longer than or equal to 1 characters',
-          },
-          { field: 'name', code: 'is_string', message: 'name must be a string' },
-        ],
-      }),
+      validationProblem(
+        { field: 'label', code: 'unknown_field', message: 'property label should not exist' },
+        {
+          field: 'name',
+          code: 'is_length',
+          message: 'name must be longer than or equal to 1 characters',
+        },
+        { field: 'name', code: 'is_string', message: 'name must be a string' },
+      ),
     );
   });
 
@@ -256,14 +238,10 @@ describe('auth: personal access tokens', () => {
     expect(bad.body).toEqual(problem(400, 'invalid_cursor'));
     const limit = await editor.get('/api/tokens?limit=0').expect(422);
     expect(limit.body).toEqual(
-      problem(422, 'validation_failed', {
-        errors: [
-          {
-            field: 'limit',
-            code: 'out_of_range',
-            message: 'limit must be a whole number from 1 to 100.',
-          },
-        ],
+      validationProblem({
+        field: 'limit',
+        code: 'out_of_range',
+        message: 'limit must be a whole number from 1 to 100.',
       }),
     );
   });

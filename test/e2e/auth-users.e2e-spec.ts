@@ -1,6 +1,6 @@
 import { UserEntity } from '../../src/auth/entities/user.entity';
 import { UsersService } from '../../src/auth/users.service';
-import { problem } from '../support/problems';
+import { problem, validationProblem } from '../support/problems';
 import { createTestApp, TestApp } from '../support/test-app';
 import { anonymous, Client, createGroup, createUser, login, signedIn } from '../support/users';
 
@@ -126,12 +126,10 @@ describe('auth: users and groups administration', () => {
         })
         .expect(422);
       expect(res.body).toEqual(
-        problem(422, 'validation_failed', {
-          errors: [
-            { field: 'groups[0]', code: 'unknown_group', message: 'No group named "nope".' },
-            { field: 'groups[2]', code: 'unknown_group', message: 'No group named "missing".' },
-          ],
-        }),
+        validationProblem(
+          { field: 'groups[0]', code: 'unknown_group', message: 'No group named "nope".' },
+          { field: 'groups[2]', code: 'unknown_group', message: 'No group named "missing".' },
+        ),
       );
       expect(await t.dataSource.getRepository(UserEntity).countBy({ username: 'linus' })).toBe(0);
     });
@@ -263,31 +261,29 @@ describe('auth: users and groups administration', () => {
         .send({ role: 'root', disabled: 'yes', password: 'short' })
         .expect(422);
       expect(res.body).toEqual(
-        problem(422, 'validation_failed', {
-          errors: [
-            {
-              field: 'role',
-              code: 'is_in',
-              message: 'role must be one of the following values: reader, editor, admin',
-            },
-            { field: 'disabled', code: 'is_boolean', message: 'disabled must be a boolean value' },
-            {
-              field: 'password',
-              code: 'is_length',
-              message: 'password must be longer than or equal to 8 characters',
-            },
-          ],
-        }),
+        validationProblem(
+          {
+            field: 'role',
+            code: 'is_in',
+            message: 'role must be one of the following values: reader, editor, admin',
+          },
+          { field: 'disabled', code: 'is_boolean', message: 'disabled must be a boolean value' },
+          {
+            field: 'password',
+            code: 'is_length',
+            message: 'password must be longer than or equal to 8 characters',
+          },
+        ),
       );
       const unknownGroup = await admin
         .patch(`/api/users/${user.id}`)
         .send({ groups: ['ghosts'] })
         .expect(422);
       expect(unknownGroup.body).toEqual(
-        problem(422, 'validation_failed', {
-          errors: [
-            { field: 'groups[0]', code: 'unknown_group', message: 'No group named "ghosts".' },
-          ],
+        validationProblem({
+          field: 'groups[0]',
+          code: 'unknown_group',
+          message: 'No group named "ghosts".',
         }),
       );
       const missing = await admin
@@ -310,15 +306,11 @@ describe('auth: users and groups administration', () => {
       expect(dup.body).toEqual(problem(409, 'group_exists'));
       const bad = await admin.post('/api/groups').send({ name: 'has space' }).expect(422);
       expect(bad.body).toEqual(
-        problem(422, 'validation_failed', {
-          errors: [
-            {
-              field: 'name',
-              code: 'matches',
-              message:
-                'name must be 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit',
-            },
-          ],
+        validationProblem({
+          field: 'name',
+          code: 'matches',
+          message:
+            'name must be 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit',
         }),
       );
     });

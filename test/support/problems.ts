@@ -23,3 +23,10 @@ export function fieldErrors(...errors: { field: string; code: string }[]): Recor
 }
 
 export const PROBLEM_CONTENT_TYPE = /^application\/problem\+json/;
+
+/** The exact 422 body with exactly these field problems, in this order. */
+export function validationProblem(
+  ...errors: { field: string; code: string; message: string }[]
+): Record<string, unknown> {
+  return problem(422, 'validation_failed', { errors });
+}
