@@ -25,17 +25,17 @@ async function allMedia(client: Client): Promise<MediaItem[]> {
   for (const kind of ['images', 'attachments']) {
     let cursor: string | null = null;
     do {
-      const res = await client
+      const res: { body: { items: MediaItem[]; nextCursor: string | null } } = await client
         .get(`/api/${kind}?limit=100${cursor ? `&cursor=${cursor}` : ''}`)
         .expect(200);
-      items.push(...(res.body.items as MediaItem[]));
+      items.push(...res.body.items);
       cursor = res.body.nextCursor;
     } while (cursor);
   }
   return items;
 }
 
-async function pageOf(client: Client, slug: string): Promise<Record<string, any>> {
+async function pageOf(client: Client, slug: string): Promise<Record<string, unknown>> {
   return (await client.get(`/api/pages/${slug}`).expect(200)).body;
 }
 

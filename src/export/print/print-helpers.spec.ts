@@ -1,0 +1,127 @@
+import { Problem } from '../../common/problems/problem';
+import { inlineImages, storedImageIds } from './inline-images';
+import { NOT_JSON, parseOverrideBody, postedBody, validateOverrides } from './overrides';
+import { markPageBreaks } from './page-breaks';
+import { escapeHtml, printDocument } from './print-template';
+
+const A = '11111111-2222-4333-8444-555555555555';
+
+function thrown(fn: () => unknown): Problem {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof Problem) return error;
+    throw error;
+  }
+  throw new Error('nothing thrown');
+}
+
+describe('markPageBreaks', () => {
+  it('turns marker lines outside code into page breaks after rendering', () => {
+    const source = [
+      'a',
+      '<!-- pagebreak -->',
+      'b',
+      '  <!--page-break-->  ',
+      '<hr class="page-break">',
+      '```',
+      '<!-- pagebreak -->',
+      '```',
+      'c <!-- pagebreak -->',
+    ].join('\n');
+    const breaks = markPageBreaks(source);
+    expect(breaks.markdown).not.toContain('<!-- pagebreak -->\nb');
+    const token = /kbpagebreak[0-9a-f]{16}/.exec(breaks.markdown)![0];
+    expect(breaks.markdown.split(token)).toHaveLength(4);
+    expect(breaks.markdown).toContain('```\n<!-- pagebreak -->\n```');
+    expect(breaks.restore(`<p>a</p><p>${token}</p><p>b</p>`)).toBe(
+      '<p>a</p><hr class="page-break" /><p>b</p>',
+    );
+  });
+
+  it('leaves Markdown without markers untouched', () => {
+    const breaks = markPageBreaks('no breaks here, just a page-break-inside mention');
+    expect(breaks.markdown).toBe('no breaks here, just a page-break-inside mention');
+    expect(breaks.restore('<p>x</p>')).toBe('<p>x</p>');
+  });
+});
+
+describe('inlineImages', () => {
+  const html = `<p><img src="/api/images/${A}/content" alt="Logo" /> <img src="https://t.example/p.png" alt="a &amp; b" /> <img src="/api/images/${A.replace('1', '9')}/content" /></p>`;
+
+  it('lists stored image ids once', () => {
+    expect(storedImageIds(html + html)).toEqual([A, A.replace('1', '9')]);
+  });
+
+  it('inlines stored images and replaces everything else by its alt text', () => {
+    expect(inlineImages(html, new Map([[A, 'data:image/png;base64,AAAA']]))).toBe(
+      '<p><img src="data:image/png;base64,AAAA" alt="Logo" /> <span class="kb-missing-image">[a &amp; b]</span> <span class="kb-missing-image">[image]</span></p>',
+    );
+  });
+});
+
+describe('overrides', () => {
+  it('parses the body: nothing or {} means no overrides; malformed bodies are 400', () => {
+    expect(parseOverrideBody(undefined)).toEqual({});
+    expect(parseOverrideBody({})).toEqual({});
+    expect(parseOverrideBody({ variables: { a: 'b' } })).toEqual({ a: 'b' });
+    for (const body of [NOT_JSON, null, [], 'x', 3])
+      expect(thrown(() => parseOverrideBody(body)).status).toBe(400);
+    for (const variables of [null, [], 'x', 1, true])
+      expect(thrown(() => parseOverrideBody({ variables })).code).toBe('invalid_variables');
+    expect(thrown(() => parseOverrideBody({ variables: {}, other: 1 }))).toMatchObject({
+      status: 422,
+      extensions: { errors: [{ field: 'other', code: 'unknown_field' }] },
+    });
+  });
+
+  it('tells a JSON body from none and from another content type', () => {
+    expect(postedBody({ body: { a: 1 }, headers: {} })).toEqual({ a: 1 });
+    expect(postedBody({ body: undefined, headers: {} })).toBeUndefined();
+    expect(postedBody({ body: undefined, headers: { 'content-length': '0' } })).toBeUndefined();
+    expect(postedBody({ body: undefined, headers: { 'content-length': '5' } })).toBe(NOT_JSON);
+    expect(postedBody({ body: undefined, headers: { 'transfer-encoding': 'chunked' } })).toBe(
+      NOT_JSON,
+    );
+  });
+
+  it('accepts usable names with strings up to 10,000 characters and reports every bad name', () => {
+    const defined = { used: 'x', unused: 'y', site: 'z' };
+    expect(
+      validateOverrides({ used: 'v'.repeat(10_000), site: '' }, defined, ['used', 'site']),
+    ).toEqual({ used: 'v'.repeat(10_000), site: '' });
+    const problem = thrown(() =>
+      validateOverrides(
+        { nope: 'a', unused: 'b', used: 1, site: 'v'.repeat(10_001), __proto__x: 'c' },
+        defined,
+        ['used', 'site'],
+      ),
+    );
+    expect(problem.status).toBe(422);
+    expect(
+      (problem.extensions.errors as { field: string; code: string }[]).map((e) => [
+        e.field,
+        e.code,
+      ]),
+    ).toEqual([
+      ['variables.nope', 'unknown_variable'],
+      ['variables.unused', 'unused_variable'],
+      ['variables.used', 'not_a_string'],
+      ['variables.site', 'value_too_long'],
+      ['variables.__proto__x', 'unknown_variable'],
+    ]);
+  });
+});
+
+describe('printDocument', () => {
+  it('escapes the title, sets a safe language and embeds one stylesheet', () => {
+    const doc = printDocument('<b>"T"</b>', 'de-DE', '<p>x</p>');
+    expect(doc).toContain('<html lang="de-DE">');
+    expect(doc).toContain('<title>&lt;b&gt;&quot;T&quot;&lt;/b&gt;</title>');
+    expect(doc.match(/<style>/g)).toHaveLength(1);
+    expect(
+      printDocument('t', '"><script>', '').startsWith('<!DOCTYPE html>\n<html lang="en">'),
+    ).toBe(true);
+    expect(escapeHtml(`&<>"'`)).toBe('&amp;&lt;&gt;&quot;&#39;');
+  });
+});
