@@ -116,10 +116,20 @@ export function convertConfluence(
     slugCache.set(path, slug);
     return slug;
   };
+  // Titles are unique within a space, not across spaces or loose pages: a second page with
+  // the same path takes its file name instead (`userlink-demo`), so no page is lost.
+  const taken = new Set<string>();
   for (const page of parsed.values()) {
+    let slug = slugOf(page.path, new Set());
+    if (slug !== undefined && taken.has(slug)) {
+      const stem = slugifySegment(posix.basename(page.path, posix.extname(page.path)));
+      const alternative = stem ? [...slug.split('/').slice(0, -1), stem].join('/') : undefined;
+      if (alternative && !taken.has(alternative)) slug = alternative;
+    }
+    if (slug !== undefined) taken.add(slug);
     out.add({
       sourcePath: page.path,
-      slug: slugOf(page.path, new Set()),
+      slug,
       title: page.title,
       content: page.content,
       baseDir: dirOf(page.path),
