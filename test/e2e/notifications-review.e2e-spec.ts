@@ -114,3 +114,25 @@ describe('review-due notifications', () => {
     expect(await reviewNotices()).toHaveLength(1);
   });
 });
+
+describe('review-due schedule', () => {
+  it('runs the checker every REVIEW_CHECK_INTERVAL_SECONDS', async () => {
+    const t = await createTestApp({ REVIEW_CHECK_INTERVAL_SECONDS: '1' });
+    try {
+      const owner = await signedIn(t, 'editor');
+      await createPage(owner, 'scheduled', {
+        owner: owner.user!.username,
+        nextReviewAt: new Date(Date.now() - DAY).toISOString(),
+      });
+      const started = Date.now();
+      let items: { kind: string }[] = [];
+      while (items.length === 0 && Date.now() - started < 4000) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        items = (await owner.get('/api/notifications').expect(200)).body.items;
+      }
+      expect(items.map((n) => n.kind)).toEqual(['page.review_due']);
+    } finally {
+      await t.close();
+    }
+  });
+});
