@@ -1,8 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource, Repository } from 'typeorm';
+import { DataSource, EntityManager, Repository } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../common/config/app-config';
+import { isMysql } from '../common/database/data-source';
 import type { Role } from '../common/auth/roles';
 import { cursorString, Page, PageRequest, toPage } from '../common/http/pagination';
 import { ConflictProblem, NotFoundProblem } from '../common/problems/problem';
@@ -91,12 +92,7 @@ export class UsersService {
     const activeAdmin = user.role === 'admin' && !user.disabled;
     const demoting = input.role !== undefined && input.role !== 'admin' && activeAdmin;
     const disabling = input.disabled === true && activeAdmin;
-    if ((demoting || disabling) && (await this.countActiveAdmins()) <= 1) {
-      throw new ConflictProblem(
-        'last_admin',
-        'This is the only active administrator; appoint another first.',
-      );
-    }
+    if ((demoting || disabling) && (await this.countActiveAdmins()) <= 1) throw lastAdmin();
     if (input.disabled === true && id === actorId) {
       throw new ConflictProblem('cannot_disable_self', 'You cannot disable your own account.');
     }
@@ -107,6 +103,10 @@ export class UsersService {
     if (input.password !== undefined) user.passwordHash = await this.passwords.hash(input.password);
     user.updatedAt = new Date();
     await this.dataSource.transaction(async (manager) => {
+      // Checked again under a lock: two admins demoting each other at once must not both win.
+      if ((demoting || disabling) && (await this.countActiveAdminsForUpdate(manager)) <= 1) {
+        throw lastAdmin();
+      }
       await manager.save(user);
       // A disabled account or a new password ends every browser session at once.
       if (input.disabled === true || input.password !== undefined) {
@@ -125,6 +125,15 @@ export class UsersService {
 
   countActiveAdmins(): Promise<number> {
     return this.users.countBy({ role: 'admin', disabled: false });
+  }
+
+  /** MySQL locks the rows it counts; SQLite transactions already run one at a time. */
+  private countActiveAdminsForUpdate(manager: EntityManager): Promise<number> {
+    const query = manager
+      .createQueryBuilder(UserEntity, 'u')
+      .where('u.role = :role AND u.disabled = :disabled', { role: 'admin', disabled: false });
+    if (isMysql(manager.connection.options)) query.setLock('pessimistic_write');
+    return query.getCount();
   }
 
   /**
@@ -163,4 +172,11 @@ export class UsersService {
       });
     }
   }
+}
+
+function lastAdmin(): ConflictProblem {
+  return new ConflictProblem(
+    'last_admin',
+    'This is the only active administrator; appoint another first.',
+  );
 }

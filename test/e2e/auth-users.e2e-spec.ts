@@ -254,6 +254,21 @@ describe('auth: users and groups administration', () => {
       expect(last.body).toEqual(problem(409, 'last_admin'));
     });
 
+    it('keeps one administrator when the last two demote each other at the same moment', async () => {
+      const other = await createUser(t, 'admin');
+      const users = t.get(UsersService);
+      const results = await Promise.allSettled([
+        users.update(admin.user!.id, { role: 'editor' }, other.id),
+        users.update(other.id, { role: 'editor' }, admin.user!.id),
+      ]);
+      expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+      const rejected = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+      expect((rejected.reason as { code: string }).code).toBe('last_admin');
+      expect(
+        await t.dataSource.getRepository(UserEntity).countBy({ role: 'admin', disabled: false }),
+      ).toBe(1);
+    });
+
     it('answers 422 for bad values and 404 for an unknown user', async () => {
       const user = await createUser(t, 'reader');
       const res = await admin
