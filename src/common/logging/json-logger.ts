@@ -36,10 +36,13 @@ export class JsonLogger implements LoggerService {
     stack?: string,
   ): void {
     if (LEVELS[level] < LEVELS[this.level]) return;
+    // An Error's message and stack are not enumerable: spread, it would log as {}.
     const fields =
-      typeof message === 'object' && message !== null
-        ? (message as Record<string, unknown>)
-        : { msg: String(message) };
+      message instanceof Error
+        ? { msg: message.message, error: message.name, stack: stack ?? message.stack }
+        : typeof message === 'object' && message !== null
+          ? (message as Record<string, unknown>)
+          : { msg: String(message) };
     const line: Record<string, unknown> = {
       time: new Date().toISOString(),
       level,
