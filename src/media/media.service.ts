@@ -22,7 +22,7 @@ import { MEDIA_REFERENCES, MediaReferenceLookup } from './media-references';
 import { MediaResponse, toMediaResponse } from './media.mapper';
 import { MEDIA_STORAGE, MediaStorage } from './storage/media-storage';
 import { detectAttachmentType, detectImageType } from './upload/file-type';
-import { sanitizeFilename } from './upload/filename';
+import { sanitizeFilename, withImageExtension } from './upload/filename';
 import { ImageSize, readImageSize } from './upload/image-size';
 import { receiveSingleFile } from './upload/multipart';
 import { TempFile, TooLargeError, writeTempFile } from './upload/temp-file';
@@ -215,8 +215,9 @@ export class MediaService {
     uploaderId: string | null,
     manager?: EntityManager,
   ): Promise<MediaEntity> {
-    const filename = sanitizeFilename(originalName, kind === 'image' ? 'image' : 'file');
-    const { mimeType, size } = await this.classify(temp, kind, filename);
+    const cleanName = sanitizeFilename(originalName, kind === 'image' ? 'image' : 'file');
+    const { mimeType, size } = await this.classify(temp, kind, cleanName);
+    const filename = kind === 'image' ? withImageExtension(cleanName, mimeType) : cleanName;
     const repository = manager ? manager.getRepository(MediaEntity) : this.media;
     const store = async (): Promise<MediaEntity> => {
       await this.storage.put(temp.sha256, temp.path);

@@ -148,6 +148,9 @@ describe('media content', () => {
     ).expect(201);
     const asImage = await reader.get(image.url).expect(200);
     expect(asImage.headers['content-type']).toBe('image/gif');
+    expect(asImage.headers['content-disposition']).toBe(
+      `inline; filename="page.html.gif"; filename*=UTF-8''page.html.gif`,
+    );
     expect(asImage.headers['content-security-policy']).toBe(SANDBOX_CSP);
     expect(asImage.headers['x-content-type-options']).toBe('nosniff');
     const { body: attachment } = await upload(

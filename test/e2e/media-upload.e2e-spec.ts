@@ -131,7 +131,13 @@ describe('media uploads', () => {
     const image = await upload(editor, 'images', GIF_HTML_POLYGLOT, 'x.html', 'text/html').expect(
       201,
     );
-    expect(image.body).toMatchObject({ mimeType: 'image/gif', width: 10, height: 10 });
+    // The name gets the real type's extension, so a saved copy never opens as a page.
+    expect(image.body).toMatchObject({
+      filename: 'x.html.gif',
+      mimeType: 'image/gif',
+      width: 10,
+      height: 10,
+    });
     const attachment = await upload(
       editor,
       'attachments',
@@ -230,7 +236,7 @@ describe('media uploads', () => {
     expect(await send('../../etc/\\"evil\\"\u202e\t name.png')).toBe('_evil_ name.png');
     expect(await send("C:\\Users\\me\\it's <b>.png")).toBe('it_s _b_.png');
     expect(await send('Übersicht – März.png')).toBe('Übersicht – März.png');
-    expect(await send('..')).toBe('image');
+    expect(await send('..')).toBe('image.png');
     const long = await send(`${'ä'.repeat(300)}.txt`, Buffer.from('x'), 'attachments');
     expect(Array.from(long)).toHaveLength(200);
     expect(long).toMatch(/^ä+\.txt$/);

@@ -34,3 +34,21 @@ export function contentDisposition(type: 'inline' | 'attachment', filename: stri
   );
   return `${type}; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }
+
+const IMAGE_EXTENSIONS: Record<string, string[]> = {
+  'image/png': ['.png'],
+  'image/jpeg': ['.jpg', '.jpeg', '.jpe', '.jfif'],
+  'image/gif': ['.gif'],
+  'image/webp': ['.webp'],
+};
+
+/**
+ * Makes an image's name end in its real type's extension (`x.html` holding a GIF becomes
+ * `x.html.gif`), so "save image as" never produces a file the desktop would open as a page.
+ */
+export function withImageExtension(filename: string, mimeType: string): string {
+  const extensions = IMAGE_EXTENSIONS[mimeType];
+  if (!extensions || extensions.some((ext) => filename.toLowerCase().endsWith(ext)))
+    return filename;
+  return sanitizeFilename(`${filename}${extensions[0]}`, filename);
+}

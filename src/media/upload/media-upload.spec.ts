@@ -1,7 +1,7 @@
 import { gif, jpeg, png, webp } from '../../../test/support/images';
 import { decideRange, etagMatches } from '../http/content-response';
 import { detectAttachmentType, detectImageType, looksLikeText } from './file-type';
-import { contentDisposition, sanitizeFilename } from './filename';
+import { contentDisposition, sanitizeFilename, withImageExtension } from './filename';
 import { readImageSize } from './image-size';
 
 const reader = (data: Buffer) => (offset: number, length: number) =>
@@ -27,6 +27,19 @@ describe('sanitizeFilename', () => {
     const name = sanitizeFilename(`${'x'.repeat(500)}.jpeg`, 'f');
     expect(name).toHaveLength(200);
     expect(name.endsWith('.jpeg')).toBe(true);
+  });
+});
+
+describe('withImageExtension', () => {
+  it.each([
+    ['photo.JPG', 'image/jpeg', 'photo.JPG'],
+    ['photo.jpeg', 'image/jpeg', 'photo.jpeg'],
+    ['photo.png', 'image/jpeg', 'photo.png.jpg'],
+    ['page.html', 'image/gif', 'page.html.gif'],
+    ['noext', 'image/webp', 'noext.webp'],
+    [`${'y'.repeat(200)}`, 'image/png', `${'y'.repeat(196)}.png`],
+  ])('%s as %s → %s', (name, mime, expected) => {
+    expect(withImageExtension(name, mime)).toBe(expected);
   });
 });
 
