@@ -107,19 +107,14 @@ export class PageBrowseService {
     };
   }
 
-  /** Visible live pages linking to `slug`, by title. */
+  /** Visible live pages linking to `slug`, by title (plain SQL: it runs on every page read). */
   async backlinks(pageId: string, slug: string, user: AuthUser): Promise<PageLinkResponse[]> {
-    const query = this.dataSource.manager
-      .createQueryBuilder(PageLinkEntity, 'l')
-      .innerJoin(PageEntity, 'p', 'p.id = l.source_page_id')
-      .select('p.slug', 'slug')
-      .addSelect('p.title', 'title')
-      .where('l.target_slug = :slug', { slug })
-      .andWhere('p.id <> :pageId', { pageId })
-      .orderBy('p.title', 'ASC')
-      .addOrderBy('p.slug', 'ASC')
-      .limit(MAX_BACKLINKS);
-    this.access.restrictToVisible(query, user);
-    return query.getRawMany<PageLinkResponse>();
+    const visible = this.access.visibleSql(user, 'p');
+    const rows: PageLinkResponse[] = await this.dataSource.query(
+      'SELECT p.slug AS slug, p.title AS title FROM page_links l JOIN pages p ON p.id = l.source_page_id ' +
+        `WHERE l.target_slug = ? AND p.id <> ? AND ${visible.sql} ORDER BY p.title, p.slug LIMIT ${MAX_BACKLINKS}`,
+      [slug, pageId, ...visible.params],
+    );
+    return rows.map((r) => ({ slug: r.slug, title: r.title }));
   }
 }

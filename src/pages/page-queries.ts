@@ -1,4 +1,4 @@
-import { EntityManager, SelectQueryBuilder } from 'typeorm';
+import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import { PageEntity } from './entities/page.entity';
 
 /** A page with the usernames its response shows. */
@@ -71,4 +71,78 @@ export async function fetchPageRows(query: SelectQueryBuilder<PageEntity>): Prom
         row.site_version === undefined || row.site_version === null ? 0 : Number(row.site_version),
     };
   });
+}
+
+/**
+ * The hot read path (a page by slug or id) in plain SQL: one round trip for the page, its
+ * owner's and last editor's usernames and the site-variables version, without the query
+ * builder's per-request cost. Identifiers need no quoting on SQLite or MySQL.
+ */
+const PAGE_ROW_SQL =
+  'SELECT p.*, ou.username AS owner_username, ub.username AS updated_by_username, ' +
+  '(SELECT sv.version FROM site_variable_state sv WHERE sv.id = 1) AS site_version ' +
+  'FROM pages p LEFT JOIN users ou ON ou.id = p.owner_id LEFT JOIN users ub ON ub.id = p.updated_by WHERE ';
+
+/** SQLite keeps TypeORM datetimes as UTC text `YYYY-MM-DD HH:MM:SS.SSS`; MySQL answers Dates. */
+function toDate(value: unknown): Date | null {
+  if (value === null || value === undefined) return null;
+  if (value instanceof Date) return value;
+  return new Date(String(value).replace(' ', 'T') + 'Z');
+}
+
+function toJson<T>(value: unknown): T {
+  return (typeof value === 'string' ? JSON.parse(value) : value) as T;
+}
+
+function hydrate(row: Record<string, unknown>): PageRow {
+  const page = Object.assign(new PageEntity(), {
+    id: row.id as string,
+    slug: row.slug as string,
+    liveSlug: (row.live_slug as string | null) ?? null,
+    title: row.title as string,
+    content: row.content as string,
+    html: (row.html as string | null) ?? null,
+    htmlSiteVersion: Number(row.html_site_version),
+    icon: (row.icon as string | null) ?? null,
+    language: (row.language as string | null) ?? null,
+    tags: toJson<string[]>(row.tags),
+    groupNames: toJson<string[]>(row.group_names),
+    lifecycle: row.lifecycle as PageEntity['lifecycle'],
+    ownerId: (row.owner_id as string | null) ?? null,
+    reviewIntervalDays: row.review_interval_days === null ? null : Number(row.review_interval_days),
+    nextReviewAt: toDate(row.next_review_at),
+    deprecatedTarget: (row.deprecated_target as string | null) ?? null,
+    properties: toJson<PageEntity['properties']>(row.properties),
+    variables: toJson<Record<string, string>>(row.variables),
+    verified: Boolean(Number(row.verified)),
+    revision: Number(row.revision),
+    createdAt: toDate(row.created_at)!,
+    createdBy: (row.created_by as string | null) ?? null,
+    updatedAt: toDate(row.updated_at)!,
+    updatedBy: (row.updated_by as string | null) ?? null,
+    binnedAt: toDate(row.binned_at),
+    binnedBy: (row.binned_by as string | null) ?? null,
+  });
+  return {
+    page,
+    ownerName: (row.owner_username as string | null) ?? null,
+    updatedByName: (row.updated_by_username as string | null) ?? null,
+    siteVersion:
+      row.site_version === null || row.site_version === undefined ? 0 : Number(row.site_version),
+  };
+}
+
+export async function findLivePageRow(
+  dataSource: DataSource,
+  slug: string,
+): Promise<PageRow | null> {
+  const rows: Record<string, unknown>[] = await dataSource.query(PAGE_ROW_SQL + 'p.live_slug = ?', [
+    slug,
+  ]);
+  return rows.length ? hydrate(rows[0]) : null;
+}
+
+export async function findPageRowById(dataSource: DataSource, id: string): Promise<PageRow | null> {
+  const rows: Record<string, unknown>[] = await dataSource.query(PAGE_ROW_SQL + 'p.id = ?', [id]);
+  return rows.length ? hydrate(rows[0]) : null;
 }

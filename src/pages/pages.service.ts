@@ -9,7 +9,7 @@ import { PageEntity } from './entities/page.entity';
 import { MarkdownRenderer } from './markdown-renderer';
 import { PageAccessService } from './page-access.service';
 import { PageBrowseService } from './page-browse.service';
-import { fetchPageRows, PageRow, selectPages, withSiteVersion } from './page-queries';
+import { findLivePageRow, findPageRowById, PageRow } from './page-queries';
 import { PageWriterService } from './page-writer.service';
 import { PageResponse, toPageResponse } from './pages.mapper';
 import { ImportedPage, ImportOutcome, ReviewDuePage } from './pages.types';
@@ -72,9 +72,7 @@ export class PagesService {
 
   /** Response for a page just written by `user` (create, update, restore). */
   async readById(pageId: string, user: AuthUser): Promise<PageRead> {
-    const [row] = await fetchPageRows(
-      withSiteVersion(selectPages(this.dataSource.manager)).where('p.id = :pageId', { pageId }),
-    );
+    const row = await findPageRowById(this.dataSource, pageId);
     if (!row || !this.access.canSee(row.page, user)) throw new NotFoundProblem('page');
     return this.respond(row, user);
   }
@@ -156,11 +154,7 @@ export class PagesService {
   }
 
   private async visibleRow(slug: string, user: AuthUser): Promise<PageRow> {
-    const [row] = await fetchPageRows(
-      withSiteVersion(selectPages(this.dataSource.manager)).where('p.live_slug = :slug', {
-        slug: normaliseSlug(slug),
-      }),
-    );
+    const row = await findLivePageRow(this.dataSource, normaliseSlug(slug));
     if (!row || !this.access.canSee(row.page, user)) throw new NotFoundProblem('page');
     return row;
   }
