@@ -1,19 +1,8 @@
-import { createHash } from 'node:crypto';
-import request from 'supertest';
 import { png } from '../support/images';
 import type { Client } from '../support/users';
+import { binary, sha256, upload } from './media-support';
 
-export const sha256 = (data: Buffer): string => createHash('sha256').update(data).digest('hex');
-
-/** Collects a response body as raw bytes whatever its type (supertest `.parse(binary)`). */
-export function binary(
-  res: request.Response,
-  callback: (error: Error | null, body: Buffer) => void,
-): void {
-  const chunks: Buffer[] = [];
-  res.on('data', (chunk: Buffer) => chunks.push(chunk));
-  res.on('end', () => callback(null, Buffer.concat(chunks)));
-}
+export { binary, sha256 };
 
 export interface UploadedMedia {
   id: string;
@@ -24,14 +13,13 @@ export interface UploadedMedia {
   sha256: string;
 }
 
-export async function uploadImage(
+async function uploadMedia(
   client: Client,
+  kind: 'images' | 'attachments',
   bytes: Buffer,
   filename: string,
 ): Promise<UploadedMedia> {
-  const res = await client
-    .post('/api/images')
-    .attach('file', bytes, { filename, contentType: 'application/octet-stream' });
+  const res = await upload(client, kind, bytes, filename);
   if (res.status !== 201)
     throw new Error(`upload ${filename}: ${res.status} ${JSON.stringify(res.body)}`);
   return {
@@ -44,25 +32,10 @@ export async function uploadImage(
   };
 }
 
-export async function uploadAttachment(
-  client: Client,
-  bytes: Buffer,
-  filename: string,
-): Promise<UploadedMedia> {
-  const res = await client
-    .post('/api/attachments')
-    .attach('file', bytes, { filename, contentType: 'application/octet-stream' });
-  if (res.status !== 201)
-    throw new Error(`upload ${filename}: ${res.status} ${JSON.stringify(res.body)}`);
-  return {
-    id: res.body.id,
-    url: res.body.url,
-    bytes,
-    filename: res.body.filename,
-    mimeType: res.body.mimeType,
-    sha256: res.body.sha256,
-  };
-}
+export const uploadImage = (client: Client, bytes: Buffer, filename: string) =>
+  uploadMedia(client, 'images', bytes, filename);
+export const uploadAttachment = (client: Client, bytes: Buffer, filename: string) =>
+  uploadMedia(client, 'attachments', bytes, filename);
 
 /** A small distinctive PNG (a few colours so the PDF keeps it as an image). */
 export function testPng(seed = 1, size = 8): Buffer {
