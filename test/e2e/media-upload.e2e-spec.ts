@@ -10,7 +10,7 @@ import {
   webp,
 } from '../support/images';
 import { problem } from '../support/problems';
-import { anonymous, Client, signedIn } from '../support/users';
+import { Client, signedIn } from '../support/users';
 import {
   clearStoredMedia,
   filesUnder,

@@ -10,6 +10,8 @@ export function sanitizeFilename(raw: string | undefined, fallback: string): str
   name = name.split(/[/\\]/).pop() ?? '';
   name = name
     .replace(/[\t\n\r\v\f]/g, ' ')
+    // Control characters (C0, DEL, C1) and invisible direction marks that disguise extensions.
+    // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g, '')
     .replace(/["'`<>:*?|]/g, '_')
     .replace(/\s+/g, ' ')
