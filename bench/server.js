@@ -32,8 +32,8 @@ function stop(child) {
   });
 }
 
-async function startKb({ port, dataDir, env = {} }) {
-  const child = spawn(process.execPath, [join(ROOT, 'dist', 'main.js')], {
+async function startKb({ port, dataDir, env = {}, nodeArgs = [] }) {
+  const child = spawn(process.execPath, [...nodeArgs, join(ROOT, 'dist', 'main.js')], {
     cwd: ROOT,
     stdio: ['ignore', 'inherit', 'inherit'],
     env: {

@@ -23,9 +23,11 @@ describe('search terms', () => {
       prefixLast: false,
     });
     expect(tokenize('Kubern')).toEqual({ words: ['kubern'], prefixLast: true });
+    // Short last words match whole: "the*" would expand to every the/then/there... in the index.
+    expect(tokenize('the')).toEqual({ words: ['the'], prefixLast: false });
     expect(tokenize('crème brûlée 東京')).toEqual({
       words: ['crème', 'brûlée', '東京'],
-      prefixLast: true,
+      prefixLast: false,
     });
     expect(tokenize('*** %% --')).toEqual({ words: [], prefixLast: false });
   });

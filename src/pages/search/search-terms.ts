@@ -4,6 +4,8 @@ import { fieldProblem } from '../../common/problems/problem';
 export const MAX_QUERY_LENGTH = 256;
 /** Terms beyond this many are ignored: more words only narrow an AND query further. */
 export const MAX_TERMS = 16;
+/** A last word shorter than this is matched whole, not as a prefix. */
+export const MIN_PREFIX_LENGTH = 4;
 
 /**
  * A user query reduced to plain words. Only runs of letters, digits and combining marks
@@ -40,8 +42,11 @@ export function tokenize(text: string): SearchTerms {
     if (!words.includes(word)) words.push(word);
     if (words.length === MAX_TERMS) break;
   }
-  // A trailing separator ("kuber ") means the user finished the word: no prefix then.
-  const prefixLast = words.length > 0 && /[\p{L}\p{N}\p{M}]$/u.test(text);
+  // A trailing separator ("kuber ") means the user finished the word: no prefix then. Short
+  // words match exactly: "the*" would expand to every the/then/there/these... in the index.
+  const last = words[words.length - 1];
+  const prefixLast =
+    last !== undefined && [...last].length >= MIN_PREFIX_LENGTH && /[\p{L}\p{N}\p{M}]$/u.test(text);
   return { words, prefixLast };
 }
 

@@ -6,6 +6,8 @@ import { HIT_CLOSE, HIT_OPEN, markdownToPlainText, markedToHtml } from './search
 /** bm25 column weights: page_id (unindexed), title, body, tags. */
 const BM25 = 'bm25(page_search, 0.0, 10.0, 1.0, 4.0)';
 const SNIPPET_TOKENS = 24;
+/** Above this many matches, ranking switches from bm25 to title-first, most recent first. */
+export const RANKED_MATCHES = 2_000;
 
 /**
  * SQLite FTS5: the virtual table `page_search(page_id UNINDEXED, title, body, tags)` plus
@@ -14,7 +16,10 @@ const SNIPPET_TOKENS = 24;
  * A page gets a fresh, larger rowid on every save, so rowid order is "most recently saved".
  */
 export class SqlitePageSearchIndex implements PageSearchIndex {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly rankedMatches = RANKED_MATCHES,
+  ) {}
 
   async upsert(manager: EntityManager, document: SearchDocument): Promise<void> {
     await this.delete(manager, document.pageId);
@@ -52,12 +57,50 @@ export class SqlitePageSearchIndex implements PageSearchIndex {
     await manager.query('DELETE FROM search_rowids WHERE page_id = ?', [pageId]);
   }
 
+  /**
+   * Up to `rankedMatches` (RANKED_MATCHES) matches: bm25 over all of them. More (a query of common words): title
+   * matches first, then the others, each most recently saved first. bm25 would score every
+   * match and count every word's pages first, which costs O(matches) per request (hundreds of
+   * milliseconds at 100,000 pages), while its order among thousands of pages that all contain
+   * "service" says little; reading two rowid-ordered lists stops after `offset + count` rows.
+   */
   async search(terms: SearchTerms, offset: number, count: number): Promise<string[]> {
     if (terms.words.length === 0) return [];
-    const rows: { page_id: string }[] = await this.dataSource.query(
-      `SELECT page_id FROM page_search WHERE page_search MATCH ? ORDER BY ${BM25}, rowid DESC LIMIT ? OFFSET ?`,
-      [toFts5Match(terms), count, offset],
+    const match = toFts5Match(terms);
+    const beyond: unknown[] = await this.dataSource.query(
+      'SELECT rowid FROM page_search WHERE page_search MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?',
+      [match, this.rankedMatches],
     );
+    if (beyond.length === 0) {
+      return this.ids(
+        `SELECT page_id FROM page_search WHERE page_search MATCH ? ORDER BY ${BM25}, rowid DESC LIMIT ? OFFSET ?`,
+        [match, count, offset],
+      );
+    }
+    const inTitle = `{title} : (${match})`;
+    const byRecency =
+      'SELECT page_id FROM page_search WHERE page_search MATCH ? ORDER BY rowid DESC LIMIT ? OFFSET ?';
+    const titled = await this.ids(byRecency, [inTitle, count, offset]);
+    if (titled.length === count) return titled;
+    // Where the title matches end: known from this read unless the offset is already past them.
+    let titledTotal = offset + titled.length;
+    if (titled.length === 0 && offset > 0) {
+      const rows: { n: number }[] = await this.dataSource.query(
+        'SELECT count(*) AS n FROM page_search WHERE page_search MATCH ?',
+        [inTitle],
+      );
+      titledTotal = rows[0].n;
+    }
+    const rest = await this.ids(byRecency, [
+      `(${match}) NOT ${inTitle}`,
+      count - titled.length,
+      Math.max(0, offset - titledTotal),
+    ]);
+    return [...titled, ...rest];
+  }
+
+  private async ids(sql: string, parameters: unknown[]): Promise<string[]> {
+    const rows: { page_id: string }[] = await this.dataSource.query(sql, parameters);
     return rows.map((r) => r.page_id);
   }
 
