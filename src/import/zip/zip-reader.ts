@@ -47,26 +47,41 @@ export function bufferSource(buffer: Buffer): ZipSource {
   };
 }
 
+/** Entries are mostly read front to back: reads are served from a window of this size. */
+const WINDOW_BYTES = 4 * 1024 * 1024;
+
 export async function fileSource(path: string): Promise<ZipSource> {
   const handle = await open(path, 'r');
   const { size } = await handle.stat();
+  let window: Buffer = Buffer.alloc(0);
+  let windowStart = 0;
+  const readAt = async (position: number, wanted: number): Promise<Buffer> => {
+    const buffer = Buffer.allocUnsafe(wanted);
+    let done = 0;
+    while (done < wanted) {
+      const { bytesRead } = await handle.read(buffer, done, wanted - done, position + done);
+      if (bytesRead === 0) break;
+      done += bytesRead;
+    }
+    return buffer.subarray(0, done);
+  };
   return {
     size,
     read: async (position, length) => {
       const wanted = Math.max(0, Math.min(length, size - position));
-      const buffer = Buffer.allocUnsafe(wanted);
-      let done = 0;
-      while (done < wanted) {
-        const { bytesRead } = await handle.read(buffer, done, wanted - done, position + done);
-        if (bytesRead === 0) break;
-        done += bytesRead;
+      if (position >= windowStart && position + wanted <= windowStart + window.length) {
+        return window.subarray(position - windowStart, position - windowStart + wanted);
       }
-      return buffer.subarray(0, done);
+      if (wanted >= WINDOW_BYTES) return readAt(position, wanted);
+      window = await readAt(position, Math.min(WINDOW_BYTES, size - position));
+      windowStart = position;
+      return window.subarray(0, wanted);
     },
     close: () => handle.close(),
   };
 }
 
+const SYNC_INFLATE_BYTES = 64 * 1024;
 const EOCD_SIGNATURE = 0x06054b50;
 const ZIP64_LOCATOR_SIGNATURE = 0x07064b50;
 const ZIP64_EOCD_SIGNATURE = 0x06064b50;
@@ -236,7 +251,12 @@ export async function readZipEntry(
   } else {
     const limit = budget.remainingBytes;
     try {
-      data = await inflateRaw(compressed, { maxOutputLength: Math.max(1, limit) });
+      // Small entries inflate synchronously (a thread-pool round trip costs more than the work);
+      // either way zlib stops at the budget.
+      data =
+        compressed.length <= SYNC_INFLATE_BYTES
+          ? zlib.inflateRawSync(compressed, { maxOutputLength: Math.max(1, limit) })
+          : await inflateRaw(compressed, { maxOutputLength: Math.max(1, limit) });
     } catch (error) {
       if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
         budget.consumeBytes(limit + 1);
