@@ -38,7 +38,7 @@ export class ExportController {
         disposition: contentDisposition('attachment', file.filename),
       });
     }
-    return streamZip(res, file.stream, file.filename, () => file.stream.destroy());
+    return streamZip(res, file.stream, file.filename, file.abort);
   }
 
   @Post('archive')

@@ -11,7 +11,7 @@ import { pageMarkdown } from './page-markdown';
 
 export type PageExport =
   | { kind: 'markdown'; filename: string; body: Buffer }
-  | { kind: 'zip'; filename: string; stream: Readable };
+  | { kind: 'zip'; filename: string; stream: Readable; abort(): void };
 
 const IMAGE_EXTENSIONS: Record<string, string> = {
   'image/png': 'png',
@@ -70,28 +70,38 @@ export class MarkdownExportService {
     for (const image of images)
       zip.append(image.stream, { name: `images/${image.name}`, date: image.date });
     void zip.finalize().catch(() => undefined);
-    return { kind: 'zip', filename: `${stem}.zip`, stream: zip };
+    const abort = () => {
+      zip.abort();
+      // Image files not yet read by the ZIP writer would otherwise stay open.
+      for (const image of images) image.stream.destroy();
+    };
+    return { kind: 'zip', filename: `${stem}.zip`, stream: zip, abort };
   }
 
   /** Opens each stored image once; ids that are not stored images stay plain references. */
   private async openImages(ids: string[]): Promise<PackedImage[]> {
     const images: PackedImage[] = [];
     const taken = new Set<string>();
-    for (const id of ids) {
-      const meta = await this.media.findById(id);
-      if (!meta || meta.kind !== 'image') continue;
-      let stream: Readable;
-      try {
-        stream = (await this.media.openContent(id)).stream;
-      } catch {
-        continue;
+    try {
+      for (const id of ids) {
+        const meta = await this.media.findById(id);
+        if (!meta || meta.kind !== 'image') continue;
+        let stream: Readable;
+        try {
+          stream = (await this.media.openContent(id)).stream;
+        } catch {
+          continue;
+        }
+        images.push({
+          id,
+          name: uniqueName(imageFileName(meta.filename, meta.mimeType), taken),
+          stream,
+          date: new Date(meta.createdAt),
+        });
       }
-      images.push({
-        id,
-        name: uniqueName(imageFileName(meta.filename, meta.mimeType), taken),
-        stream,
-        date: new Date(meta.createdAt),
-      });
+    } catch (error) {
+      for (const image of images) image.stream.destroy();
+      throw error;
     }
     return images;
   }
