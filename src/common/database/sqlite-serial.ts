@@ -8,10 +8,13 @@ import { BetterSqlite3QueryRunner } from 'typeorm/driver/better-sqlite3/BetterSq
  * "cannot start a transaction within a transaction", or its statements silently join (and roll
  * back with) the first one's transaction; an implicit `save()` transaction does the same.
  *
- * This serialises database work on SQLite: a transaction (`manager.transaction()`,
+ * This serialises database writes on SQLite: a transaction (`manager.transaction()`,
  * `dataSource.transaction()`, and the implicit one of `save()`/`remove()`) holds a process-wide
- * lock until it ends, and every statement issued outside it waits its turn. Statements issued
- * from inside the transaction's async context run at once (AsyncLocalStorage tells them apart).
+ * lock until it ends, and every writing statement issued outside it waits its turn. Statements
+ * issued from inside the transaction's async context run at once (AsyncLocalStorage tells them
+ * apart). A lone SELECT never waits: it cannot change what the transaction does, and making
+ * every read wait would stall the whole service (and /readyz) for as long as a big import
+ * runs; the price is that such a read may see the open transaction's uncommitted rows.
  *
  * Rule for feature code: do the transaction's database work from its callback's async flow
  * (await, for-await), not from event callbacks of a stream opened before the transaction,
@@ -44,6 +47,7 @@ class SqliteLock {
 }
 
 const lock = new SqliteLock();
+const READ_ONLY = /^\s*SELECT\b/i;
 let installed = false;
 
 function isSqlite(manager: EntityManager): boolean {
@@ -62,6 +66,7 @@ export function installSqliteSerialisation(): void {
     this: BetterSqlite3QueryRunner,
     ...args: unknown[]
   ) {
+    if (typeof args[0] === 'string' && READ_ONLY.test(args[0])) return query.apply(this, args);
     return lock.run(() => query.apply(this, args));
   };
 
