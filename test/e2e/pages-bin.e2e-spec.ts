@@ -1,7 +1,5 @@
-import { createTestApp, TestApp } from '../support/test-app';
-import { Client, signedIn } from '../support/users';
 import { problem } from '../support/problems';
-import { allItems, createPage, expectedPage, ISO_DATE } from '../support/pages';
+import { usePagesApp, allItems, createPage, expectedPage, ISO_DATE } from '../support/pages';
 import { PageEntity } from '../../src/pages/entities/page.entity';
 import { PageRevisionEntity } from '../../src/pages/entities/page-revision.entity';
 import { PageLinkEntity } from '../../src/pages/entities/page-link.entity';
@@ -10,52 +8,40 @@ import { PAGE_BINNED } from '../../src/common/events/domain-events';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 
 describe('pages: bin', () => {
-  let t: TestApp;
-  let admin: Client;
-  let editor: Client;
+  const c = usePagesApp();
 
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
-  beforeEach(async () => {
-    await t.reset();
-    admin = await signedIn(t, 'admin');
-    editor = await signedIn(t, 'editor');
-  });
-
-  const binItems = async () => allItems(admin, '/api/bin');
+  const binItems = async () => allItems(c.admin, '/api/bin');
 
   it('DELETE moves the page to the bin, hides it everywhere and frees the slug', async () => {
     const events: unknown[] = [];
-    t.get(EventEmitter2).on(PAGE_BINNED, (e) => events.push(e));
-    await createPage(editor, 'doomed', { tags: ['t'], content: '[other](/other)' });
-    await createPage(editor, 'other', { content: '[d](/doomed)' });
-    await editor
+    c.t.get(EventEmitter2).on(PAGE_BINNED, (e) => events.push(e));
+    await createPage(c.editor, 'doomed', { tags: ['t'], content: '[other](/other)' });
+    await createPage(c.editor, 'other', { content: '[d](/doomed)' });
+    await c.editor
       .put('/api/pages/doomed')
       .send({ baseRevision: 1, content: '[other](/other) v2' })
       .expect(200);
-    await admin.delete('/api/pages/doomed').expect(204);
+    await c.admin.delete('/api/pages/doomed').expect(204);
 
-    await editor.get('/api/pages/doomed').expect(404);
-    await admin.get('/api/pages/doomed').expect(404);
-    await admin.get('/api/pages/doomed/raw').expect(404);
-    await admin.get('/api/revisions?slug=doomed').expect(404);
-    expect((await allItems(admin, '/api/pages')).map((p) => p.slug)).toEqual(['other']);
-    expect(await allItems(admin, '/api/tags')).toEqual([]);
-    expect((await admin.get('/api/graph').expect(200)).body).toEqual({
+    await c.editor.get('/api/pages/doomed').expect(404);
+    await c.admin.get('/api/pages/doomed').expect(404);
+    await c.admin.get('/api/pages/doomed/raw').expect(404);
+    await c.admin.get('/api/revisions?slug=doomed').expect(404);
+    expect((await allItems(c.admin, '/api/pages')).map((p) => p.slug)).toEqual(['other']);
+    expect(await allItems(c.admin, '/api/tags')).toEqual([]);
+    expect((await c.admin.get('/api/graph').expect(200)).body).toEqual({
       nodes: [{ slug: 'other', title: 'Title of other', tags: [] }],
       edges: [],
     });
-    expect((await admin.get('/api/pages/other').expect(200)).body.backlinks).toEqual([]);
-    const page = await t.dataSource.getRepository(PageEntity).findOneByOrFail({ slug: 'doomed' });
+    expect((await c.admin.get('/api/pages/other').expect(200)).body.backlinks).toEqual([]);
+    const page = await c.t.dataSource.getRepository(PageEntity).findOneByOrFail({ slug: 'doomed' });
     expect(events).toEqual([
       {
         pageId: page.id,
         slug: 'doomed',
         title: 'Title of doomed',
         ownerId: null,
-        actorId: admin.user!.id,
+        actorId: c.admin.user!.id,
       },
     ]);
 
@@ -67,28 +53,31 @@ describe('pages: bin', () => {
         revision: 2,
         updatedAt: ISO_DATE,
         binnedAt: ISO_DATE,
-        binnedBy: admin.user!.username,
+        binnedBy: c.admin.user!.username,
       },
     ]);
     // The slug is free again.
-    await createPage(editor, 'doomed', { content: 'a new page' });
+    await createPage(c.editor, 'doomed', { content: 'a new page' });
   });
 
   it('restores a binned page with its revisions (200), or 409 while the slug is taken', async () => {
-    await createPage(editor, 'phoenix', { content: 'first' });
-    await editor.put('/api/pages/phoenix').send({ baseRevision: 1, content: 'second' }).expect(200);
-    await admin.delete('/api/pages/phoenix').expect(204);
+    await createPage(c.editor, 'phoenix', { content: 'first' });
+    await c.editor
+      .put('/api/pages/phoenix')
+      .send({ baseRevision: 1, content: 'second' })
+      .expect(200);
+    await c.admin.delete('/api/pages/phoenix').expect(204);
     const [{ id }] = await binItems();
 
-    await createPage(editor, 'phoenix', { content: 'usurper' });
-    await admin
+    await createPage(c.editor, 'phoenix', { content: 'usurper' });
+    await c.admin
       .post(`/api/bin/${id}/restore`)
       .expect(409)
       .expect((r) => expect(r.body).toEqual(problem(409, 'slug_taken', { slug: 'phoenix' })));
-    await admin.delete('/api/pages/phoenix').expect(204);
+    await c.admin.delete('/api/pages/phoenix').expect(204);
     expect(await binItems()).toHaveLength(2);
 
-    const restored = await admin.post(`/api/bin/${id}/restore`).expect(200);
+    const restored = await c.admin.post(`/api/bin/${id}/restore`).expect(200);
     expect(restored.body).toEqual(
       expectedPage({
         slug: 'phoenix',
@@ -96,63 +85,67 @@ describe('pages: bin', () => {
         content: 'second',
         revision: 2,
         html: '<p>second</p>\n',
-        updatedBy: editor.user!.username,
+        updatedBy: c.editor.user!.username,
       }),
     );
-    const revisions = await admin.get('/api/revisions?slug=phoenix').expect(200);
+    const revisions = await c.admin.get('/api/revisions?slug=phoenix').expect(200);
     expect(revisions.body.items.map((r: { revision: number }) => r.revision)).toEqual([2, 1]);
     expect((await binItems()).map((b) => b.slug)).toEqual(['phoenix']);
-    await admin.post(`/api/bin/${id}/restore`).expect(404);
+    await c.admin.post(`/api/bin/${id}/restore`).expect(404);
   });
 
   it('purges a binned page with its revisions, tags and links', async () => {
-    await createPage(editor, 'gone', { tags: ['x'], content: '[a](/a)' });
-    await admin.delete('/api/pages/gone').expect(204);
+    await createPage(c.editor, 'gone', { tags: ['x'], content: '[a](/a)' });
+    await c.admin.delete('/api/pages/gone').expect(204);
     const [{ id }] = await binItems();
-    await admin.delete(`/api/bin/${id}`).expect(204);
+    await c.admin.delete(`/api/bin/${id}`).expect(204);
     expect(await binItems()).toEqual([]);
-    expect(await t.dataSource.getRepository(PageEntity).countBy({ id })).toBe(0);
-    expect(await t.dataSource.getRepository(PageRevisionEntity).countBy({ pageId: id })).toBe(0);
-    expect(await t.dataSource.getRepository(PageTagEntity).countBy({ pageId: id })).toBe(0);
-    expect(await t.dataSource.getRepository(PageLinkEntity).countBy({ sourcePageId: id })).toBe(0);
-    await admin.delete(`/api/bin/${id}`).expect(404);
-    await admin.post(`/api/bin/${id}/restore`).expect(404);
+    expect(await c.t.dataSource.getRepository(PageEntity).countBy({ id })).toBe(0);
+    expect(await c.t.dataSource.getRepository(PageRevisionEntity).countBy({ pageId: id })).toBe(0);
+    expect(await c.t.dataSource.getRepository(PageTagEntity).countBy({ pageId: id })).toBe(0);
+    expect(await c.t.dataSource.getRepository(PageLinkEntity).countBy({ sourcePageId: id })).toBe(
+      0,
+    );
+    await c.admin.delete(`/api/bin/${id}`).expect(404);
+    await c.admin.post(`/api/bin/${id}/restore`).expect(404);
   });
 
   it('bin routes answer 404 for live pages, unknown and malformed ids', async () => {
-    await createPage(editor, 'alive');
-    const live = await t.dataSource.getRepository(PageEntity).findOneByOrFail({ slug: 'alive' });
+    await createPage(c.editor, 'alive');
+    const live = await c.t.dataSource.getRepository(PageEntity).findOneByOrFail({ slug: 'alive' });
     for (const id of [live.id, '00000000-0000-4000-8000-000000000000', 'not-a-uuid']) {
-      await admin.post(`/api/bin/${id}/restore`).expect(404);
-      await admin
+      await c.admin.post(`/api/bin/${id}/restore`).expect(404);
+      await c.admin
         .delete(`/api/bin/${id}`)
         .expect(404)
         .expect((r) => expect(r.body).toEqual(problem(404, 'page_not_found')));
     }
-    await admin.get('/api/pages/alive').expect(200);
+    await c.admin.get('/api/pages/alive').expect(200);
   });
 
   it('DELETE honours a stale If-Match with 412', async () => {
-    await createPage(editor, 'kept');
-    await editor.put('/api/pages/kept').send({ baseRevision: 1, content: 'v2' }).expect(200);
-    await admin
+    await createPage(c.editor, 'kept');
+    await c.editor.put('/api/pages/kept').send({ baseRevision: 1, content: 'v2' }).expect(200);
+    await c.admin
       .delete('/api/pages/kept')
       .set('If-Match', '"1"')
       .expect(412)
       .expect((r) =>
         expect(r.body).toEqual(problem(412, 'revision_mismatch', { currentRevision: 2 })),
       );
-    await admin.delete('/api/pages/kept').set('If-Match', '"2"').expect(204);
+    await c.admin.delete('/api/pages/kept').set('If-Match', '"2"').expect(204);
   });
 
   it('pages the bin with limit and cursor, newest first', async () => {
     for (const slug of ['b1', 'b2', 'b3']) {
-      await createPage(editor, slug);
-      await admin.delete(`/api/pages/${slug}`).expect(204);
+      await createPage(c.editor, slug);
+      await c.admin.delete(`/api/pages/${slug}`).expect(204);
     }
-    const first = await admin.get('/api/bin?limit=2').expect(200);
+    const first = await c.admin.get('/api/bin?limit=2').expect(200);
     expect(first.body.items.map((b: { slug: string }) => b.slug)).toEqual(['b3', 'b2']);
-    const second = await admin.get(`/api/bin?limit=2&cursor=${first.body.nextCursor}`).expect(200);
+    const second = await c.admin
+      .get(`/api/bin?limit=2&cursor=${first.body.nextCursor}`)
+      .expect(200);
     expect(second.body).toEqual({
       items: [expect.objectContaining({ slug: 'b1' })],
       nextCursor: null,

@@ -1,7 +1,7 @@
-import { createTestApp, TestApp } from '../support/test-app';
-import { anonymous, Client, createGroup, signedIn } from '../support/users';
+import { anonymous, createGroup, signedIn } from '../support/users';
 import { fieldErrors, problem, PROBLEM_CONTENT_TYPE } from '../support/problems';
 import {
+  usePagesApp,
   allItems,
   createPage,
   expectedPage,
@@ -11,24 +11,10 @@ import {
 } from '../support/pages';
 
 describe('pages: create, read, update, raw, lists', () => {
-  let t: TestApp;
-  let admin: Client;
-  let editor: Client;
-  let reader: Client;
-
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
-  beforeEach(async () => {
-    await t.reset();
-    admin = await signedIn(t, 'admin');
-    editor = await signedIn(t, 'editor');
-    reader = await signedIn(t, 'reader');
-  });
+  const c = usePagesApp();
 
   it('creates a page: 201, Location, ETag and the whole body', async () => {
-    const res = await editor
+    const res = await c.editor
       .post('/api/pages')
       .send({
         slug: 'Guides/Getting-Started',
@@ -45,16 +31,16 @@ describe('pages: create, read, update, raw, lists', () => {
         title: 'Getting started',
         content: '# Hello\n\nSee [intro](../intro#top).',
         tags: ['how-to', 'setup'],
-        updatedBy: editor.user!.username,
+        updatedBy: c.editor.user!.username,
         html: '<h1 id="hello">Hello</h1>\n<p>See <a href="/intro#top">intro</a>.</p>\n',
       }),
     );
   });
 
   it('stores every metadata field and answers it on read', async () => {
-    await createPage(admin, 'target');
-    await createGroup(t, 'ops');
-    const owner = await signedIn(t, 'editor');
+    await createPage(c.admin, 'target');
+    await createGroup(c.t, 'ops');
+    const owner = await signedIn(c.t, 'editor');
     const body = {
       slug: 'runbooks/Deploy',
       title: 'Deploy',
@@ -72,8 +58,8 @@ describe('pages: create, read, update, raw, lists', () => {
       variables: { env: 'production' },
       verified: true,
     };
-    await admin.post('/api/pages').send(body).expect(201);
-    const res = await admin.get('/api/pages/runbooks/deploy').expect(200);
+    await c.admin.post('/api/pages').send(body).expect(201);
+    const res = await c.admin.get('/api/pages/runbooks/deploy').expect(200);
     expect(res.headers.etag).toBe('"1"');
     expect(res.headers['cache-control']).toBe('private, no-cache');
     expect(res.body).toEqual(
@@ -83,7 +69,7 @@ describe('pages: create, read, update, raw, lists', () => {
         owner: owner.user!.username,
         groups: ['ops'],
         deprecatedTarget: 'target',
-        updatedBy: admin.user!.username,
+        updatedBy: c.admin.user!.username,
         html: '<p>Deploy production as {{user}}.</p>\n',
       }),
     );
@@ -91,14 +77,14 @@ describe('pages: create, read, update, raw, lists', () => {
 
   it('starts the review clock when only an interval is given', async () => {
     const before = Date.now();
-    const page = await createPage(editor, 'reviewed', { reviewIntervalDays: 10 });
+    const page = await createPage(c.editor, 'reviewed', { reviewIntervalDays: 10 });
     const due = new Date(page.nextReviewAt).getTime();
     expect(due).toBeGreaterThanOrEqual(before + 10 * 86_400_000 - 1000);
     expect(due).toBeLessThanOrEqual(Date.now() + 10 * 86_400_000 + 1000);
   });
 
   it('refuses anonymous callers on every route (401)', async () => {
-    const anon = anonymous(t);
+    const anon = anonymous(c.t);
     const calls = [
       anon.get('/api/pages'),
       anon.post('/api/pages').send(newPage('x')),
@@ -128,63 +114,63 @@ describe('pages: create, read, update, raw, lists', () => {
   });
 
   it('refuses the wrong role (403)', async () => {
-    await createPage(admin, 'x');
+    await createPage(c.admin, 'x');
     const forbidden = [
-      reader.post('/api/pages').send(newPage('y')),
-      reader.put('/api/pages/x').send({ baseRevision: 1, title: 'no' }),
-      reader.post('/api/preview').send({ content: 'x' }),
-      reader.post('/api/revisions/00000000-0000-4000-8000-000000000000/restore').send({}),
-      editor.delete('/api/pages/x'),
-      editor.get('/api/bin'),
-      editor.post('/api/bin/00000000-0000-4000-8000-000000000000/restore'),
-      editor.delete('/api/bin/00000000-0000-4000-8000-000000000000'),
-      editor.put('/api/variables').send({ variables: {} }),
-      (await reader.withToken()).post('/api/pages').send(newPage('z')),
-      (await admin.withToken({ scope: 'reader' })).post('/api/pages').send(newPage('z')),
+      c.reader.post('/api/pages').send(newPage('y')),
+      c.reader.put('/api/pages/x').send({ baseRevision: 1, title: 'no' }),
+      c.reader.post('/api/preview').send({ content: 'x' }),
+      c.reader.post('/api/revisions/00000000-0000-4000-8000-000000000000/restore').send({}),
+      c.editor.delete('/api/pages/x'),
+      c.editor.get('/api/bin'),
+      c.editor.post('/api/bin/00000000-0000-4000-8000-000000000000/restore'),
+      c.editor.delete('/api/bin/00000000-0000-4000-8000-000000000000'),
+      c.editor.put('/api/variables').send({ variables: {} }),
+      (await c.reader.withToken()).post('/api/pages').send(newPage('z')),
+      (await c.admin.withToken({ scope: 'reader' })).post('/api/pages').send(newPage('z')),
     ];
     for (const call of forbidden) {
       const res = await call;
       expect(res.status).toBe(403);
       expect(res.body).toEqual(problem(403, 'insufficient_role'));
     }
-    await admin
+    await c.admin
       .get('/api/pages/x')
       .expect(200)
       .expect((r) => expect(r.body.title).toBe('Title of x'));
   });
 
   it('works with a bearer token as well as the session', async () => {
-    const token = await editor.withToken();
+    const token = await c.editor.withToken();
     await token.post('/api/pages').send(newPage('by-token')).expect(201);
     await token.get('/api/pages/by-token/raw').expect(200);
   });
 
   it('answers 400 for malformed bodies and headers', async () => {
-    await createPage(editor, 'x');
-    const notJson = await editor
+    await createPage(c.editor, 'x');
+    const notJson = await c.editor
       .post('/api/pages')
       .set('Content-Type', 'application/json')
       .send('{"slug": ');
     expect(notJson.status).toBe(400);
     expect(notJson.body.status).toBe(400);
-    await editor
+    await c.editor
       .post('/api/pages')
       .send([newPage('y')])
       .expect(400)
       .expect((r) => expect(r.body).toEqual(problem(400, 'invalid_body')));
-    await editor
+    await c.editor
       .put('/api/pages/x')
       .set('If-Match', 'yesterday')
       .send({ title: 'a' })
       .expect(400)
       .expect((r) => expect(r.body).toEqual(problem(400, 'invalid_if_match')));
-    await editor
+    await c.editor
       .put('/api/pages/x')
       .set('If-Match', '"1"')
       .send({ title: 'a', baseRevision: 2 })
       .expect(400)
       .expect((r) => expect(r.body).toEqual(problem(400, 'conflicting_preconditions')));
-    await reader
+    await c.reader
       .get('/api/pages?cursor=!!!')
       .expect(400)
       .expect((r) => expect(r.body).toEqual(problem(400, 'invalid_cursor')));
@@ -204,7 +190,7 @@ describe('pages: create, read, update, raw, lists', () => {
       ['a'.repeat(256), ['slug_too_long']],
     ];
     for (const [slug, codes] of cases) {
-      const res = await editor
+      const res = await c.editor
         .post('/api/pages')
         .send(newPage(slug, { title: 'T' }))
         .expect(422);
@@ -214,15 +200,15 @@ describe('pages: create, read, update, raw, lists', () => {
         }),
       );
     }
-    await reader
+    await c.reader
       .get('/api/pages?limit=0')
       .expect(422)
       .expect((r) => expect(r.body).toEqual(fieldErrors({ field: 'limit', code: 'out_of_range' })));
   });
 
   it('reports every bad metadata field at once (422)', async () => {
-    await createGroup(t, 'secret');
-    const res = await editor
+    await createGroup(c.t, 'secret');
+    const res = await c.editor
       .post('/api/pages')
       .send({
         slug: 'ok',
@@ -247,7 +233,7 @@ describe('pages: create, read, update, raw, lists', () => {
       .sort();
     expect(fields).toEqual(['extra:unknown_field', 'lifecycle:is_in']);
 
-    const res2 = await editor
+    const res2 = await c.editor
       .post('/api/pages')
       .send({
         slug: 'ok',
@@ -286,8 +272,8 @@ describe('pages: create, read, update, raw, lists', () => {
         'language:invalid_language',
       ].sort(),
     );
-    await admin.get('/api/pages/ok').expect(404);
-    await editor
+    await c.admin.get('/api/pages/ok').expect(404);
+    await c.editor
       .post('/api/pages')
       .send({ slug: 'y', title: 'y', content: 5 })
       .expect(422)
@@ -295,7 +281,7 @@ describe('pages: create, read, update, raw, lists', () => {
   });
 
   it('refuses content over the size limit (413)', async () => {
-    const res = await editor
+    const res = await c.editor
       .post('/api/pages')
       .send(newPage('big', { content: 'x'.repeat(2 * 1024 * 1024 + 1) }));
     expect(res.status).toBe(413);
@@ -303,15 +289,15 @@ describe('pages: create, read, update, raw, lists', () => {
   });
 
   it('refuses a taken slug (409) but accepts another case of an unrelated slug', async () => {
-    await createPage(editor, 'Taken');
-    await editor
+    await createPage(c.editor, 'Taken');
+    await c.editor
       .post('/api/pages')
       .send(newPage('TAKEN'))
       .expect(409)
       .expect((r) => expect(r.body).toEqual(problem(409, 'slug_taken', { slug: 'taken' })));
-    await createPage(editor, 'café');
-    await createPage(editor, 'cafe');
-    expect((await allItems(reader, '/api/pages')).map((p) => p.slug).sort()).toEqual([
+    await createPage(c.editor, 'café');
+    await createPage(c.editor, 'cafe');
+    expect((await allItems(c.reader, '/api/pages')).map((p) => p.slug).sort()).toEqual([
       'cafe',
       'café',
       'taken',
@@ -320,11 +306,11 @@ describe('pages: create, read, update, raw, lists', () => {
 
   it('answers 404 for missing pages on every page route', async () => {
     for (const res of [
-      await reader.get('/api/pages/nope'),
-      await reader.get('/api/pages/nope/raw'),
-      await editor.put('/api/pages/nope').send({ baseRevision: 1, title: 'x' }),
-      await admin.delete('/api/pages/nope'),
-      await reader.get('/api/pages/raw'),
+      await c.reader.get('/api/pages/nope'),
+      await c.reader.get('/api/pages/nope/raw'),
+      await c.editor.put('/api/pages/nope').send({ baseRevision: 1, title: 'x' }),
+      await c.admin.delete('/api/pages/nope'),
+      await c.reader.get('/api/pages/raw'),
     ]) {
       expect(res.status).toBe(404);
       expect(res.body).toEqual(problem(404, 'page_not_found'));
@@ -332,26 +318,26 @@ describe('pages: create, read, update, raw, lists', () => {
   });
 
   it('serves the Markdown at /raw with the ETag', async () => {
-    await createPage(editor, 'docs/a', { content: '# A\n\nü {{x}}' });
-    const res = await reader.get('/api/pages/docs/a/raw').expect(200);
+    await createPage(c.editor, 'docs/a', { content: '# A\n\nü {{x}}' });
+    const res = await c.reader.get('/api/pages/docs/a/raw').expect(200);
     expect(res.headers['content-type']).toBe('text/markdown; charset=utf-8');
     expect(res.headers.etag).toBe('"1"');
     expect(res.text).toBe('# A\n\nü {{x}}');
-    await reader.get('/api/pages/docs/a/raw').set('If-None-Match', '"1"').expect(304);
+    await c.reader.get('/api/pages/docs/a/raw').set('If-None-Match', '"1"').expect(304);
   });
 
   it('answers 304 to If-None-Match with the current revision only', async () => {
-    await createPage(editor, 'cached');
-    const res = await reader.get('/api/pages/cached').set('If-None-Match', '"1"').expect(304);
+    await createPage(c.editor, 'cached');
+    const res = await c.reader.get('/api/pages/cached').set('If-None-Match', '"1"').expect(304);
     expect(res.headers.etag).toBe('"1"');
     expect(res.text).toBe('');
-    await reader.get('/api/pages/cached').set('If-None-Match', 'W/"1", "7"').expect(304);
-    await reader.get('/api/pages/cached').set('If-None-Match', '"2"').expect(200);
+    await c.reader.get('/api/pages/cached').set('If-None-Match', 'W/"1", "7"').expect(304);
+    await c.reader.get('/api/pages/cached').set('If-None-Match', '"2"').expect(200);
   });
 
   it('updates with If-Match or baseRevision; partial fields keep their values', async () => {
-    await createPage(editor, 'doc', { tags: ['a'], icon: 'x' });
-    const first = await editor
+    await createPage(c.editor, 'doc', { tags: ['a'], icon: 'x' });
+    const first = await c.editor
       .put('/api/pages/doc')
       .set('If-Match', '"1"')
       .send({ content: 'v2' })
@@ -366,10 +352,10 @@ describe('pages: create, read, update, raw, lists', () => {
         icon: 'x',
         revision: 2,
         html: '<p>v2</p>\n',
-        updatedBy: editor.user!.username,
+        updatedBy: c.editor.user!.username,
       }),
     );
-    const second = await admin
+    const second = await c.admin
       .put('/api/pages/doc')
       .send({ baseRevision: 2, title: 'New', tags: [], icon: null })
       .expect(200);
@@ -380,11 +366,11 @@ describe('pages: create, read, update, raw, lists', () => {
         content: 'v2',
         revision: 3,
         html: '<p>v2</p>\n',
-        updatedBy: admin.user!.username,
+        updatedBy: c.admin.user!.username,
       }),
     );
     // No change: no new revision.
-    const same = await admin
+    const same = await c.admin
       .put('/api/pages/doc')
       .send({ baseRevision: 3, title: 'New' })
       .expect(200);
@@ -392,14 +378,14 @@ describe('pages: create, read, update, raw, lists', () => {
   });
 
   it('needs a precondition (428) and refuses stale ones (412 / 409) without changing anything', async () => {
-    await createPage(editor, 'doc');
-    await editor.put('/api/pages/doc').send({ baseRevision: 1, content: 'second' }).expect(200);
-    await editor
+    await createPage(c.editor, 'doc');
+    await c.editor.put('/api/pages/doc').send({ baseRevision: 1, content: 'second' }).expect(200);
+    await c.editor
       .put('/api/pages/doc')
       .send({ content: 'lost' })
       .expect(428)
       .expect((r) => expect(r.body).toEqual(problem(428, 'precondition_required')));
-    await editor
+    await c.editor
       .put('/api/pages/doc')
       .set('If-Match', '"1"')
       .send({ content: 'lost' })
@@ -407,45 +393,45 @@ describe('pages: create, read, update, raw, lists', () => {
       .expect((r) =>
         expect(r.body).toEqual(problem(412, 'revision_mismatch', { currentRevision: 2 })),
       );
-    await editor
+    await c.editor
       .put('/api/pages/doc')
       .send({ baseRevision: 1, content: 'lost' })
       .expect(409)
       .expect((r) =>
         expect(r.body).toEqual(problem(409, 'revision_conflict', { currentRevision: 2 })),
       );
-    const now = await reader.get('/api/pages/doc').expect(200);
+    const now = await c.reader.get('/api/pages/doc').expect(200);
     expect(now.body.content).toBe('second');
     expect(now.body.revision).toBe(2);
   });
 
   it('moves a page to a new slug (409 when taken), freeing the old one', async () => {
-    await createPage(editor, 'old');
-    await createPage(editor, 'other');
-    await editor
+    await createPage(c.editor, 'old');
+    await createPage(c.editor, 'other');
+    await c.editor
       .put('/api/pages/old')
       .send({ baseRevision: 1, slug: 'other' })
       .expect(409)
       .expect((r) => expect(r.body).toEqual(problem(409, 'slug_taken', { slug: 'other' })));
-    await editor
+    await c.editor
       .put('/api/pages/old')
       .send({ baseRevision: 1, slug: 'new/raw' })
       .expect(422)
       .expect((r) => expect(r.body).toEqual(fieldErrors({ field: 'slug', code: 'slug_reserved' })));
-    const moved = await editor
+    const moved = await c.editor
       .put('/api/pages/old')
       .send({ baseRevision: 1, slug: 'New/Place' })
       .expect(200);
     expect(moved.body.slug).toBe('new/place');
-    await reader.get('/api/pages/old').expect(404);
-    await createPage(editor, 'old');
+    await c.reader.get('/api/pages/old').expect(404);
+    await createPage(c.editor, 'old');
   });
 
   it('lists pages most recent first with limit and cursor; /api/recent agrees', async () => {
     for (const slug of ['p1', 'p2', 'p3', 'p4', 'p5'])
-      await createPage(editor, slug, { tags: slug === 'p2' ? ['x'] : [] });
-    await editor.put('/api/pages/p2').send({ baseRevision: 1, content: 'touched' }).expect(200);
-    const first = await reader.get('/api/pages?limit=2').expect(200);
+      await createPage(c.editor, slug, { tags: slug === 'p2' ? ['x'] : [] });
+    await c.editor.put('/api/pages/p2').send({ baseRevision: 1, content: 'touched' }).expect(200);
+    const first = await c.reader.get('/api/pages?limit=2').expect(200);
     expect(first.body).toEqual({
       items: [
         expectedSummary({
@@ -453,31 +439,31 @@ describe('pages: create, read, update, raw, lists', () => {
           title: 'Title of p2',
           tags: ['x'],
           revision: 2,
-          updatedBy: editor.user!.username,
+          updatedBy: c.editor.user!.username,
         }),
-        expectedSummary({ slug: 'p5', title: 'Title of p5', updatedBy: editor.user!.username }),
+        expectedSummary({ slug: 'p5', title: 'Title of p5', updatedBy: c.editor.user!.username }),
       ],
       nextCursor: expect.any(String),
     });
-    const second = await reader
+    const second = await c.reader
       .get(`/api/pages?limit=2&cursor=${first.body.nextCursor}`)
       .expect(200);
     expect(second.body.items.map((p: { slug: string }) => p.slug)).toEqual(['p4', 'p3']);
-    const third = await reader
+    const third = await c.reader
       .get(`/api/pages?limit=2&cursor=${second.body.nextCursor}`)
       .expect(200);
     expect(third.body).toEqual({
       items: [expect.objectContaining({ slug: 'p1' })],
       nextCursor: null,
     });
-    expect((await allItems(reader, '/api/recent', 3)).map((p) => p.slug)).toEqual([
+    expect((await allItems(c.reader, '/api/recent', 3)).map((p) => p.slug)).toEqual([
       'p2',
       'p5',
       'p4',
       'p3',
       'p1',
     ]);
-    expect((await allItems(reader, '/api/pages?tag=X')).map((p) => p.slug)).toEqual(['p2']);
+    expect((await allItems(c.reader, '/api/pages?tag=X')).map((p) => p.slug)).toEqual(['p2']);
     expect(first.body.items[0].updatedAt).toEqual(ISO_DATE);
   });
 });

@@ -1,33 +1,19 @@
-import { createTestApp, TestApp } from '../support/test-app';
-import { Client, signedIn } from '../support/users';
-import { allItems, createPage, updatePage } from '../support/pages';
+import { usePagesApp, allItems, createPage, updatePage } from '../support/pages';
 import { PagesService } from '../../src/pages/pages.service';
 import { PageLinkEntity } from '../../src/pages/entities/page-link.entity';
 
 describe('pages: links, graph, backlinks, tags, media references', () => {
-  let t: TestApp;
-  let editor: Client;
-  let reader: Client;
+  const c = usePagesApp();
 
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
-  beforeEach(async () => {
-    await t.reset();
-    editor = await signedIn(t, 'editor');
-    reader = await signedIn(t, 'reader');
-  });
-
-  const graph = async () => (await reader.get('/api/graph').expect(200)).body;
+  const graph = async () => (await c.reader.get('/api/graph').expect(200)).body;
 
   it('extracts absolute and relative links on save; edges follow edits', async () => {
-    await createPage(editor, 'docs/a', {
+    await createPage(c.editor, 'docs/a', {
       content:
         '[b](b) [c](../c#part) [self](/docs/a) [ext](https://example.com) [missing](/nowhere)',
     });
-    await createPage(editor, 'docs/b', { tags: ['x'] });
-    await createPage(editor, 'c');
+    await createPage(c.editor, 'docs/b', { tags: ['x'] });
+    await createPage(c.editor, 'c');
     expect(await graph()).toEqual({
       nodes: [
         { slug: 'c', title: 'Title of c', tags: [] },
@@ -40,41 +26,41 @@ describe('pages: links, graph, backlinks, tags, media references', () => {
       ],
     });
     // A link to a page created later becomes an edge when that page appears.
-    await createPage(editor, 'nowhere');
+    await createPage(c.editor, 'nowhere');
     expect((await graph()).edges).toContainEqual({ from: 'docs/a', to: 'nowhere' });
 
-    await updatePage(editor, 'docs/a', { content: 'Only [c](/C) now.' });
+    await updatePage(c.editor, 'docs/a', { content: 'Only [c](/C) now.' });
     expect((await graph()).edges).toEqual([{ from: 'docs/a', to: 'c' }]);
-    const links = await t.dataSource.getRepository(PageLinkEntity).find();
+    const links = await c.t.dataSource.getRepository(PageLinkEntity).find();
     expect(links.map((l) => l.targetSlug)).toEqual(['c']);
   });
 
   it('lists backlinks on a page read and follows renames', async () => {
-    await createPage(editor, 'target', { title: 'Target' });
-    await createPage(editor, 'z-source', { title: 'Zed', content: '[t](/target)' });
-    await createPage(editor, 'a-source', { title: 'Alpha', content: '[t](target#x)' });
-    const page = await reader.get('/api/pages/target').expect(200);
+    await createPage(c.editor, 'target', { title: 'Target' });
+    await createPage(c.editor, 'z-source', { title: 'Zed', content: '[t](/target)' });
+    await createPage(c.editor, 'a-source', { title: 'Alpha', content: '[t](target#x)' });
+    const page = await c.reader.get('/api/pages/target').expect(200);
     expect(page.body.backlinks).toEqual([
       { slug: 'a-source', title: 'Alpha' },
       { slug: 'z-source', title: 'Zed' },
     ]);
-    await updatePage(editor, 'a-source', { slug: 'moved/alpha' });
+    await updatePage(c.editor, 'a-source', { slug: 'moved/alpha' });
     // The moved page's relative link now resolves against its new place.
-    expect((await reader.get('/api/pages/target').expect(200)).body.backlinks).toEqual([
+    expect((await c.reader.get('/api/pages/target').expect(200)).body.backlinks).toEqual([
       { slug: 'z-source', title: 'Zed' },
     ]);
-    await updatePage(editor, 'moved/alpha', { content: '[t](/target)' });
-    expect((await reader.get('/api/pages/target').expect(200)).body.backlinks).toEqual([
+    await updatePage(c.editor, 'moved/alpha', { content: '[t](/target)' });
+    expect((await c.reader.get('/api/pages/target').expect(200)).body.backlinks).toEqual([
       { slug: 'moved/alpha', title: 'Alpha' },
       { slug: 'z-source', title: 'Zed' },
     ]);
   });
 
   it('counts tags of live pages, paged by name', async () => {
-    await createPage(editor, 'p1', { tags: ['Beta', 'alpha'] });
-    await createPage(editor, 'p2', { tags: ['beta'] });
-    await createPage(editor, 'p3', { tags: ['gamma', 'beta'] });
-    const first = await reader.get('/api/tags?limit=2').expect(200);
+    await createPage(c.editor, 'p1', { tags: ['Beta', 'alpha'] });
+    await createPage(c.editor, 'p2', { tags: ['beta'] });
+    await createPage(c.editor, 'p3', { tags: ['gamma', 'beta'] });
+    const first = await c.reader.get('/api/tags?limit=2').expect(200);
     expect(first.body).toEqual({
       items: [
         { name: 'alpha', count: 1 },
@@ -82,31 +68,30 @@ describe('pages: links, graph, backlinks, tags, media references', () => {
       ],
       nextCursor: expect.any(String),
     });
-    const second = await reader
+    const second = await c.reader
       .get(`/api/tags?limit=2&cursor=${first.body.nextCursor}`)
       .expect(200);
     expect(second.body).toEqual({ items: [{ name: 'gamma', count: 1 }], nextCursor: null });
-    await updatePage(editor, 'p3', { tags: [] });
-    expect(await allItems(reader, '/api/tags')).toEqual([
+    await updatePage(c.editor, 'p3', { tags: [] });
+    expect(await allItems(c.reader, '/api/tags')).toEqual([
       { name: 'alpha', count: 1 },
       { name: 'beta', count: 2 },
     ]);
   });
 
   it('records media references for slugsReferencingMedia (live and binned pages)', async () => {
-    const admin = await signedIn(t, 'admin');
     const image = '3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d';
     const file = '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
-    await createPage(editor, 'with-image', { content: `![x](/api/images/${image}/content)` });
-    await createPage(editor, 'with-both', {
+    await createPage(c.editor, 'with-image', { content: `![x](/api/images/${image}/content)` });
+    await createPage(c.editor, 'with-both', {
       content: `![x](/api/images/${image}/content) [f](/api/attachments/${file}/content)`,
     });
-    const pages = t.get(PagesService);
+    const pages = c.t.get(PagesService);
     expect(await pages.slugsReferencingMedia(image)).toEqual(['with-both', 'with-image']);
     expect(await pages.slugsReferencingMedia(file)).toEqual(['with-both']);
-    await admin.delete('/api/pages/with-image').expect(204);
+    await c.admin.delete('/api/pages/with-image').expect(204);
     expect(await pages.slugsReferencingMedia(image)).toEqual(['with-both', 'with-image']);
-    await updatePage(editor, 'with-both', { content: 'no media' });
+    await updatePage(c.editor, 'with-both', { content: 'no media' });
     expect(await pages.slugsReferencingMedia(file)).toEqual([]);
   });
 });

@@ -1,37 +1,21 @@
-import { createTestApp, TestApp } from '../support/test-app';
-import { Client, signedIn } from '../support/users';
 import { fieldErrors, problem } from '../support/problems';
-import { createPage, updatePage } from '../support/pages';
+import { usePagesApp, createPage, updatePage } from '../support/pages';
 import { MarkdownRenderer } from '../../src/pages/markdown-renderer';
 import { PagesService } from '../../src/pages/pages.service';
 
 describe('pages: variables, rendering cache and preview', () => {
-  let t: TestApp;
-  let admin: Client;
-  let editor: Client;
-  let reader: Client;
-
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
-  beforeEach(async () => {
-    await t.reset();
-    admin = await signedIn(t, 'admin');
-    editor = await signedIn(t, 'editor');
-    reader = await signedIn(t, 'reader');
-  });
+  const c = usePagesApp();
 
   it('site-wide variables: read by anyone signed in, replaced by admins, validated', async () => {
-    await reader.get('/api/variables').expect(200, { variables: {} });
-    await admin
+    await c.reader.get('/api/variables').expect(200, { variables: {} });
+    await c.admin
       .put('/api/variables')
       .send({ variables: { company: 'ACME', support_mail: 'help@acme.test' } })
       .expect(200, { variables: { company: 'ACME', support_mail: 'help@acme.test' } });
-    await reader
+    await c.reader
       .get('/api/variables')
       .expect(200, { variables: { company: 'ACME', support_mail: 'help@acme.test' } });
-    await admin
+    await c.admin
       .put('/api/variables')
       .send({ variables: { 'no spaces': 'x', n: 1, long: 'x'.repeat(10_001) } })
       .expect(422)
@@ -50,46 +34,46 @@ describe('pages: variables, rendering cache and preview', () => {
           }),
         ),
       );
-    await admin
+    await c.admin
       .put('/api/variables')
       .send({ variables: 'x' })
       .expect(422)
       .expect((r) =>
         expect(r.body).toEqual(fieldErrors({ field: 'variables', code: 'is_object' })),
       );
-    await admin.put('/api/variables').send({}).expect(422);
-    await admin.put('/api/variables').send({ variables: {} }).expect(200, { variables: {} });
+    await c.admin.put('/api/variables').send({}).expect(422);
+    await c.admin.put('/api/variables').send({ variables: {} }).expect(200, { variables: {} });
   });
 
   it('resolves page values over site-wide ones; unknown names stay; re-renders when site values change', async () => {
-    await admin
+    await c.admin
       .put('/api/variables')
       .send({ variables: { company: 'ACME', product: 'Widget' } })
       .expect(200);
-    await createPage(editor, 'doc', {
+    await createPage(c.editor, 'doc', {
       content: '{{company}} sells {{ product }} to {{customer}}.',
       variables: { product: 'Gadget' },
     });
-    const first = await reader.get('/api/pages/doc').expect(200);
+    const first = await c.reader.get('/api/pages/doc').expect(200);
     expect(first.body.html).toBe('<p>ACME sells Gadget to {{customer}}.</p>\n');
     expect(first.body.content).toBe('{{company}} sells {{ product }} to {{customer}}.');
 
-    await admin
+    await c.admin
       .put('/api/variables')
       .send({ variables: { company: 'Initech', customer: 'you' } })
       .expect(200);
-    const second = await reader.get('/api/pages/doc').expect(200);
+    const second = await c.reader.get('/api/pages/doc').expect(200);
     expect(second.body.html).toBe('<p>Initech sells Gadget to you.</p>\n');
     expect(second.body.revision).toBe(1);
     expect(second.headers.etag).toBe('"1"');
-    await reader
+    await c.reader
       .get('/api/pages/doc/raw')
       .expect(200)
       .expect((r) => expect(r.text).toBe('{{company}} sells {{ product }} to {{customer}}.'));
 
-    const pages = t.get(PagesService);
+    const pages = c.t.get(PagesService);
     const page = await pages.getVisible('doc', {
-      id: admin.user!.id,
+      id: c.admin.user!.id,
       username: 'a',
       displayName: 'a',
       role: 'admin',
@@ -106,11 +90,11 @@ describe('pages: variables, rendering cache and preview', () => {
       'customer',
       'product',
     ]);
-    await updatePage(editor, 'doc', { content: 'Only {{company}} and {{undefined_one}}.' });
+    await updatePage(c.editor, 'doc', { content: 'Only {{company}} and {{undefined_one}}.' });
     expect(
       await pages.usableVariableNames(
         await pages.getVisible('doc', {
-          id: admin.user!.id,
+          id: c.admin.user!.id,
           username: 'a',
           displayName: 'a',
           role: 'admin',
@@ -122,17 +106,17 @@ describe('pages: variables, rendering cache and preview', () => {
   });
 
   it('page reads use the HTML stored on write: no Markdown rendering per request', async () => {
-    await createPage(editor, 'hot', { content: '# Hot\n\n' + 'text '.repeat(2000) });
-    const renderer = t.get(MarkdownRenderer);
+    await createPage(c.editor, 'hot', { content: '# Hot\n\n' + 'text '.repeat(2000) });
+    const renderer = c.t.get(MarkdownRenderer);
     const spy = jest.spyOn(renderer, 'render');
     try {
-      for (let i = 0; i < 5; i++) await reader.get('/api/pages/hot').expect(200);
+      for (let i = 0; i < 5; i++) await c.reader.get('/api/pages/hot').expect(200);
       expect(spy).not.toHaveBeenCalled();
-      await admin
+      await c.admin
         .put('/api/variables')
         .send({ variables: { a: 'b' } })
         .expect(200);
-      for (let i = 0; i < 3; i++) await reader.get('/api/pages/hot').expect(200);
+      for (let i = 0; i < 3; i++) await c.reader.get('/api/pages/hot').expect(200);
       expect(spy).toHaveBeenCalledTimes(1);
     } finally {
       spy.mockRestore();
@@ -140,11 +124,11 @@ describe('pages: variables, rendering cache and preview', () => {
   });
 
   it('preview renders unsaved Markdown with site-wide and request variables, stores nothing', async () => {
-    await admin
+    await c.admin
       .put('/api/variables')
       .send({ variables: { company: 'ACME', who: 'site' } })
       .expect(200);
-    const res = await editor
+    const res = await c.editor
       .post('/api/preview')
       .send({
         content: '# Hi {{who}}\n\n{{company}} [next](next) {{missing}}',
@@ -155,17 +139,19 @@ describe('pages: variables, rendering cache and preview', () => {
     expect(res.body).toEqual({
       html: '<h1 id="hi-preview">Hi preview</h1>\n<p>ACME <a href="/docs/next">next</a> {{missing}}</p>\n',
     });
-    await editor.get('/api/pages').expect(200, { items: [], nextCursor: null });
-    await admin.get('/api/variables').expect(200, { variables: { company: 'ACME', who: 'site' } });
+    await c.editor.get('/api/pages').expect(200, { items: [], nextCursor: null });
+    await c.admin
+      .get('/api/variables')
+      .expect(200, { variables: { company: 'ACME', who: 'site' } });
   });
 
   it('preview refuses bad input', async () => {
-    await editor
+    await c.editor
       .post('/api/preview')
       .send({})
       .expect(422)
       .expect((r) => expect(r.body).toEqual(fieldErrors({ field: 'content', code: 'is_string' })));
-    await editor
+    await c.editor
       .post('/api/preview')
       .send({ content: 'x', variables: { ok: 'x', bad: 3 } })
       .expect(422)
@@ -176,16 +162,16 @@ describe('pages: variables, rendering cache and preview', () => {
           }),
         ),
       );
-    await editor
+    await c.editor
       .post('/api/preview')
       .send({ content: 'x', slug: 'a//b' })
       .expect(422)
       .expect((r) => expect(r.body).toEqual(fieldErrors({ field: 'slug', code: 'invalid_slug' })));
-    await editor
+    await c.editor
       .post('/api/preview')
       .send({ content: 'x'.repeat(2 * 1024 * 1024 + 1) })
       .expect(413);
-    await editor
+    await c.editor
       .post('/api/preview')
       .set('Content-Type', 'application/json')
       .send('[1,2]')

@@ -1,4 +1,5 @@
-import type { Client } from './users';
+import { createTestApp, TestApp } from './test-app';
+import { Client, signedIn } from './users';
 
 /** A page JSON body as the API answers it (loosely typed for tests). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -102,4 +103,30 @@ export async function allItems(client: Client, path: string, limit = 100): Promi
     cursor = res.body.nextCursor;
   } while (cursor);
   return items;
+}
+
+export interface PagesTestContext {
+  t: TestApp;
+  admin: Client;
+  editor: Client;
+  reader: Client;
+}
+
+/**
+ * Registers the usual hooks of a pages spec: one app per file, an empty database before each
+ * test with a fresh admin, editor and reader (no groups). Read the members inside tests.
+ */
+export function usePagesApp(): PagesTestContext {
+  const context = {} as PagesTestContext;
+  beforeAll(async () => {
+    context.t = await createTestApp();
+  });
+  afterAll(() => context.t.close());
+  beforeEach(async () => {
+    await context.t.reset();
+    context.admin = await signedIn(context.t, 'admin');
+    context.editor = await signedIn(context.t, 'editor');
+    context.reader = await signedIn(context.t, 'reader');
+  });
+  return context;
 }
