@@ -6,6 +6,9 @@ import { DataSource, EntityManager } from 'typeorm';
  * connection. The page writers' correctness under concurrency does not rest on that: every
  * update is a conditional `UPDATE ... WHERE id = ? AND revision = ?`.
  */
-export function inTransaction<T>(dataSource: DataSource, work: (manager: EntityManager) => Promise<T>): Promise<T> {
+export function inTransaction<T>(
+  dataSource: DataSource,
+  work: (manager: EntityManager) => Promise<T>,
+): Promise<T> {
   return dataSource.transaction(work);
 }
