@@ -20,7 +20,9 @@ function newestMtime(dir) {
   return newest;
 }
 
-if (!existsSync(entry) || newestMtime(join(root, 'src')) > statSync(entry).mtimeMs) {
+// An image that ships only dist/ (no src/) never rebuilds.
+const src = join(root, 'src');
+if (!existsSync(entry) || (existsSync(src) && newestMtime(src) > statSync(entry).mtimeMs)) {
   console.warn('kb: building (dist/ is missing or older than src/)...');
   // Start clean: a file deleted from src/ must not live on in dist/ (entities and migrations
   // are found by glob, so a stale one would still be loaded).
