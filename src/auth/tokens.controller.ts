@@ -1,4 +1,14 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  Header,
+  HttpCode,
+  Param,
+  Post,
+  Query,
+} from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuthUser } from '../common/auth/auth-user';
 import { CurrentUser, SessionOnly } from '../common/auth/route-policy';
@@ -16,6 +26,7 @@ export class TokensController {
   constructor(private readonly tokens: TokensService) {}
 
   @Post()
+  @Header('Cache-Control', 'no-store')
   @ApiOperation({ summary: 'Create a personal access token; the secret is in this answer only' })
   async createToken(
     @CurrentUser() user: AuthUser,

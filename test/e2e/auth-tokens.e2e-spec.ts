@@ -25,6 +25,7 @@ describe('auth: personal access tokens', () => {
   it('creates a token: 201, shown once, stored only as its hash, never listed with its secret', async () => {
     const res = await editor.post('/api/tokens').send({ name: 'ci-import' }).expect(201);
     const token = res.body.token as string;
+    expect(res.headers['cache-control']).toBe('no-store');
     expect(res.body).toEqual({
       id: expect.stringMatching(UUID),
       name: 'ci-import',
