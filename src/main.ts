@@ -17,7 +17,10 @@ async function main(): Promise<void> {
   }
   const app = await createApp(config);
   await app.get(UsersService).ensureBootstrapAdmin();
-  app.getHttpServer().keepAliveTimeout = 65_000;
+  // Longer than a load balancer's idle timeout (often 60 s), so it never reuses a closed socket.
+  const server = app.getHttpServer();
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   await app.listen(config.port, config.host);
   new Logger('Main').log({
     msg: `kb listening on http://${config.host}:${config.port}`,
