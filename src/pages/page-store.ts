@@ -14,6 +14,10 @@ import { PAGE_SEARCH_INDEX, PageSearchIndex } from './search/page-search-index';
 import { SiteVariablesService } from './site-variables.service';
 import { mergeVariables } from './variables';
 
+function sameList(a: string[], b: string[]): boolean {
+  return a.length === b.length && a.every((value, index) => value === b[index]);
+}
+
 /** The derived data a write stores beside the page state (rendered HTML, links, media). */
 export interface Derived {
   html: string;
@@ -110,7 +114,7 @@ export class PageStore {
     });
     await manager.insert(PageEntity, page);
     await this.writeRevision(manager, page.id, 1, state, actorId, action, now);
-    await this.replaceRelations(manager, page.id, state, derived, true);
+    await this.replaceRelations(manager, page.id, state, derived, null);
     return page;
   }
 
@@ -126,6 +130,7 @@ export class PageStore {
     derived: Derived,
     actorId: string | null,
     action: string,
+    previous?: PageState,
     now = new Date(),
   ): Promise<number | null> {
     const result = await manager
@@ -146,7 +151,7 @@ export class PageStore {
       .execute();
     if (!result.affected) return null;
     await this.writeRevision(manager, pageId, baseRevision + 1, state, actorId, action, now);
-    await this.replaceRelations(manager, pageId, state, derived, false);
+    await this.replaceRelations(manager, pageId, state, derived, previous ?? 'unknown');
     return baseRevision + 1;
   }
 
@@ -173,55 +178,89 @@ export class PageStore {
     });
   }
 
+  /**
+   * Writes tags, groups, links and media references, and the search document. `before` is the
+   * state being replaced (only what changed is rewritten), null for a new page, or 'unknown'.
+   */
   private async replaceRelations(
     manager: EntityManager,
     pageId: string,
     state: PageState,
     derived: Derived,
-    fresh: boolean,
+    before: PageState | null | 'unknown',
   ): Promise<void> {
-    if (!fresh) {
-      for (const entity of [PageTagEntity, PageGroupEntity, PageMediaRefEntity]) {
-        await manager
-          .createQueryBuilder()
-          .delete()
-          .from(entity)
-          .where('page_id = :pageId', { pageId })
-          .execute();
-      }
+    const known = before === 'unknown' ? null : before;
+    const changed = (same: (b: PageState) => boolean) =>
+      before === 'unknown' || (known !== null && !same(known));
+    const fresh = before === null;
+    const clear = async (
+      entity:
+        | typeof PageTagEntity
+        | typeof PageGroupEntity
+        | typeof PageMediaRefEntity
+        | typeof PageLinkEntity,
+      column: string,
+    ) => {
       await manager
         .createQueryBuilder()
         .delete()
-        .from(PageLinkEntity)
-        .where('source_page_id = :pageId', { pageId })
+        .from(entity)
+        .where(`${column} = :pageId`, { pageId })
         .execute();
+    };
+    const tagsChanged = changed((b) => sameList(b.tags, state.tags));
+    if (fresh || tagsChanged) {
+      if (tagsChanged) await clear(PageTagEntity, 'page_id');
+      if (state.tags.length)
+        await manager.insert(
+          PageTagEntity,
+          state.tags.map((tag) => ({ pageId, tag })),
+        );
     }
-    if (state.tags.length)
-      await manager.insert(
-        PageTagEntity,
-        state.tags.map((tag) => ({ pageId, tag })),
-      );
-    if (state.groups.length)
-      await manager.insert(
-        PageGroupEntity,
-        state.groups.map((g) => ({ pageId, groupId: g.id })),
-      );
-    if (derived.links.length)
-      await manager.insert(
-        PageLinkEntity,
-        derived.links.map((targetSlug) => ({ sourcePageId: pageId, targetSlug })),
-      );
-    if (derived.mediaIds.length)
-      await manager.insert(
-        PageMediaRefEntity,
-        derived.mediaIds.map((mediaId) => ({ pageId, mediaId })),
-      );
-    await this.searchIndex?.upsert(manager, {
-      pageId,
-      title: state.title,
-      content: state.content,
-      tags: state.tags,
-    });
+    const groupsChanged = changed((b) =>
+      sameList(
+        b.groups.map((g) => g.id),
+        state.groups.map((g) => g.id),
+      ),
+    );
+    if (fresh || groupsChanged) {
+      if (groupsChanged) await clear(PageGroupEntity, 'page_id');
+      if (state.groups.length)
+        await manager.insert(
+          PageGroupEntity,
+          state.groups.map((g) => ({ pageId, groupId: g.id })),
+        );
+    }
+    // Links resolve relative to the slug, so a move rewrites them as well.
+    const sourceChanged = changed((b) => b.content === state.content && b.slug === state.slug);
+    if (fresh || sourceChanged) {
+      if (sourceChanged) {
+        await clear(PageLinkEntity, 'source_page_id');
+        await clear(PageMediaRefEntity, 'page_id');
+      }
+      if (derived.links.length)
+        await manager.insert(
+          PageLinkEntity,
+          derived.links.map((targetSlug) => ({ sourcePageId: pageId, targetSlug })),
+        );
+      if (derived.mediaIds.length)
+        await manager.insert(
+          PageMediaRefEntity,
+          derived.mediaIds.map((mediaId) => ({ pageId, mediaId })),
+        );
+    }
+    if (
+      fresh ||
+      tagsChanged ||
+      changed((b) => b.title === state.title && b.content === state.content)
+    ) {
+      await this.searchIndex?.upsert(manager, {
+        pageId,
+        title: state.title,
+        content: state.content,
+        tags: state.tags,
+      });
+    }
   }
 
   /** Takes a page out of (or puts it back into) the search index with the bin. */

@@ -161,6 +161,7 @@ export class PageWriterService {
         derived,
         actor.id,
         'updated',
+        current,
       );
       if (written === null) {
         const now = await manager.findOneBy(PageEntity, { id: page.id });
@@ -234,6 +235,7 @@ export class PageWriterService {
         derived,
         actor.id,
         'restored',
+        current,
       );
       if (written === null) {
         const now = await manager.findOneBy(PageEntity, { id: page.id });
@@ -310,6 +312,7 @@ export class PageWriterService {
       await this.store.derive(state, manager),
       actor.id,
       'imported',
+      current,
     );
     if (written === null)
       throw new ConflictProblem(

@@ -177,6 +177,22 @@ describe('pages: visibility by groups', () => {
     await outsider.get('/api/pages/mine').expect(200);
   });
 
+  it('changing groups changes who sees the page, in reads and lists alike', async () => {
+    await createPage(admin, 'moving', { tags: ['moving'] });
+    await outsider.get('/api/pages/moving').expect(200);
+    await admin
+      .put('/api/pages/moving')
+      .send({ baseRevision: 1, groups: ['hr'] })
+      .expect(200);
+    await outsider.get('/api/pages/moving').expect(404);
+    expect((await allItems(outsider, '/api/tags')).map((tag) => tag.name)).not.toContain('moving');
+    expect((await allItems(outsider, '/api/pages')).map((p) => p.slug)).not.toContain('moving');
+    await insider.get('/api/pages/moving').expect(200);
+    await admin.put('/api/pages/moving').send({ baseRevision: 2, groups: [] }).expect(200);
+    await outsider.get('/api/pages/moving').expect(200);
+    expect((await allItems(outsider, '/api/tags')).map((tag) => tag.name)).toContain('moving');
+  });
+
   it('canUserSeePage and getVisible apply the same rule', async () => {
     const pages = t.get(PagesService);
     const secret = await t.dataSource
