@@ -10,7 +10,9 @@ import type { AuthUser } from '../common/auth/auth-user';
 import { APP_CONFIG, AppConfig } from '../common/config/app-config';
 import { IMPORT_FINISHED, ImportFinishedEvent } from '../common/events/domain-events';
 import { FieldProblem, FieldProblems, Problem } from '../common/problems/problem';
+import { UsersService } from '../auth/users.service';
 import { MediaService } from '../media/media.service';
+import type { ImportedPage } from '../pages/pages.types';
 import { PagesService } from '../pages/pages.service';
 import { ImportBudget } from './import-budget';
 import { convertSources } from './import-formats';
@@ -101,6 +103,7 @@ export class ImportService {
     private readonly dataSource: DataSource,
     private readonly pages: PagesService,
     private readonly media: MediaService,
+    private readonly users: UsersService,
     private readonly events: EventEmitter2,
   ) {}
 
@@ -180,6 +183,10 @@ export class ImportService {
 
     const index = new ReferenceIndex(conversion.documents, conversion.assets);
     const plan = planReferences(conversion.documents, index);
+    // A kb archive lists its media with their kinds; all of them are restored.
+    for (const [path, kind] of conversion.keepAssets ?? []) {
+      if (conversion.assets.has(path)) plan.assets.set(path, kind);
+    }
     const existing = await this.pages.findLiveBySlugs(
       [...new Set([...plan.maybeExisting, ...conversion.documents.map((d) => d.slug)])].filter(
         isPlausibleSlug,
@@ -223,7 +230,7 @@ export class ImportService {
         existingSlugs,
         report,
         actor,
-        options.skipInvalid,
+        options,
         reusable,
       );
     }
@@ -268,9 +275,10 @@ export class ImportService {
     existingSlugs: Set<string>,
     report: ImportReport,
     actor: AuthUser,
-    skipInvalid: boolean,
+    options: ImportOptions,
     reusable: Map<string, StoredMedia>,
   ): Promise<void> {
+    const { skipInvalid, prefix } = options;
     const stored = new Map<string, StoredMedia>();
     const written: string[] = [];
     try {
@@ -299,21 +307,20 @@ export class ImportService {
           (path) => stored.get(path)?.url,
         );
         const refused: FieldProblem[] = [];
-        for (const doc of documents) {
+        const archiveSlugs = new Set(documents.filter((d) => d.metadata).map((d) => d.slug));
+        // A deprecated page may name another page of the archive as its target: targets first.
+        const ordered = [
+          ...documents.filter((d) => !d.metadata?.deprecatedTarget),
+          ...documents.filter((d) => d.metadata?.deprecatedTarget),
+        ];
+        for (const doc of ordered) {
           const content = rewriteDocument(doc, index, context);
           const isNew = !existingSlugs.has(doc.slug);
           let outcome: 'created' | 'replaced' | 'unchanged';
           try {
             outcome = await this.pages.upsertImported(
               manager,
-              {
-                slug: doc.slug,
-                title: doc.title,
-                content,
-                // Replacing keeps the page's own tags and properties (CONTRACTS: upsertImported).
-                ...(isNew ? { tags: doc.tags, properties: scalarProperties(doc.properties) } : {}),
-                verified: true,
-              },
+              await this.importedPage(doc, content, isNew, prefix, archiveSlugs),
               actor,
             );
           } catch (error) {
@@ -354,6 +361,48 @@ export class ImportService {
         });
       throw error;
     }
+  }
+
+  /** What upsertImported receives for one document. */
+  private async importedPage(
+    doc: ImportDocument,
+    content: string,
+    isNew: boolean,
+    prefix: string,
+    archiveSlugs: Set<string>,
+  ): Promise<ImportedPage> {
+    const base = { slug: doc.slug, title: doc.title, content };
+    const meta = doc.metadata;
+    if (!meta) {
+      // Replacing keeps the page's own tags and properties (CONTRACTS: upsertImported).
+      return {
+        ...base,
+        ...(isNew ? { tags: doc.tags, properties: scalarProperties(doc.properties) } : {}),
+        verified: true,
+      };
+    }
+    // A kb archive restores everything its manifest says, on create and on replace.
+    const owner = meta.owner ? await this.users.findActiveByUsername(meta.owner) : null;
+    const target =
+      meta.deprecatedTarget && prefix && archiveSlugs.has(`${prefix}/${meta.deprecatedTarget}`)
+        ? `${prefix}/${meta.deprecatedTarget}`
+        : meta.deprecatedTarget;
+    return {
+      ...base,
+      icon: meta.icon,
+      language: meta.language,
+      tags: meta.tags,
+      lifecycle: meta.lifecycle,
+      ownerId: owner?.id ?? null,
+      reviewIntervalDays: meta.reviewIntervalDays,
+      nextReviewAt: meta.nextReviewAt,
+      groups: meta.groups,
+      deprecatedTarget: target,
+      properties: meta.properties,
+      variables: meta.variables,
+      // Imported pages are verified (DESIGN: Import), whatever the archive says.
+      verified: true,
+    };
   }
 
   /**

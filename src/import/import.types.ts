@@ -27,6 +27,25 @@ export interface ImportDocument {
   baseDir: string;
   /** Archive-root paths a link may use to reach this page (`install/docker`, `a/b.md`). */
   refKeys: string[];
+  /** Page metadata from a kb archive's manifest.json: restored, also on replace. */
+  metadata?: ArchiveMetadata;
+}
+
+/** The metadata a kb archive (our own export) carries for one page. */
+export interface ArchiveMetadata {
+  icon: string | null;
+  language: string | null;
+  tags: string[];
+  lifecycle: 'draft' | 'published' | 'in_review' | 'deprecated' | 'archived';
+  /** Owner username (ids differ between instances). */
+  owner: string | null;
+  reviewIntervalDays: number | null;
+  nextReviewAt: string | null;
+  groups: string[];
+  deprecatedTarget: string | null;
+  properties: Record<string, string | number | boolean | null>;
+  variables: Record<string, string>;
+  verified: boolean;
 }
 
 /** A document that cannot be imported, with the reason. */
@@ -42,6 +61,8 @@ export interface ConversionResult {
   invalid: InvalidDocument[];
   /** Non-page files by archive path (images, attachments) that references may point at. */
   assets: Map<string, SourceEntry>;
+  /** Files stored even when no page references them, with their kind (kb archive media). */
+  keepAssets?: Map<string, 'image' | 'attachment'>;
 }
 
 export interface ImportOptions {

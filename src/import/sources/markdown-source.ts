@@ -1,5 +1,6 @@
 import { ConversionResult, SourceEntry } from '../import.types';
 import { dropExtension, slugFromPath } from '../slugs';
+import { MANIFEST_PATH, readKbArchive } from './kb-archive';
 import { jsonSafe, parseFrontMatter, splitFrontMatter, tagsFrom } from './front-matter';
 import { extractTitle, tidyContent } from './markdown-title';
 import {
@@ -21,7 +22,10 @@ const FOREIGN = new Set(['.json', '.html', '.htm', '.txt']);
  */
 export function convertMarkdown(entries: SourceEntry[], options: SourceOptions): ConversionResult {
   const out = new SourceCollector(options);
+  const archive = readKbArchive(entries);
+  if (archive) out.keepAssets = archive.media;
   for (const entry of entries) {
+    if (archive && entry.path === MANIFEST_PATH) continue;
     const ext = extensionOf(entry.path);
     if (!MARKDOWN.has(ext)) {
       if (isLooseUpload(entry) && FOREIGN.has(ext)) {
@@ -55,10 +59,12 @@ export function convertMarkdown(entries: SourceEntry[], options: SourceOptions):
     }
     const { title: _t, tags, ...properties } = meta;
     const path = dropExtension(entry.path);
+    const restored = archive?.pages.get(entry.path);
     out.add({
       sourcePath: entry.path,
-      slug: slugFromPath(path),
-      title: finalTitle,
+      slug: restored ? restored.slug : slugFromPath(path),
+      title: restored?.title || finalTitle,
+      metadata: restored?.metadata,
       content: tidyContent(rest),
       tags: tagsFrom(tags),
       properties: Object.keys(properties).length

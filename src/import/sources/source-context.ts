@@ -15,6 +15,7 @@ export class SourceCollector {
   readonly documents: ImportDocument[] = [];
   readonly invalid: InvalidDocument[] = [];
   readonly assets = new Map<string, SourceEntry>();
+  keepAssets?: Map<string, 'image' | 'attachment'>;
   private readonly slugs = new Map<string, string>();
 
   constructor(readonly options: SourceOptions) {}

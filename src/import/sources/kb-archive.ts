@@ -1,0 +1,76 @@
+import { ArchiveMetadata, SourceEntry } from '../import.types';
+import { decodeUtf8 } from '../source-tree';
+
+/**
+ * kb's own archive (docs/export.md): Markdown files `<slug>.md` plus `manifest.json` with every
+ * page's metadata and the media. Importing such an archive restores the pages with their
+ * metadata, and stores every media file it lists.
+ */
+export interface KbArchive {
+  pages: Map<string, { slug: string; title: string; metadata: ArchiveMetadata }>;
+  media: Map<string, 'image' | 'attachment'>;
+}
+
+export const MANIFEST_PATH = 'manifest.json';
+
+function stringOrNull(value: unknown): string | null {
+  return typeof value === 'string' ? value : null;
+}
+
+export function readKbArchive(entries: SourceEntry[]): KbArchive | undefined {
+  const entry = entries.find((e) => e.path === MANIFEST_PATH);
+  if (!entry) return undefined;
+  let manifest: { format?: unknown; pages?: unknown; media?: unknown };
+  try {
+    manifest = JSON.parse(decodeUtf8(entry.data) ?? '');
+  } catch {
+    return undefined;
+  }
+  if (manifest?.format !== 'kb-archive' || !Array.isArray(manifest.pages)) return undefined;
+  const archive: KbArchive = { pages: new Map(), media: new Map() };
+  for (const raw of manifest.pages as Record<string, unknown>[]) {
+    if (!raw || typeof raw.path !== 'string' || typeof raw.slug !== 'string') continue;
+    archive.pages.set(raw.path, {
+      slug: raw.slug,
+      title: typeof raw.title === 'string' ? raw.title : '',
+      metadata: {
+        icon: stringOrNull(raw.icon),
+        language: stringOrNull(raw.language),
+        tags: Array.isArray(raw.tags)
+          ? raw.tags.filter((t): t is string => typeof t === 'string')
+          : [],
+        lifecycle: (typeof raw.lifecycle === 'string'
+          ? raw.lifecycle
+          : 'published') as ArchiveMetadata['lifecycle'],
+        owner: stringOrNull(raw.owner),
+        reviewIntervalDays:
+          typeof raw.reviewIntervalDays === 'number' ? raw.reviewIntervalDays : null,
+        nextReviewAt: stringOrNull(raw.nextReviewAt),
+        groups: Array.isArray(raw.groups)
+          ? raw.groups.filter((g): g is string => typeof g === 'string')
+          : [],
+        deprecatedTarget: stringOrNull(raw.deprecatedTarget),
+        properties:
+          raw.properties && typeof raw.properties === 'object'
+            ? (raw.properties as ArchiveMetadata['properties'])
+            : {},
+        variables:
+          raw.variables && typeof raw.variables === 'object'
+            ? (raw.variables as Record<string, string>)
+            : {},
+        verified: raw.verified !== false,
+      },
+    });
+  }
+  if (Array.isArray(manifest.media)) {
+    for (const raw of manifest.media as Record<string, unknown>[]) {
+      if (
+        raw &&
+        typeof raw.path === 'string' &&
+        (raw.kind === 'image' || raw.kind === 'attachment')
+      )
+        archive.media.set(raw.path, raw.kind);
+    }
+  }
+  return archive;
+}
