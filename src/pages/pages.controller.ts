@@ -22,7 +22,7 @@ import { PageBinService } from './page-bin.service';
 import { PageBrowseService } from './page-browse.service';
 import { PageWriterService } from './page-writer.service';
 import { PageResponse, PageSummaryResponse } from './pages.mapper';
-import { PagesService } from './pages.service';
+import { etagMatches, PagesService } from './pages.service';
 import { RESERVED_LAST_SEGMENT } from './slug';
 
 /** `*slug` matches every remaining segment; Express 5 hands them over as an array. */

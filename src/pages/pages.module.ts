@@ -37,9 +37,8 @@ import { SiteVariablesService } from './site-variables.service';
       SiteVariableStateEntity,
     ]),
     AuthModule,
-    // ── SEARCH ── the search engineer adds PageSearchModule here; it must export the
-    // PAGE_SEARCH_INDEX provider (PageStore injects it with @Optional()). Its controller may
-    // use PageAccessService (no dependencies) for visibility.
+    // Search: exports PAGE_SEARCH_INDEX, which PageStore calls inside each write transaction
+    // (injected with @Optional(), so pages also work without it).
     PageSearchModule,
   ],
   // Order matters: the `*slug` routes of PagesController must not shadow other /api routes.
@@ -56,7 +55,6 @@ import { SiteVariablesService } from './site-variables.service';
     PageRevisionsService,
     PagePreviewService,
     PagesService,
-    // ── SEARCH ── or provide { provide: PAGE_SEARCH_INDEX, useClass: ... } directly here.
   ],
   exports: [PageAccessService, PagesService, MarkdownRenderer, SiteVariablesService],
 })

@@ -324,6 +324,16 @@ describe('pages: create, read, update, raw, lists', () => {
     expect(res.headers.etag).toBe('"1"');
     expect(res.text).toBe('# A\n\nü {{x}}');
     await c.reader.get('/api/pages/docs/a/raw').set('If-None-Match', '"1"').expect(304);
+    await c.reader.get('/api/pages/docs/a/raw').set('If-None-Match', 'W/"0", W/"1"').expect(304);
+    await c.reader.get('/api/pages/docs/a/raw').set('If-None-Match', '"2"').expect(200);
+  });
+
+  it('reads non-ASCII slugs through percent-encoded URLs and answers an encoded Location', async () => {
+    const res = await c.editor.post('/api/pages').send(newPage('Wiki/Café-Ü')).expect(201);
+    expect(res.headers.location).toBe('/api/pages/wiki/caf%C3%A9-%C3%BC');
+    const read = await c.reader.get(res.headers.location).expect(200);
+    expect(read.body.slug).toBe('wiki/café-ü');
+    await c.reader.get('/api/pages/WIKI/CAF%C3%89-%C3%9C/raw').expect(200);
   });
 
   it('answers 304 to If-None-Match with the current revision only', async () => {
