@@ -3,12 +3,15 @@ import type { PageEntity } from '../../pages/entities/page.entity';
 import { MarkdownRenderer } from '../../pages/markdown-renderer';
 import { PagesService } from '../../pages/pages.service';
 import { MediaService } from '../../media/media.service';
+import { DataUriCache } from './data-uri-cache';
 import { inlineImages, storedImageIds } from './inline-images';
 import { markPageBreaks } from './page-breaks';
 import { printDocument } from './print-template';
 
 /** Images read at once while building one document. */
 const IMAGE_READ_CONCURRENCY = 4;
+/** Characters of base64 kept in memory for images printed again soon (about 24 MiB of images). */
+const DATA_URI_CACHE_CHARS = 32 * 1024 * 1024;
 
 /**
  * Builds THE print document — the same HTML for the print preview, the browser's print and the
@@ -19,6 +22,7 @@ const IMAGE_READ_CONCURRENCY = 4;
 @Injectable()
 export class PrintDocumentService {
   private readonly logger = new Logger('PrintDocument');
+  private readonly cache = new DataUriCache(DATA_URI_CACHE_CHARS);
 
   constructor(
     private readonly pages: PagesService,
@@ -51,21 +55,20 @@ export class PrintDocumentService {
     return uris;
   }
 
+  /** The metadata is read every time (the image may have been deleted); the bytes only once per hash. */
   private async dataUri(id: string): Promise<string | undefined> {
-    let content;
-    try {
-      content = await this.media.openContent(id);
-    } catch {
+    const meta = await this.media.findById(id);
+    if (!meta || meta.kind !== 'image' || !/^image\/[a-z0-9.+-]+$/.test(meta.mimeType))
       return undefined;
-    }
-    if (content.kind !== 'image' || !/^image\/[a-z0-9.+-]+$/.test(content.mimeType)) {
-      content.stream.destroy();
-      return undefined;
-    }
+    const cached = this.cache.get(meta.sha256);
+    if (cached) return cached;
     try {
+      const content = await this.media.openContent(id);
       const chunks: Buffer[] = [];
       for await (const chunk of content.stream) chunks.push(chunk as Buffer);
-      return `data:${content.mimeType};base64,${Buffer.concat(chunks).toString('base64')}`;
+      const uri = `data:${meta.mimeType};base64,${Buffer.concat(chunks).toString('base64')}`;
+      this.cache.set(meta.sha256, uri);
+      return uri;
     } catch (error) {
       this.logger.warn({
         msg: 'image could not be read for the print document',

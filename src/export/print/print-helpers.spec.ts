@@ -1,4 +1,5 @@
 import { Problem } from '../../common/problems/problem';
+import { DataUriCache } from './data-uri-cache';
 import { inlineImages, storedImageIds } from './inline-images';
 import { NOT_JSON, parseOverrideBody, postedBody, validateOverrides } from './overrides';
 import { markPageBreaks } from './page-breaks';
@@ -123,5 +124,19 @@ describe('printDocument', () => {
       printDocument('t', '"><script>', '').startsWith('<!DOCTYPE html>\n<html lang="en">'),
     ).toBe(true);
     expect(escapeHtml(`&<>"'`)).toBe('&amp;&lt;&gt;&quot;&#39;');
+  });
+});
+
+describe('DataUriCache', () => {
+  it('keeps recently used URIs within its budget and skips oversized ones', () => {
+    const cache = new DataUriCache(10, 6);
+    cache.set('a', 'aaaa');
+    cache.set('b', 'bbbb');
+    expect(cache.get('a')).toBe('aaaa');
+    cache.set('c', 'cccc'); // over budget: the least recently used ("b") goes
+    expect([cache.get('a'), cache.get('b'), cache.get('c')]).toEqual(['aaaa', undefined, 'cccc']);
+    cache.set('d', 'ddddddd');
+    expect(cache.get('d')).toBeUndefined();
+    expect(cache.size).toBe(2);
   });
 });
