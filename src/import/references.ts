@@ -63,8 +63,17 @@ function unwrap(target: string): string {
     : target.replace(/\\(.)/g, '$1');
 }
 
+function balanced(target: string): boolean {
+  let depth = 0;
+  for (const c of target) {
+    if (c === '(') depth++;
+    else if (c === ')' && --depth < 0) return false;
+  }
+  return depth === 0;
+}
+
 function wrap(target: string): string {
-  return /[\s()<>]/.test(target) ? `<${target}>` : target;
+  return /[\s<>]/.test(target) || !balanced(target) ? `<${target}>` : target;
 }
 
 function rewriteChunk(text: string, rewrite: ReferenceRewriter): string {
@@ -76,7 +85,7 @@ function rewriteChunk(text: string, rewrite: ReferenceRewriter): string {
       bang: string,
       label: string,
       dest: string,
-      _size: string,
+      size: string,
       title: string,
       imgAttrs: string,
       src: string,
@@ -90,7 +99,8 @@ function rewriteChunk(text: string, rewrite: ReferenceRewriter): string {
         const target = unwrap(dest);
         const next = rewrite(target, kind);
         // The size suffix is Wiki.js-only syntax; CommonMark would not see an image at all.
-        return `${bang}[${inner}](${wrap(next ?? target)}${title ?? ''})`;
+        if (next === undefined && size === undefined && inner === label) return all;
+        return `${bang}[${inner}](${next === undefined ? dest : wrap(next)}${title ?? ''})`;
       }
       if (src !== undefined) {
         const next = rewrite(src.slice(1, -1), 'image');
