@@ -197,6 +197,22 @@ describe('PdfClient', () => {
           expect(text).toContain('Grüße aus Köln');
           expect(service.output()).toMatch(/"blockedRequests":1/);
 
+          const health = await fetch(`${service.url}/health`);
+          expect(health.status).toBe(200);
+          expect(await health.json()).toEqual({
+            status: 'up',
+            details: { chromium: { status: 'up', timestamp: expect.any(String) } },
+          });
+          const missing = await fetch(`${service.url}/forms/chromium/convert/html`, {
+            method: 'POST',
+            headers: { authorization: `Basic ${Buffer.from('svc:pw').toString('base64')}` },
+            body: new FormData(),
+          });
+          expect([missing.status, await missing.text()]).toEqual([
+            400,
+            "Invalid form data: form file 'index.html' is required",
+          ]);
+
           const wrong = await problemOf(client({ PDF_SERVICE_URL: service.url }).render(html));
           expect(wrong).toMatchObject({ status: 502, code: 'pdf_service_failed' });
         } finally {
