@@ -9,7 +9,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { AuthUser } from '../common/auth/auth-user';
 import { APP_CONFIG, AppConfig } from '../common/config/app-config';
 import { IMPORT_FINISHED, ImportFinishedEvent } from '../common/events/domain-events';
-import { FieldProblem, FieldProblems, Problem } from '../common/problems/problem';
+import { ConflictProblem, FieldProblem, FieldProblems, Problem } from '../common/problems/problem';
 import { UsersService } from '../auth/users.service';
 import { MediaService } from '../media/media.service';
 import type { ImportedPage } from '../pages/pages.types';
@@ -351,14 +351,20 @@ export class ImportService {
           });
       });
     } catch (error) {
-      await this.media
-        .removeOrphanFiles([...stored.values()].map((m) => m.sha256))
-        .catch((cleanup: unknown) => {
-          this.logger.error({
-            msg: 'import rollback left media files behind',
-            error: String(cleanup),
-          });
+      await this.media.removeOrphanFiles(written).catch((cleanup: unknown) => {
+        this.logger.error({
+          msg: 'import rollback left media files behind',
+          error: String(cleanup),
         });
+      });
+      // Two imports (or an import and an editor) creating the same slug at once: the loser
+      // rolls back whole and may simply retry.
+      if (isUniqueViolation(error)) {
+        throw new ConflictProblem(
+          'import_conflict',
+          'Another request wrote some of these pages at the same time; nothing was imported. Try again.',
+        );
+      }
       throw error;
     }
   }
@@ -489,6 +495,15 @@ function scalarProperties(
     }
   }
   return result;
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string; message?: string };
+  return (
+    e?.code === 'ER_DUP_ENTRY' ||
+    /^SQLITE_CONSTRAINT_(UNIQUE|PRIMARYKEY)$/.test(e?.code ?? '') ||
+    /UNIQUE constraint/i.test(e?.message ?? '')
+  );
 }
 
 function mediaKey(kind: MediaKindOf, data: Buffer): string {
