@@ -139,6 +139,20 @@ describe('convertWikiJs', () => {
     ]);
   });
 
+  it('reads HTML storage files with the front matter in a leading comment', () => {
+    const html =
+      '<!--\ntitle: Legacy Page\ntags: old\n-->\n<h2>Part</h2><p>Some <a href="/install">link</a>.</p>';
+    const result = convertWikiJs(entries({ 'legacy.html': html }), options);
+    expect(result.documents).toEqual([
+      expect.objectContaining({
+        slug: 'legacy',
+        title: 'Legacy Page',
+        tags: ['old'],
+        content: '## Part\n\nSome [link](/install).',
+      }),
+    ]);
+  });
+
   it('turns callout markers into callouts only after blockquotes', () => {
     expect(wikiJsMarkdown('text\n{.is-warning}')).toBe('text');
     expect(wikiJsMarkdown('> a\n> b\n{.is-danger}')).toBe('> [!CAUTION]\n> a\n> b');
@@ -178,6 +192,21 @@ describe('convertConfluence', () => {
         '<table><tbody><tr><td colspan="2">wide</td></tr><tr><td>1</td><td>2</td></tr></tbody></table>',
       ].join('\n'),
     );
+  });
+
+  it('gives a page whose title is taken its file name instead', () => {
+    const result = convertConfluence(
+      entries(
+        { 'a-demo.html': page('Demo', '<p>a</p>'), 'b-demo.html': page('Demo', '<p>b</p>') },
+        'x',
+      ),
+      options,
+    );
+    expect(result.invalid).toEqual([]);
+    expect(result.documents.map((d) => [d.slug, d.title])).toEqual([
+      ['demo', 'Demo'],
+      ['b-demo', 'Demo'],
+    ]);
   });
 
   it('builds the hierarchy from index.html and maps attachments and page links', () => {
