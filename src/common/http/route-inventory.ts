@@ -33,12 +33,10 @@ export function listRoutes(app: INestApplication): RouteInfo[] {
   for (const module of container.values()) {
     for (const wrapper of module.controllers.values()) {
       const controller = wrapper.metatype as (new (...args: unknown[]) => unknown) | null;
-      if (!controller || !wrapper.instance) continue;
+      // From the class, not the instance: request-scoped controllers have no instance here.
+      if (!controller) continue;
       const prefix = Reflect.getMetadata(PATH_METADATA, controller) as string | undefined;
-      const prototype = Object.getPrototypeOf(wrapper.instance) as Record<
-        string,
-        (...args: unknown[]) => unknown
-      >;
+      const prototype = controller.prototype as Record<string, (...args: unknown[]) => unknown>;
       for (const name of scanner.getAllMethodNames(prototype)) {
         const handler = prototype[name];
         const path = Reflect.getMetadata(PATH_METADATA, handler) as string | string[] | undefined;
