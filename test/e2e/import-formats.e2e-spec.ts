@@ -177,6 +177,26 @@ describe('POST /api/import: formats', () => {
       });
     });
 
+    it('imports ZIPs of JSON files', async () => {
+      const data = zip({
+        'pages/page.json': fixture('wikijs/json/page.json'),
+        'pages/export.json': fixture('wikijs/json/export.json'),
+      });
+      const res = await postImport(admin, {
+        format: 'wikijs',
+        prefix: 'wiki',
+        files: [{ name: 'json.zip', data }],
+      }).expect(200);
+      expect(res.body.created).toEqual([
+        'wiki/single/page',
+        'wiki/exported/html',
+        'wiki/exported/markdown',
+      ]);
+      expect(await pageRow(t, 'wiki/exported/markdown')).toMatchObject({
+        content: 'Links to [the HTML page](/wiki/exported/html).',
+      });
+    });
+
     it('names a JSON shape it does not accept (422, nothing written)', async () => {
       const res = await postImport(admin, {
         format: 'wikijs',
