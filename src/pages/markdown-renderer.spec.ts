@@ -39,4 +39,16 @@ describe('MarkdownRenderer', () => {
     expect(html).toContain('<table><tr><td colspan="2">x</td></tr></table>');
     expect(html).toContain('<a href="/a/next">n</a>');
   });
+
+  it('renderPage gives the same HTML and links as render + extractLinks, with or without variables', () => {
+    for (const [markdown, variables] of [
+      ['# A\n\n[b](../b) [c](/c#x) {{unknown}}', {}],
+      ['Hi {{who}} [d](d) and [{{who}}](/e)', { who: '**you**' }],
+    ] as [string, Record<string, string>][]) {
+      expect(renderer.renderPage(markdown, variables, 'x/y')).toEqual({
+        html: renderer.render(markdown, variables, { baseSlug: 'x/y' }),
+        links: renderer.extractLinks(markdown, 'x/y'),
+      });
+    }
+  });
 });

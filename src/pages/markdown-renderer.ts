@@ -170,6 +170,26 @@ export class MarkdownRenderer {
   }
 
   /** Slugs of the internal pages the Markdown links to (anchors and queries stripped). */
+  /**
+   * Renders a page and extracts its links in one parse when the Markdown holds no variable
+   * reference (the usual case); links always come from the Markdown as written.
+   */
+  renderPage(
+    markdown: string,
+    variables: Record<string, string>,
+    baseSlug: string,
+  ): { html: string; links: string[] } {
+    const resolved = substituteVariables(markdown, variables);
+    if (resolved !== markdown)
+      return {
+        html: this.render(markdown, variables, { baseSlug }),
+        links: this.extractLinks(markdown, baseSlug),
+      };
+    const env: RenderEnv = { baseSlug, links: new Set<string>() };
+    const html = sanitizeHtml(this.md.render(markdown, env as unknown as MdEnv), SANITIZE);
+    return { html, links: [...env.links!] };
+  }
+
   extractLinks(markdown: string, baseSlug: string | null): string[] {
     const env: RenderEnv = { baseSlug, links: new Set<string>() };
     this.md.parse(markdown, env as unknown as MdEnv);

@@ -310,6 +310,19 @@ export class PageInputService {
             );
           }
         });
+        // Nobody but an admin may lock themselves out of a page they are editing.
+        const kept = names.map((n) => n.trim().toLowerCase());
+        if (
+          kept.length > 0 &&
+          !kept.some((name) => actor.groups.includes(name)) &&
+          !problems.some((p) => p.field.startsWith('groups'))
+        ) {
+          add(
+            'groups',
+            'would_lose_access',
+            'Keep at least one of your own groups, or no group at all.',
+          );
+        }
       }
     }
 

@@ -79,14 +79,15 @@ export class PageStore {
   /** Renders and extracts what a state stores; done before the transaction where possible. */
   async derive(state: PageState, manager?: EntityManager): Promise<Derived> {
     const site = await this.siteVariables.get(manager);
+    const rendered = this.renderer.renderPage(
+      state.content,
+      mergeVariables(site.values, state.variables),
+      state.slug,
+    );
     return {
-      html: this.renderer.render(state.content, mergeVariables(site.values, state.variables), {
-        baseSlug: state.slug,
-      }),
+      html: rendered.html,
       htmlSiteVersion: site.version,
-      links: this.renderer
-        .extractLinks(state.content, state.slug)
-        .filter((slug) => slug !== state.slug),
+      links: rendered.links.filter((slug) => slug !== state.slug),
       mediaIds: extractMediaIds(state.content),
     };
   }

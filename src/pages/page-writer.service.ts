@@ -22,6 +22,7 @@ import { PageEntity } from './entities/page.entity';
 import { PageAccessService } from './page-access.service';
 import { PageInputService, PageState, stateOf } from './page-input.service';
 import { PageStore } from './page-store';
+import { findLivePageRow } from './page-queries';
 import { inTransaction } from './page-transaction';
 import { ImportedPage, ImportOutcome } from './pages.types';
 import { slugProblems, normaliseSlug } from './slug';
@@ -109,8 +110,9 @@ export class PageWriterService {
     body: UpdatePageDto,
     actor: AuthUser,
     precondition: Precondition,
-  ): Promise<PageEntity> {
-    const { baseRevision: bodyBase, ...fields } = body;
+  ): Promise<string> {
+    const { baseRevision: _ignored, ...fields } = body;
+    const bodyBase = precondition.baseRevision;
     const headerBase = parseIfMatch(precondition.ifMatch);
     if (headerBase === undefined && bodyBase === undefined) {
       throw new Problem(
@@ -145,7 +147,7 @@ export class PageWriterService {
     const state = await this.input.resolve(fields, actor, current, this.dataSource.manager, {
       currentPageId: page.id,
     });
-    if (sameState(state, current)) return page;
+    if (sameState(state, current)) return page.id;
     const derived = await this.store.derive(state);
     const revision = await this.runWrite(async (manager) => {
       if (
@@ -171,7 +173,7 @@ export class PageWriterService {
       return written;
     }, state.slug);
     this.emitUpdated(page.id, state, revision, actor.id);
-    return (await this.dataSource.manager.findOneBy(PageEntity, { id: page.id }))!;
+    return page.id;
   }
 
   /** Writes a new revision holding an old revision's title, content and metadata. */
@@ -179,7 +181,7 @@ export class PageWriterService {
     revisionId: string,
     actor: AuthUser,
     precondition: Precondition,
-  ): Promise<PageEntity> {
+  ): Promise<string> {
     const old = await this.dataSource.manager.findOneBy(PageRevisionEntity, { id: revisionId });
     const page = old
       ? await this.dataSource.manager.findOneBy(PageEntity, { id: old.pageId })
@@ -248,7 +250,7 @@ export class PageWriterService {
       return written;
     }, state.slug);
     this.emitUpdated(page.id, state, revision, actor.id);
-    return (await this.dataSource.manager.findOneBy(PageEntity, { id: page.id }))!;
+    return page.id;
   }
 
   /**
@@ -324,11 +326,9 @@ export class PageWriterService {
 
   /** A visible live page by slug, or 404. */
   async findVisible(slug: string, actor: AuthUser): Promise<PageEntity> {
-    const page = await this.dataSource.manager.findOneBy(PageEntity, {
-      liveSlug: normaliseSlug(slug),
-    });
-    if (!page || !this.access.canSee(page, actor)) throw new NotFoundProblem('page');
-    return page;
+    const row = await findLivePageRow(this.dataSource, normaliseSlug(slug));
+    if (!row || !this.access.canSee(row.page, actor)) throw new NotFoundProblem('page');
+    return row.page;
   }
 
   private async resolveGroupNames(names: string[]): Promise<{ id: string; name: string }[]> {

@@ -122,11 +122,11 @@ export class PagesController {
     @CurrentUser() user: AuthUser,
     @Res({ passthrough: true }) res: Response,
   ): Promise<PageResponse> {
-    const page = await this.writer.update(joinSlug(segments), body, user, {
+    const pageId = await this.writer.update(joinSlug(segments), body, user, {
       ifMatch,
       baseRevision: body.baseRevision,
     });
-    const read = await this.pages.readById(page.id, user);
+    const read = await this.pages.readById(pageId, user);
     res.setHeader('ETag', read.etag);
     return read.body;
   }

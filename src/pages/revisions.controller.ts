@@ -69,11 +69,11 @@ export class RevisionsController {
     @CurrentUser() user: AuthUser,
   ): Promise<PageResponse> {
     if (!UUID.test(id)) throw new NotFoundProblem('revision');
-    const page = await this.writer.restoreRevision(id, user, {
+    const pageId = await this.writer.restoreRevision(id, user, {
       ifMatch,
       baseRevision: body.baseRevision,
     });
-    return (await this.pages.readById(page.id, user)).body;
+    return (await this.pages.readById(pageId, user)).body;
   }
 }
 

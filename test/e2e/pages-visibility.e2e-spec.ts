@@ -175,6 +175,21 @@ describe('pages: visibility by groups', () => {
       .expect(201);
     await insider.get('/api/pages/mine').expect(404);
     await outsider.get('/api/pages/mine').expect(200);
+    // Keeping a group of the page's but none of one's own would lock the editor out.
+    await admin
+      .put('/api/pages/mine')
+      .send({ baseRevision: 1, groups: ['eng', 'hr'] })
+      .expect(200);
+    await outsiderEditor
+      .put('/api/pages/mine')
+      .send({ baseRevision: 2, groups: ['hr'] })
+      .expect(422)
+      .expect((r) =>
+        expect(r.body.errors).toEqual([
+          { field: 'groups', code: 'would_lose_access', message: expect.any(String) },
+        ]),
+      );
+    await outsiderEditor.put('/api/pages/mine').send({ baseRevision: 2, groups: [] }).expect(200);
   });
 
   it('changing groups changes who sees the page, in reads and lists alike', async () => {
