@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { GroupEntity } from '../../src/auth/entities/group.entity';
-import { createTestApp, TestApp } from '../support/test-app';
+import { setSqliteLockWaitMs } from '../../src/common/database/sqlite-serial';
+import { createTestApp, DB_TYPE, TestApp } from '../support/test-app';
+
+const isSqlite = DB_TYPE === 'sqlite';
 
 /**
  * Concurrent transactions must not see or undo each other's work. On SQLite TypeORM shares one
@@ -74,7 +77,10 @@ describe('database: concurrent transactions', () => {
       await manager.insert(GroupEntity, group('slow'));
       inside();
       // Holds the transaction until the reads are answered (or gives up after 10 s).
-      await Promise.race([readsDone, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+      await Promise.race([
+        readsDone,
+        new Promise((resolve) => setTimeout(resolve, 10_000).unref()),
+      ]);
       transactionOpen = false;
     });
     await started;
@@ -98,4 +104,36 @@ describe('database: concurrent transactions', () => {
     });
     expect((await groups().find()).map((g) => g.name).sort()).toEqual(['outer', 'saved-inside']);
   });
+
+  (isSqlite ? it : it.skip)(
+    'gives up a write that waits too long with 503 database_busy (SQLite)',
+    async () => {
+      setSqliteLockWaitMs(100);
+      try {
+        let inside!: () => void;
+        const started = new Promise<void>((resolve) => (inside = resolve));
+        let finish!: () => void;
+        const done = new Promise<void>((resolve) => (finish = resolve));
+        const long = t.dataSource.transaction(async (manager) => {
+          await manager.insert(GroupEntity, group('holder'));
+          inside();
+          await done;
+        });
+        await started;
+        const error = await groups()
+          .insert(group('waiter'))
+          .then(
+            () => null,
+            (e: { status?: number; code?: string }) => ({ status: e.status, code: e.code }),
+          );
+        expect(error).toEqual({ status: 503, code: 'database_busy' });
+        finish();
+        await long;
+        await groups().insert(group('after'));
+        expect((await groups().find()).map((g) => g.name).sort()).toEqual(['after', 'holder']);
+      } finally {
+        setSqliteLockWaitMs(30_000);
+      }
+    },
+  );
 });

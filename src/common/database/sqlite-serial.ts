@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { EntityManager } from 'typeorm';
 import { BetterSqlite3QueryRunner } from 'typeorm/driver/better-sqlite3/BetterSqlite3QueryRunner';
+import { Problem } from '../problems/problem';
 
 /**
  * TypeORM's better-sqlite3 driver has ONE connection and ONE query runner for the whole process.
@@ -18,9 +19,18 @@ import { BetterSqlite3QueryRunner } from 'typeorm/driver/better-sqlite3/BetterSq
  *
  * Rule for feature code: do the transaction's database work from its callback's async flow
  * (await, for-await), not from event callbacks of a stream opened before the transaction,
- * which run outside its context and would wait for the lock the transaction holds.
+ * which run outside its context and would wait for the lock the transaction holds. A write
+ * that waits longer than 30 s gives up with 503 `database_busy` rather than hang.
  * MySQL/MariaDB are unaffected: their pool gives each transaction a connection of its own.
  */
+/** How long a write waits for a running transaction before it gives up with 503. */
+let lockWaitMs = 30_000;
+
+/** For tests: a shorter wait. */
+export function setSqliteLockWaitMs(ms: number): void {
+  lockWaitMs = ms;
+}
+
 class SqliteLock {
   private readonly context = new AsyncLocalStorage<object>();
   private holder: object | null = null;
@@ -35,7 +45,25 @@ class SqliteLock {
     const released = new Promise<void>((resolve) => (release = resolve));
     const previous = this.tail;
     this.tail = previous.then(() => released);
-    await previous;
+    let timer: NodeJS.Timeout | undefined;
+    const gaveUp = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), lockWaitMs);
+      timer.unref();
+    });
+    const turn = await Promise.race([previous.then(() => 'turn' as const), gaveUp]);
+    clearTimeout(timer);
+    if (turn === 'timeout') {
+      // Our place in the queue is handed straight on; the caller gets a clean 503 instead of
+      // waiting for ever (e.g. a lock cycle with an in-process lock held across a write).
+      release();
+      throw new Problem(
+        503,
+        'database_busy',
+        'The database is busy; try again shortly.',
+        {},
+        { 'Retry-After': '5' },
+      );
+    }
     this.holder = owner;
     try {
       return await this.context.run(owner, work);
