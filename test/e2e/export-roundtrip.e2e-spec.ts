@@ -1,6 +1,6 @@
 import { createPage } from '../support/pages';
 import { createTestApp, TestApp } from '../support/test-app';
-import { Client, createGroup, signedIn } from '../support/users';
+import { Client, createGroup, createUser, signedIn } from '../support/users';
 import {
   binary,
   setSiteVariables,
@@ -46,13 +46,18 @@ describe('export → import round trip', () => {
   let sourceAdmin: Client;
   let targetAdmin: Client;
   let archive: Buffer;
+  let importReport: { created: string[]; counts: Record<string, number> };
   const slugs = ['handbook', 'handbook/intro', 'handbook/deep/nested/page', 'releases/v1.2'];
 
   beforeAll(async () => {
     [source, target] = await Promise.all([createTestApp(), createTestApp()]);
     sourceAdmin = await signedIn(source, 'admin');
     targetAdmin = await signedIn(target, 'admin');
-    await createGroup(source, 'finance');
+    // The same group and owner exist on both instances (metadata refers to them by name).
+    for (const app of [source, target]) {
+      await createGroup(app, 'finance');
+      await createUser(app, 'editor', { username: 'owner-alice' });
+    }
     await setSiteVariables(sourceAdmin, { site_name: 'KB Inc' });
     const logo = await uploadImage(sourceAdmin, testPng(1, 12), 'logo.png');
     const chart = await uploadImage(sourceAdmin, testPng(2, 10), 'chart final.png');
@@ -61,22 +66,37 @@ describe('export → import round trip', () => {
       Buffer.from('%PDF-1.4 manual bytes'),
       'manual.pdf',
     );
+    await uploadAttachment(sourceAdmin, Buffer.from('a,b\n1,2\n'), 'unreferenced.csv');
     await createPage(sourceAdmin, 'handbook', {
       title: 'Handbook',
       content: `Welcome to {{site_name}}.\n\n![logo](${logo.url})\n\n- [Intro](/handbook/intro)\n- [Release](/releases/v1.2)`,
+      verified: true,
     });
     await createPage(sourceAdmin, 'handbook/intro', {
       title: 'Intro for {{customer}}',
       content: `Hello {{customer}}.\n\n<img src="${chart.url}" alt="chart">\n\nRead the [manual](${manual.url}) and ![logo again](${logo.url} "Logo").\n\n\`\`\`\nliteral {{customer}}\n\`\`\``,
       variables: { customer: 'Default Corp' },
+      icon: '📘',
+      language: 'de-CH',
+      tags: ['onboarding', 'hr'],
+      lifecycle: 'in_review',
+      owner: 'owner-alice',
+      reviewIntervalDays: 90,
+      groups: ['finance'],
+      properties: { audience: 'staff', level: 2, internal: true, note: null },
+      verified: true,
     });
     await createPage(sourceAdmin, 'handbook/deep/nested/page', {
       title: 'Deep',
       content: `| a | b |\n|---|---|\n| ![c](${chart.url}) | x |`,
+      verified: true,
     });
     await createPage(sourceAdmin, 'releases/v1.2', {
       title: 'Release 1.2',
       content: 'Notes with a trailing # hash',
+      lifecycle: 'deprecated',
+      deprecatedTarget: 'handbook',
+      verified: true,
     });
     const res = await sourceAdmin
       .post('/api/export/archive')
@@ -85,19 +105,21 @@ describe('export → import round trip', () => {
       .parse(binary)
       .expect(200);
     archive = res.body as Buffer;
+    importReport = (
+      await targetAdmin
+        .post('/api/import')
+        .field('format', 'markdown')
+        .attach('files', archive, { filename: 'kb-archive.zip', contentType: 'application/zip' })
+        .expect(200)
+    ).body;
   }, 60_000);
   afterAll(async () => {
     await Promise.all([source?.close(), target?.close()]);
   });
 
-  it('recreates every page with its title and content, and every referenced image and attachment byte for byte', async () => {
-    const report = await targetAdmin
-      .post('/api/import')
-      .field('format', 'markdown')
-      .attach('files', archive, { filename: 'kb-archive.zip', contentType: 'application/zip' })
-      .expect(200);
-    expect([...report.body.created].sort()).toEqual([...slugs].sort());
-    expect(report.body.counts).toMatchObject({
+  it('creates every page and resolves every reference', () => {
+    expect([...importReport.created].sort()).toEqual([...slugs].sort());
+    expect(importReport.counts).toMatchObject({
       created: slugs.length,
       replaced: 0,
       unchanged: 0,
@@ -105,31 +127,44 @@ describe('export → import round trip', () => {
       unresolvedLinks: 0,
       unresolvedImages: 0,
     });
+  });
 
-    const before = await allMedia(sourceAdmin);
-    const after = await allMedia(targetAdmin);
-    // Same bytes, kinds, types and names; new ids on the new instance.
+  it('recreates every image and attachment (referenced or not) with its bytes, kind, type and name', async () => {
     const shape = (m: MediaItem) => ({
       kind: m.kind,
+      filename: m.filename,
       sha256: m.sha256,
       size: m.size,
       mimeType: m.mimeType,
     });
-    expect(after.map(shape).sort((a, b) => a.sha256.localeCompare(b.sha256))).toEqual(
-      before.map(shape).sort((a, b) => a.sha256.localeCompare(b.sha256)),
+    const byHash = (a: { sha256: string }, b: { sha256: string }) =>
+      a.sha256.localeCompare(b.sha256);
+    const after = await allMedia(targetAdmin);
+    expect(after.map(shape).sort(byHash)).toEqual(
+      (await allMedia(sourceAdmin)).map(shape).sort(byHash),
     );
+    expect(after.map((m) => m.filename).sort()).toEqual([
+      'chart final.png',
+      'logo.png',
+      'manual.pdf',
+      'unreferenced.csv',
+    ]);
+    for (const m of after) {
+      const bytes = (await targetAdmin.get(m.url).buffer(true).parse(binary).expect(200))
+        .body as Buffer;
+      expect(sha256(bytes)).toBe(m.sha256);
+    }
+  });
+
+  it('recreates titles and content exactly, with the media references pointing at the new items', async () => {
+    const before = await allMedia(sourceAdmin);
+    const after = await allMedia(targetAdmin);
     const urlMap = new Map(
       before.map((m) => [
         m.url,
         after.find((n) => n.sha256 === m.sha256 && n.kind === m.kind)!.url,
       ]),
     );
-    for (const m of after) {
-      const bytes = (await targetAdmin.get(m.url).buffer(true).parse(binary).expect(200))
-        .body as Buffer;
-      expect(sha256(bytes)).toBe(m.sha256);
-    }
-
     for (const slug of slugs) {
       const original = await pageOf(sourceAdmin, slug);
       const imported = await pageOf(targetAdmin, slug);
@@ -140,13 +175,71 @@ describe('export → import round trip', () => {
         title: original.title,
         content: expectedContent,
       });
-      expect(imported.verified).toBe(true);
       expect(imported.content).not.toMatch(/\.\.\/|media\//);
     }
   });
 
-  // Pending: the Markdown importer (src/import) does not read manifest.json yet, so page
-  // metadata (tags, groups, lifecycle, owner/review, properties, variables, icon, language,
-  // deprecated target, verified) and site variables are not restored. Enable once it does.
-  it.todo('restores page metadata, site variables and unreferenced media from manifest.json');
+  it('restores the metadata of every page from manifest.json', async () => {
+    const metadata = (page: Record<string, unknown>) => {
+      const {
+        slug,
+        title,
+        icon,
+        language,
+        tags,
+        lifecycle,
+        owner,
+        reviewIntervalDays,
+        nextReviewAt,
+        groups,
+        deprecatedTarget,
+        properties,
+        variables,
+        verified,
+      } = page;
+      return {
+        slug,
+        title,
+        icon,
+        language,
+        tags,
+        lifecycle,
+        owner,
+        reviewIntervalDays,
+        nextReviewAt,
+        groups,
+        deprecatedTarget,
+        properties,
+        variables,
+        verified,
+      };
+    };
+    for (const slug of slugs) {
+      expect(metadata(await pageOf(targetAdmin, slug))).toEqual(
+        metadata(await pageOf(sourceAdmin, slug)),
+      );
+    }
+    // Spot checks that the comparison compared something.
+    expect(await pageOf(targetAdmin, 'handbook/intro')).toMatchObject({
+      icon: '📘',
+      lifecycle: 'in_review',
+      owner: 'owner-alice',
+      groups: ['finance'],
+      variables: { customer: 'Default Corp' },
+      properties: { audience: 'staff', level: 2, internal: true, note: null },
+    });
+    expect(await pageOf(targetAdmin, 'releases/v1.2')).toMatchObject({
+      lifecycle: 'deprecated',
+      deprecatedTarget: 'handbook',
+    });
+  });
+
+  it('leaves site-wide variables alone (the importer does not restore them; they are in the manifest)', async () => {
+    expect((await targetAdmin.get('/api/variables').expect(200)).body).toEqual({ variables: {} });
+    const { unzipSync } = await import('fflate');
+    const manifest = JSON.parse(
+      Buffer.from(unzipSync(new Uint8Array(archive))['manifest.json']).toString('utf8'),
+    );
+    expect(manifest.siteVariables).toEqual({ site_name: 'KB Inc' });
+  });
 });

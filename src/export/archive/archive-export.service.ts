@@ -30,7 +30,7 @@ import {
   ArchivePageEntry,
   MANIFEST_PATH,
 } from './archive-manifest';
-import { mediaArchivePath, pageArchivePath } from './archive-paths';
+import { markdownLinkTarget, mediaArchivePath, pageArchivePath } from './archive-paths';
 import { createZip } from './zip-writer';
 
 /** Pages read from the database at a time. */
@@ -296,7 +296,9 @@ class ArchiveRun {
     }
     const content = rewriteMediaReferences(page.content, (ref) => {
       const meta = this.mediaMeta.get(ref.id);
-      return meta ? relativeArchivePath(path, mediaArchivePath(meta.id, meta.filename)) : undefined;
+      return meta
+        ? markdownLinkTarget(relativeArchivePath(path, mediaArchivePath(meta.id, meta.filename)))
+        : undefined;
     });
     const bytes = Buffer.from(pageMarkdown(page.title, content), 'utf8');
     await this.append(bytes, path, page.updatedAt);

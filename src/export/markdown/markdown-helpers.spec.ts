@@ -1,4 +1,4 @@
-import { archiveFileName, mediaArchivePath } from '../archive/archive-paths';
+import { archiveFileName, markdownLinkTarget, mediaArchivePath } from '../archive/archive-paths';
 import { contentDisposition, safeFileStem, slugFileStem } from '../http/download';
 import {
   findMediaReferences,
@@ -49,8 +49,25 @@ describe('media references', () => {
 });
 
 describe('archive and download names', () => {
-  it('keeps media names readable and safe, never a Markdown page name', () => {
+  it('keeps archive media names exact unless they would read as a page or a path', () => {
     expect(mediaArchivePath(A, 'logo.png')).toBe(`media/${A}/logo.png`);
+    expect(mediaArchivePath(A, 'chart final (v2) #3.png')).toBe(
+      `media/${A}/chart final (v2) #3.png`,
+    );
+    expect(mediaArchivePath(A, 'notes.MD')).toBe(`media/${A}/notes.MD.bin`);
+    expect(mediaArchivePath(A, '..')).toBe(`media/${A}/file`);
+    expect(mediaArchivePath(A, 'a/b\\c')).toBe(`media/${A}/a_b_c`);
+  });
+
+  it('percent-encodes what a Markdown link target would misread', () => {
+    expect(markdownLinkTarget('../media/x/chart final (v2) #3?.png')).toBe(
+      '../media/x/chart%20final%20%28v2%29%20%233%3F.png',
+    );
+    expect(markdownLinkTarget('media/x/100%.png')).toBe('media/x/100%25.png');
+    expect(markdownLinkTarget('media/x/Übersicht.pdf')).toBe('media/x/Übersicht.pdf');
+  });
+
+  it('makes single-page image names readable and safe, never a Markdown page name', () => {
     expect(archiveFileName('My Photo (final).PNG', 'image')).toBe('My_Photo_final_.PNG');
     expect(archiveFileName('../../etc/passwd', 'file')).toBe('etc_passwd');
     expect(archiveFileName('notes.md', 'file')).toBe('notes.md.bin');
