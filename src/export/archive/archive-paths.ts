@@ -11,6 +11,7 @@ export function pageArchivePath(slug: string): string {
  * a page (`.md`, `.markdown`) gets `.bin` appended; the manifest has the real name.
  */
 export function mediaArchivePath(id: string, filename: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is replaced
   let name = filename.replace(/[/\\\u0000-\u001f\u007f]/g, '_').replace(/^\.+/, '');
   if (name === '') name = 'file';
   if (/\.(md|markdown)$/i.test(name)) name = `${name}.bin`;
