@@ -30,6 +30,9 @@ import { MediaKindOf, planReferences, ReferenceIndex, rewriteDocument } from './
 import { normalizePrefix } from './slugs';
 import { expandUploads } from './source-tree';
 
+/** Files handed to the media service at once. */
+const MEDIA_CONCURRENCY = 4;
+
 const FIELDS = ['format', 'prefix', 'dryRun', 'skipInvalid'] as const;
 const FILE_FIELDS = ['files', 'files[]', 'file'] as const;
 
@@ -283,23 +286,16 @@ export class ImportService {
     const written: string[] = [];
     try {
       await this.dataSource.transaction(async (manager) => {
-        for (const [path, kind] of assets) {
-          const reuse = reusable.get(mediaKey(kind, conversion.assets.get(path)!.data));
-          if (reuse) {
-            (kind === 'image' ? report.images : report.attachments).push({
-              path,
-              id: reuse.id,
-              url: reuse.url,
-            });
-            stored.set(path, reuse);
-            continue;
-          }
-          const media = await this.storeAsset(manager, conversion, path, kind, actor, report);
-          if (media) {
-            stored.set(path, media);
-            written.push(media.sha256);
-          }
-        }
+        await this.storeAssets(
+          manager,
+          conversion,
+          assets,
+          reusable,
+          actor,
+          report,
+          stored,
+          written,
+        );
         const context = this.rewriteContext(
           report,
           existingSlugs,
@@ -436,15 +432,68 @@ export class ImportService {
     return reusable;
   }
 
-  private async storeAsset(
+  /**
+   * Stores the referenced files a few at a time (each is written to disk and hashed by the
+   * media service); identical files the replaced pages already use are reused. Report entries
+   * keep the archive order.
+   */
+  private async storeAssets(
     manager: EntityManager,
     conversion: ConversionResult,
+    assets: Map<string, MediaKindOf>,
+    reusable: Map<string, StoredMedia>,
+    actor: AuthUser,
+    report: ImportReport,
+    stored: Map<string, StoredMedia>,
+    written: string[],
+  ): Promise<void> {
+    const outcomes = new Map<string, StoredMedia | Problem>();
+    const pending: [string, MediaKindOf][] = [];
+    for (const [path, kind] of assets) {
+      const reuse = reusable.get(mediaKey(kind, conversion.assets.get(path)!.data));
+      if (reuse) outcomes.set(path, reuse);
+      else pending.push([path, kind]);
+    }
+    for (let i = 0; i < pending.length; i += MEDIA_CONCURRENCY) {
+      const batch = pending.slice(i, i + MEDIA_CONCURRENCY);
+      // allSettled, not all: nothing may still be writing when the transaction rolls back.
+      const results = await Promise.allSettled(
+        batch.map(([path, kind]) =>
+          this.storeAsset(manager, conversion.assets.get(path)!, path, kind, actor),
+        ),
+      );
+      for (const result of results) {
+        if (result.status === 'fulfilled' && !(result.value instanceof Problem))
+          written.push(result.value.sha256);
+      }
+      for (const [index, result] of results.entries()) {
+        if (result.status === 'rejected') throw result.reason;
+        outcomes.set(batch[index][0], result.value);
+      }
+    }
+    for (const [path, kind] of assets) {
+      const outcome = outcomes.get(path)!;
+      if (outcome instanceof Problem) {
+        report.refusedFiles.push({ path, code: outcome.code, reason: outcome.detail });
+        continue;
+      }
+      stored.set(path, outcome);
+      (kind === 'image' ? report.images : report.attachments).push({
+        path,
+        id: outcome.id,
+        url: outcome.url,
+      });
+    }
+  }
+
+  /** One file as media; a file the media rules refuse (type, size) comes back as the Problem. */
+  private async storeAsset(
+    manager: EntityManager,
+    entry: SourceEntry,
     path: string,
     kind: MediaKindOf,
     actor: AuthUser,
-    report: ImportReport,
-  ): Promise<StoredMedia | undefined> {
-    const entry = conversion.assets.get(path)!;
+  ): Promise<StoredMedia | Problem> {
     const name = path.split('/').pop() ?? path;
     try {
       const media = await this.media.storeFile(
@@ -454,18 +503,9 @@ export class ImportService {
         actor.id,
         manager,
       );
-      (kind === 'image' ? report.images : report.attachments).push({
-        path,
-        id: media.id,
-        url: media.url,
-      });
       return { url: media.url, id: media.id, sha256: media.sha256 };
     } catch (error) {
-      // A file the media rules refuse (type, size) is reported; its references stay unresolved.
-      if (error instanceof Problem && error.status < 500) {
-        report.refusedFiles.push({ path, code: error.code, reason: error.detail });
-        return undefined;
-      }
+      if (error instanceof Problem && error.status < 500) return error;
       throw error;
     }
   }

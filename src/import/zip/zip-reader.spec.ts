@@ -90,6 +90,15 @@ describe('expandUploads', () => {
     ).rejects.toMatchObject({ code: 'import_too_large' });
   });
 
+  it('counts the bytes really inflated when an entry understates its size', async () => {
+    const bomb = Buffer.from(zipSync({ 'liar.md': new Uint8Array(3 * MIB) }, { level: 9 }));
+    const central = bomb.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
+    bomb.writeUInt32LE(10, central + 24);
+    await expect(
+      expandUploads([upload('liar.zip', bomb)], new ImportBudget(MIB, 100)),
+    ).rejects.toMatchObject({ code: 'import_too_large' });
+  });
+
   it('caps the number of entries', async () => {
     const files = Object.fromEntries(
       Array.from({ length: 11 }, (_, i) => [`p${i}.md`, text('# x')]),

@@ -235,6 +235,9 @@ export async function readZipEntry(
       `uses an unsupported compression method (${entry.method}) for "${entry.name}"`,
     );
   }
+  // An entry that admits to being larger than what is left is refused without inflating it;
+  // one that understates its size is still stopped by the byte count below.
+  if (entry.uncompressedSize > budget.remainingBytes) budget.consumeBytes(entry.uncompressedSize);
   const header = await source.read(entry.localHeaderOffset, 30);
   if (header.length < 30 || header.readUInt32LE(0) !== LOCAL_SIGNATURE)
     throw corrupt(`has a damaged entry "${entry.name}"`);
