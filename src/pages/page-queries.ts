@@ -46,16 +46,6 @@ export function selectPages(
     .addSelect('ub.username', 'updated_by_username');
 }
 
-/** Also reads the site-wide variables' version in the same round trip. */
-export function withSiteVersion(
-  query: SelectQueryBuilder<PageEntity>,
-): SelectQueryBuilder<PageEntity> {
-  return query.addSelect(
-    '(SELECT sv.version FROM site_variable_state sv WHERE sv.id = 1)',
-    'site_version',
-  );
-}
-
 export async function fetchPageRows(query: SelectQueryBuilder<PageEntity>): Promise<PageRow[]> {
   const { entities, raw } = await query.getRawAndEntities<Record<string, unknown>>();
   const byId = new Map<string, Record<string, unknown>>();
@@ -67,8 +57,6 @@ export async function fetchPageRows(query: SelectQueryBuilder<PageEntity>): Prom
       ownerName: (row.owner_username as string | null) ?? null,
       updatedByName: (row.updated_by_username as string | null) ?? null,
       binnedByName: (row.binned_by_username as string | null | undefined) ?? null,
-      siteVersion:
-        row.site_version === undefined || row.site_version === null ? 0 : Number(row.site_version),
     };
   });
 }
