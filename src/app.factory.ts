@@ -2,7 +2,7 @@ import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import cookieParser from 'cookie-parser';
-import { json } from 'express';
+import { json, NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
 import { AppModule } from './app.module';
 import { AppConfig } from './common/config/app-config';
@@ -53,6 +53,11 @@ function configureApp(app: NestExpressApplication, config: AppConfig, logger: Js
     }),
   );
   app.use(cookieParser());
+  // Browser export answers are private to one request (overrides): never cached, errors included.
+  app.use('/export', (req: Request, res: Response, next: NextFunction) => {
+    if (req.method === 'POST') res.setHeader('Cache-Control', 'private, no-store');
+    next();
+  });
   app.use(
     json({ limit: config.jsonBodyLimitBytes, type: ['application/json', 'application/*+json'] }),
   );
