@@ -223,8 +223,12 @@ describe('auth: personal access tokens', () => {
   });
 
   it('pages the list newest first', async () => {
-    for (const name of ['one', 'two', 'three'])
+    const base = Date.now() - 60_000;
+    for (const [i, name] of ['one', 'two', 'three'].entries()) {
       await editor.post('/api/tokens').send({ name }).expect(201);
+      // Distinct creation times: two tokens made in the same millisecond would order by id.
+      await tokens().update({ name }, { createdAt: new Date(base + i * 1000) });
+    }
     const first = await editor.get('/api/tokens?limit=2').expect(200);
     expect(first.body.items.map((i: { name: string }) => i.name)).toEqual(['three', 'two']);
     expect(first.body.nextCursor).toEqual(expect.any(String));
