@@ -24,6 +24,7 @@ import {
   ImportFormat,
   ImportOptions,
   ImportReport,
+  SourceEntry,
 } from './import.types';
 import { receiveMultipart } from './intake/multipart-intake';
 import { MediaKindOf, planReferences, ReferenceIndex, rewriteDocument } from './reference-resolver';
