@@ -14,7 +14,6 @@ import { MediaService } from '../../media/media.service';
 import type { MediaResponse } from '../../media/media.mapper';
 import { PageEntity } from '../../pages/entities/page.entity';
 import { PageAccessService } from '../../pages/page-access.service';
-import { PagesService } from '../../pages/pages.service';
 import { SiteVariablesService } from '../../pages/site-variables.service';
 import { normaliseSlug } from '../../pages/slug';
 import {
@@ -38,6 +37,29 @@ const PAGE_BATCH = 100;
 /** Entries handed to archiver but not yet written: bounds memory however large the wiki. */
 const MAX_PENDING_ENTRIES = 8;
 const MAX_SELECTED_SLUGS = 10_000;
+/** What an archive needs of a page (never the rendered HTML). */
+const ARCHIVE_COLUMNS = [
+  'p.id',
+  'p.slug',
+  'p.liveSlug',
+  'p.title',
+  'p.content',
+  'p.icon',
+  'p.language',
+  'p.tags',
+  'p.groupNames',
+  'p.lifecycle',
+  'p.ownerId',
+  'p.reviewIntervalDays',
+  'p.nextReviewAt',
+  'p.deprecatedTarget',
+  'p.properties',
+  'p.variables',
+  'p.verified',
+  'p.revision',
+  'p.createdAt',
+  'p.updatedAt',
+];
 
 export interface ArchiveRequest {
   /** Normalised, de-duplicated slugs of live pages, or undefined for all. */
@@ -63,7 +85,6 @@ export class ArchiveExportService {
 
   constructor(
     private readonly dataSource: DataSource,
-    private readonly pages: PagesService,
     private readonly access: PageAccessService,
     private readonly siteVariables: SiteVariablesService,
     private readonly media: MediaService,
@@ -148,7 +169,7 @@ export class ArchiveExportService {
     };
   }
 
-  /** @internal live pages the user may see, aliased `p`, with the owner's username. */
+  /** @internal live pages the user may see, aliased `p`. */
   visiblePages(user: AuthUser) {
     const query = this.dataSource.manager.createQueryBuilder(PageEntity, 'p');
     return this.access.restrictToVisible(query, user);
@@ -161,6 +182,7 @@ export class ArchiveExportService {
     afterSlug: string | null,
   ): Promise<{ page: PageEntity; owner: string | null }[]> {
     const query = this.visiblePages(user)
+      .select(ARCHIVE_COLUMNS)
       .leftJoin('users', 'ou', 'ou.id = p.owner_id')
       .addSelect('ou.username', 'owner_username')
       .orderBy('p.liveSlug', 'ASC')
