@@ -85,5 +85,5 @@ describeOnce('user CLI', () => {
       run('cli', env, ['user:set-password', '--username', 'ada', '--password', 'another-long-pw'])
         .status,
     ).toBe(0);
-  });
+  }, 180_000);
 });
