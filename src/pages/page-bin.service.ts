@@ -11,7 +11,7 @@ import {
 } from '../common/problems/problem';
 import { PageEntity } from './entities/page.entity';
 import { PageStore } from './page-store';
-import { fetchPageRows, selectPages, SUMMARY_COLUMNS } from './page-queries';
+import { cursorDate, fetchPageRows, selectPages, SUMMARY_COLUMNS } from './page-queries';
 import { inTransaction } from './page-transaction';
 import { parseIfMatch } from './page-writer.service';
 import { BinItemResponse, toBinItem } from './pages.mapper';
@@ -75,7 +75,7 @@ export class PageBinService {
       .limit(page.limit + 1);
     if (page.cursor) {
       query.andWhere('(p.binned_at < :b OR (p.binned_at = :b AND p.id < :i))', {
-        b: new Date(cursorString(page.cursor, 'b')),
+        b: cursorDate(page.cursor, 'b'),
         i: cursorString(page.cursor, 'i'),
       });
     }

@@ -6,7 +6,7 @@ import { PageLinkEntity } from './entities/page-link.entity';
 import { PageTagEntity } from './entities/page-tag.entity';
 import { PageEntity } from './entities/page.entity';
 import { PageAccessService } from './page-access.service';
-import { fetchPageRows, selectPages, SUMMARY_COLUMNS } from './page-queries';
+import { cursorDate, dateParameter, listSummaryRows } from './page-queries';
 import {
   GraphResponse,
   PageLinkResponse,
@@ -31,26 +31,21 @@ export class PageBrowseService {
     page: PageRequest,
     filter: { tag?: string } = {},
   ): Promise<Page<PageSummaryResponse>> {
-    const query = selectPages(this.dataSource.manager, SUMMARY_COLUMNS)
-      .orderBy('p.updated_at', 'DESC')
-      .addOrderBy('p.id', 'DESC')
-      .limit(page.limit + 1);
-    this.access.restrictToVisible(query, user);
+    const where: { sql: string; params: unknown[] }[] = [this.access.visibleSql(user, 'p')];
     if (filter.tag !== undefined) {
-      query.andWhere(
-        'EXISTS (SELECT 1 FROM page_tags ft WHERE ft.page_id = p.id AND ft.tag = :tag)',
-        { tag: filter.tag.trim().normalize('NFC').toLowerCase() },
-      );
-    }
-    if (page.cursor) {
-      const updatedAt = new Date(cursorString(page.cursor, 'u'));
-      const id = cursorString(page.cursor, 'i');
-      query.andWhere('(p.updated_at < :u OR (p.updated_at = :u AND p.id < :i))', {
-        u: updatedAt,
-        i: id,
+      where.push({
+        sql: 'EXISTS (SELECT 1 FROM page_tags ft WHERE ft.page_id = p.id AND ft.tag = ?)',
+        params: [filter.tag.trim().normalize('NFC').toLowerCase()],
       });
     }
-    const rows = await fetchPageRows(query);
+    if (page.cursor) {
+      const updatedAt = dateParameter(this.dataSource, cursorDate(page.cursor, 'u'));
+      where.push({
+        sql: 'p.updated_at < ? OR (p.updated_at = ? AND p.id < ?)',
+        params: [updatedAt, updatedAt, cursorString(page.cursor, 'i')],
+      });
+    }
+    const rows = await listSummaryRows(this.dataSource, where, page.limit + 1);
     return toPage(rows, page.limit, toPageSummary, (r) => ({
       u: r.page.updatedAt.toISOString(),
       i: r.page.id,

@@ -1,4 +1,6 @@
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import { cursorString } from '../common/http/pagination';
+import { BadRequestProblem } from '../common/problems/problem';
 import { PageEntity } from './entities/page.entity';
 
 /** A page with the usernames its response shows. */
@@ -66,10 +68,17 @@ export async function fetchPageRows(query: SelectQueryBuilder<PageEntity>): Prom
  * owner's and last editor's usernames and the site-variables version, without the query
  * builder's per-request cost. Identifiers need no quoting on SQLite or MySQL.
  */
+const USER_JOINS =
+  'LEFT JOIN users ou ON ou.id = p.owner_id LEFT JOIN users ub ON ub.id = p.updated_by';
 const PAGE_ROW_SQL =
   'SELECT p.*, ou.username AS owner_username, ub.username AS updated_by_username, ' +
   '(SELECT sv.version FROM site_variable_state sv WHERE sv.id = 1) AS site_version ' +
-  'FROM pages p LEFT JOIN users ou ON ou.id = p.owner_id LEFT JOIN users ub ON ub.id = p.updated_by WHERE ';
+  `FROM pages p ${USER_JOINS} WHERE `;
+/** List items never carry content or HTML. */
+const SUMMARY_ROW_SQL =
+  'SELECT p.id, p.slug, p.live_slug, p.title, p.icon, p.language, p.tags, p.group_names, p.lifecycle, ' +
+  'p.owner_id, p.verified, p.revision, p.created_at, p.updated_at, p.updated_by, ' +
+  `ou.username AS owner_username, ub.username AS updated_by_username FROM pages p ${USER_JOINS} WHERE `;
 
 /** SQLite keeps TypeORM datetimes as UTC text `YYYY-MM-DD HH:MM:SS.SSS`; MySQL answers Dates. */
 function toDate(value: unknown): Date | null {
@@ -88,20 +97,23 @@ function hydrate(row: Record<string, unknown>): PageRow {
     slug: row.slug as string,
     liveSlug: (row.live_slug as string | null) ?? null,
     title: row.title as string,
-    content: row.content as string,
-    html: (row.html as string | null) ?? null,
-    htmlSiteVersion: Number(row.html_site_version),
+    content: (row.content as string | undefined) ?? '',
+    html: (row.html as string | null | undefined) ?? null,
+    htmlSiteVersion: Number(row.html_site_version ?? 0),
     icon: (row.icon as string | null) ?? null,
     language: (row.language as string | null) ?? null,
     tags: toJson<string[]>(row.tags),
     groupNames: toJson<string[]>(row.group_names),
     lifecycle: row.lifecycle as PageEntity['lifecycle'],
     ownerId: (row.owner_id as string | null) ?? null,
-    reviewIntervalDays: row.review_interval_days === null ? null : Number(row.review_interval_days),
+    reviewIntervalDays:
+      row.review_interval_days === null || row.review_interval_days === undefined
+        ? null
+        : Number(row.review_interval_days),
     nextReviewAt: toDate(row.next_review_at),
     deprecatedTarget: (row.deprecated_target as string | null) ?? null,
-    properties: toJson<PageEntity['properties']>(row.properties),
-    variables: toJson<Record<string, string>>(row.variables),
+    properties: toJson<PageEntity['properties']>(row.properties ?? '{}'),
+    variables: toJson<Record<string, string>>(row.variables ?? '{}'),
     verified: Boolean(Number(row.verified)),
     revision: Number(row.revision),
     createdAt: toDate(row.created_at)!,
@@ -133,4 +145,35 @@ export async function findLivePageRow(
 export async function findPageRowById(dataSource: DataSource, id: string): Promise<PageRow | null> {
   const rows: Record<string, unknown>[] = await dataSource.query(PAGE_ROW_SQL + 'p.id = ?', [id]);
   return rows.length ? hydrate(rows[0]) : null;
+}
+
+/** A Date as a query parameter: MySQL takes Dates, SQLite compares TypeORM's UTC text form. */
+export function dateParameter(dataSource: DataSource, date: Date): Date | string {
+  if (dataSource.options.type === 'mysql') return date;
+  return date.toISOString().replace('T', ' ').replace('Z', '');
+}
+
+/**
+ * One page of list items (plain SQL: `GET /api/pages` is hot). `where` holds conditions with
+ * `?` placeholders over pages aliased `p`; ordered by last update, newest first.
+ */
+export async function listSummaryRows(
+  dataSource: DataSource,
+  where: { sql: string; params: unknown[] }[],
+  limit: number,
+): Promise<PageRow[]> {
+  const sql = where.map((w) => `(${w.sql})`).join(' AND ');
+  const rows: Record<string, unknown>[] = await dataSource.query(
+    `${SUMMARY_ROW_SQL}${sql} ORDER BY p.updated_at DESC, p.id DESC LIMIT ${Number(limit)}`,
+    where.flatMap((w) => w.params),
+  );
+  return rows.map(hydrate);
+}
+
+/** A date member of a decoded cursor, or 400 `invalid_cursor`. */
+export function cursorDate(cursor: Record<string, unknown>, key: string): Date {
+  const date = new Date(cursorString(cursor, key));
+  if (Number.isNaN(date.getTime()))
+    throw new BadRequestProblem('invalid_cursor', 'The cursor is not one this API issued.');
+  return date;
 }

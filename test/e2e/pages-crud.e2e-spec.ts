@@ -170,6 +170,15 @@ describe('pages: create, read, update, raw, lists', () => {
       .send({ title: 'a', baseRevision: 2 })
       .expect(400)
       .expect((r) => expect(r.body).toEqual(problem(400, 'conflicting_preconditions')));
+    const forged = Buffer.from(JSON.stringify({ u: 'not a date', i: 'x' })).toString('base64url');
+    for (const path of [
+      `/api/pages?cursor=${forged}`,
+      `/api/recent?cursor=${forged}`,
+      `/api/bin?cursor=${forged}`,
+    ]) {
+      const res = await c.admin.get(path).expect(400);
+      expect(res.body).toEqual(problem(400, 'invalid_cursor'));
+    }
     await c.reader
       .get('/api/pages?cursor=!!!')
       .expect(400)
