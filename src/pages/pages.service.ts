@@ -1,6 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In, IsNull, LessThanOrEqual, Not, Repository } from 'typeorm';
+import {
+  And,
+  DataSource,
+  EntityManager,
+  Equal,
+  In,
+  IsNull,
+  LessThanOrEqual,
+  MoreThan,
+  Not,
+  Repository,
+} from 'typeorm';
 import { UsersService } from '../auth/users.service';
 import { AuthUser } from '../common/auth/auth-user';
 import { NotFoundProblem } from '../common/problems/problem';
@@ -123,11 +134,24 @@ export class PagesService {
     return [...new Set(rows.map((r) => r.slug))].sort();
   }
 
-  /** CONTRACTS: live pages whose next review date has passed, oldest first. */
-  async listReviewDue(now: Date, limit: number): Promise<ReviewDuePage[]> {
+  /**
+   * CONTRACTS: live pages whose next review date has passed, oldest first; `after` (the last
+   * page of the previous batch) continues after it.
+   */
+  async listReviewDue(
+    now: Date,
+    limit: number,
+    after?: Pick<ReviewDuePage, 'id' | 'nextReviewAt'>,
+  ): Promise<ReviewDuePage[]> {
+    const live = { liveSlug: Not(IsNull()) };
     const rows = await this.pages.find({
       select: { id: true, slug: true, title: true, ownerId: true, nextReviewAt: true },
-      where: { liveSlug: Not(IsNull()), nextReviewAt: LessThanOrEqual(now) },
+      where: after
+        ? [
+            { ...live, nextReviewAt: And(MoreThan(after.nextReviewAt), LessThanOrEqual(now)) },
+            { ...live, nextReviewAt: Equal(after.nextReviewAt), id: MoreThan(after.id) },
+          ]
+        : { ...live, nextReviewAt: LessThanOrEqual(now) },
       order: { nextReviewAt: 'ASC', id: 'ASC' },
       take: limit,
     });
