@@ -241,6 +241,13 @@ export class PageInputService {
     let ownerId = current?.ownerId ?? null;
     if (input.ownerId !== undefined) {
       ownerId = input.ownerId;
+      if (
+        ownerId !== null &&
+        ownerId !== current?.ownerId &&
+        !(await this.users.findActiveById(ownerId))
+      ) {
+        add('ownerId', 'unknown_user', 'No active user with this id.');
+      }
     } else if (input.owner !== undefined) {
       if (input.owner === null || input.owner.trim() === '') {
         ownerId = null;

@@ -123,6 +123,29 @@ describe('pages: exported services', () => {
     ).rejects.toMatchObject({
       status: 422,
     });
+    await expect(
+      inTransaction(t.dataSource, (manager) =>
+        pages.upsertImported(
+          manager,
+          { slug: 'x', title: 'X', content: '', ownerId: '00000000-0000-4000-8000-000000000000' },
+          actor,
+        ),
+      ),
+    ).rejects.toMatchObject({
+      status: 422,
+      errors: [expect.objectContaining({ field: 'ownerId', code: 'unknown_user' })],
+    });
+    const owned = await inTransaction(t.dataSource, (manager) =>
+      pages.upsertImported(
+        manager,
+        { slug: 'owned', title: 'Owned', content: '', ownerId: editor.user!.id },
+        actor,
+      ),
+    );
+    expect(owned).toBe('created');
+    expect((await admin.get('/api/pages/owned').expect(200)).body.owner).toBe(
+      editor.user!.username,
+    );
   });
 
   it('findLiveBySlugs normalises and skips binned pages', async () => {
