@@ -2,6 +2,7 @@
 import eslint from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
+import globals from 'globals';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'bench/.work/**', 'eslint.config.mjs'] },
@@ -17,4 +18,10 @@ export default tseslint.config(
     },
   },
   { files: ['scripts/**', 'bench/**', 'test/**'], rules: { 'no-console': 'off' } },
+  {
+    // Plain Node scripts (CommonJS): scripts/, bench/, jest configs.
+    files: ['**/*.js'],
+    languageOptions: { sourceType: 'commonjs', globals: { ...globals.node } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
 );

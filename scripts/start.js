@@ -1,6 +1,4 @@
 #!/usr/bin/env node
-/* global require, process, console, __dirname */
-/* eslint-disable @typescript-eslint/no-require-imports -- a plain CommonJS script run by node */
 // `npm start`: builds dist/ when it is missing or older than src/, then runs the server.
 const { spawnSync } = require('node:child_process');
 const { existsSync, readdirSync, rmSync, statSync } = require('node:fs');

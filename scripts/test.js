@@ -1,6 +1,4 @@
 #!/usr/bin/env node
-/* global require, process, console, __dirname, URL */
-/* eslint-disable @typescript-eslint/no-require-imports -- a plain CommonJS script run by node */
 // `npm test`: every spec on SQLite, then the e2e specs on MariaDB/MySQL when one answers
 // (REQUIRE_MYSQL=1 makes a missing server a failure). Prints per-run and total counts.
 const { spawnSync } = require('node:child_process');
