@@ -18,7 +18,7 @@ async function seedViaApi({ url, token, corpus, count, concurrency = 8, onProgre
     for (;;) {
       const index = next++;
       if (index >= count) return;
-      const page = corpus.page(index, linkPool.slice(-200));
+      const page = corpus.page(index, linkPool);
       const res = await fetch(`${url}/api/pages`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
@@ -39,7 +39,7 @@ async function seedViaApi({ url, token, corpus, count, concurrency = 8, onProgre
         content: page.content,
         tags: page.tags,
       };
-      if (linkPool.length < 2000) linkPool.push({ slug: body.slug, title: body.title });
+      linkPool.push({ slug: body.slug, title: body.title });
       if (++done % 1000 === 0) onProgress?.(done);
     }
   }

@@ -1,6 +1,6 @@
 'use strict';
-// Search scenarios: a mix of rare words (code names found on a handful of pages) and very
-// common ones (on nearly every page), typed as users type them (the last word is a prefix).
+// Search scenarios: a mix of rare words (code names found on a handful of pages), very common
+// ones (on nearly every page), pairs of common words and a few explicit prefixes (`deplo*`).
 
 const VERY_COMMON = [
   'the',
@@ -29,7 +29,8 @@ function queryMix(ctx, size = 400) {
     const r = i % 10;
     if (r < 5) queries.push(ctx.corpus.rare[(i * 7919) % ctx.corpus.rare.length]);
     else if (r < 8) queries.push(VERY_COMMON[i % VERY_COMMON.length]);
-    else queries.push(COMMON_PAIRS[i % COMMON_PAIRS.length]);
+    else if (r < 9) queries.push(COMMON_PAIRS[i % COMMON_PAIRS.length]);
+    else queries.push(PREFIXES[i % PREFIXES.length]);
   }
   return queries;
 }

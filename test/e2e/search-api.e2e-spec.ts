@@ -112,16 +112,18 @@ describe('GET /api/search', () => {
     expect(item.snippet.replace(/<\/?mark>/g, '')).not.toMatch(/[<>]/);
   });
 
-  it('matches the last word as a prefix while typing, whole words otherwise', async () => {
+  it('matches whole words, and the last word as a prefix when it ends with *', async () => {
     await createPage(admin, {
       slug: 'ops/observability',
       title: 'Observability',
       content: 'Dashboards and alerts.',
     });
-    expect(await slugsFor(reader, 'observ')).toEqual(['ops/observability']);
-    expect(await slugsFor(reader, 'observ ')).toEqual([]);
-    expect(await slugsFor(reader, 'observ dashboards')).toEqual([]);
-    expect(await slugsFor(reader, 'dashboards observ')).toEqual(['ops/observability']);
+    expect(await slugsFor(reader, 'observ*')).toEqual(['ops/observability']);
+    expect(await slugsFor(reader, 'observ')).toEqual([]);
+    expect(await slugsFor(reader, 'observ* dashboards')).toEqual([]);
+    expect(await slugsFor(reader, 'dashboards observ*')).toEqual(['ops/observability']);
+    const [item] = (await search(reader, 'dashb*')).items;
+    expect(item.snippet).toBe('<mark>Dashboards</mark> and alerts.');
   });
 
   it('finds pages by their tags', async () => {

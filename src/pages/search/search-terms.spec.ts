@@ -22,9 +22,11 @@ describe('search terms', () => {
       ],
       prefixLast: false,
     });
-    expect(tokenize('Kubern')).toEqual({ words: ['kubern'], prefixLast: true });
-    // Short last words match whole: "the*" would expand to every the/then/there... in the index.
-    expect(tokenize('the')).toEqual({ words: ['the'], prefixLast: false });
+    expect(tokenize('Kubern*')).toEqual({ words: ['kubern'], prefixLast: true });
+    expect(tokenize('Kubern')).toEqual({ words: ['kubern'], prefixLast: false });
+    expect(tokenize('kubern* guide')).toEqual({ words: ['kubern', 'guide'], prefixLast: false });
+    // Short words match whole: "the*" would expand to every the/then/there... in the index.
+    expect(tokenize('the*')).toEqual({ words: ['the'], prefixLast: false });
     expect(tokenize('crème brûlée 東京')).toEqual({
       words: ['crème', 'brûlée', '東京'],
       prefixLast: false,
@@ -33,12 +35,12 @@ describe('search terms', () => {
   });
 
   it('quotes every word for FTS5 so operators are plain words', () => {
-    expect(toFts5Match(tokenize('NOT near AND title'))).toBe('"not" "near" "and" "title"*');
-    expect(toFts5Match(tokenize('deploy guide '))).toBe('"deploy" "guide"');
+    expect(toFts5Match(tokenize('NOT near AND title*'))).toBe('"not" "near" "and" "title"*');
+    expect(toFts5Match(tokenize('deploy guide'))).toBe('"deploy" "guide"');
   });
 
   it('requires every indexable word in BOOLEAN MODE and drops words InnoDB does not index', () => {
-    expect(toBooleanMatch(tokenize('go deploy guide'), 3)).toBe('+deploy +guide*');
+    expect(toBooleanMatch(tokenize('go deploy guide*'), 3)).toBe('+deploy +guide*');
     expect(toBooleanMatch(tokenize('go to'), 3)).toBeNull();
   });
 

@@ -4,7 +4,7 @@ import { fieldProblem } from '../../common/problems/problem';
 export const MAX_QUERY_LENGTH = 256;
 /** Terms beyond this many are ignored: more words only narrow an AND query further. */
 export const MAX_TERMS = 16;
-/** A last word shorter than this is matched whole, not as a prefix. */
+/** A last word shorter than this is matched whole even with a trailing `*`. */
 export const MIN_PREFIX_LENGTH = 4;
 
 /**
@@ -31,8 +31,7 @@ export function parseSearchQuery(raw: unknown): SearchTerms {
   if (text.length > MAX_QUERY_LENGTH) {
     throw fieldProblem('q', 'too_long', `q must be at most ${MAX_QUERY_LENGTH} characters.`);
   }
-  // The untrimmed text tells whether the user finished the last word ("kuber " vs "kuber").
-  return tokenize(raw.normalize('NFKC').trimStart());
+  return tokenize(text);
 }
 
 export function tokenize(text: string): SearchTerms {
@@ -42,17 +41,19 @@ export function tokenize(text: string): SearchTerms {
     if (!words.includes(word)) words.push(word);
     if (words.length === MAX_TERMS) break;
   }
-  // A trailing separator ("kuber ") means the user finished the word: no prefix then. Short
-  // words match exactly: "the*" would expand to every the/then/there/these... in the index.
+  // Prefix matching is asked for with a trailing `*` ("kuber*"), and only for words of
+  // MIN_PREFIX_LENGTH or more: "th*" would expand to every the/then/there/these... in the index.
   const last = words[words.length - 1];
   const prefixLast =
-    last !== undefined && [...last].length >= MIN_PREFIX_LENGTH && /[\p{L}\p{N}\p{M}]$/u.test(text);
+    last !== undefined &&
+    [...last].length >= MIN_PREFIX_LENGTH &&
+    /[\p{L}\p{N}\p{M}]\*+$/u.test(text);
   return { words, prefixLast };
 }
 
 /**
  * FTS5 MATCH expression: every word quoted as a string (so `NOT`, `NEAR`, `OR` or a column
- * name is just a word), all required (implicit AND); the last one as a prefix when typed last.
+ * name is just a word), all required (implicit AND); the last one as a prefix when it ends with `*`.
  */
 export function toFts5Match(terms: SearchTerms): string {
   return terms.words
@@ -65,7 +66,7 @@ export function toFts5Match(terms: SearchTerms): string {
 
 /**
  * MySQL/MariaDB BOOLEAN MODE expression: `+word` for each word the index can hold (InnoDB
- * skips words shorter than innodb_ft_min_token_size), `+word*` for a typed-last prefix.
+ * skips words shorter than innodb_ft_min_token_size), `+word*` for a prefix.
  * Returns null when no word is searchable.
  */
 export function toBooleanMatch(terms: SearchTerms, minTokenSize: number): string | null {

@@ -1,7 +1,13 @@
 import { DataSource, EntityManager } from 'typeorm';
 import { PageSearchIndex, SearchDocument } from './page-search-index';
 import { SearchTerms, toFts5Match } from './search-terms';
-import { HIT_CLOSE, HIT_OPEN, markdownToPlainText, markedToHtml } from './search-text';
+import {
+  buildSnippet,
+  HIT_CLOSE,
+  HIT_OPEN,
+  markdownToPlainText,
+  markedToHtml,
+} from './search-text';
 
 /** bm25 column weights: page_id (unindexed), title, body, tags. */
 const BM25 = 'bm25(page_search, 0.0, 10.0, 1.0, 4.0)';
@@ -107,12 +113,39 @@ export class SqlitePageSearchIndex implements PageSearchIndex {
   async snippets(terms: SearchTerms, pageIds: string[]): Promise<Map<string, string>> {
     const result = new Map<string, string>();
     if (terms.words.length === 0 || pageIds.length === 0) return result;
-    const rows: { page_id: string; snippet: string | null }[] = await this.dataSource.query(
-      `SELECT page_id, snippet(page_search, 2, ?, ?, '…', ${SNIPPET_TOKENS}) AS snippet FROM page_search
-       WHERE page_search MATCH ? AND rowid IN (SELECT fts_rowid FROM search_rowids WHERE page_id IN (${pageIds.map(() => '?').join(', ')}))`,
-      [HIT_OPEN, HIT_CLOSE, toFts5Match(terms), ...pageIds],
+    const match = toFts5Match(terms);
+    if (terms.prefixLast) return this.snippetsInCode(terms, pageIds);
+    const rows: { page_id: string; fts_rowid: number }[] = await this.dataSource.query(
+      `SELECT page_id, fts_rowid FROM search_rowids WHERE page_id IN (${pageIds.map(() => '?').join(', ')})`,
+      pageIds,
     );
-    for (const row of rows) result.set(row.page_id, markedToHtml(row.snippet ?? ''));
+    // One row at a time: with `rowid = ?` FTS5 seeks straight to the row; a `rowid IN (...)`
+    // beside MATCH is not pushed down and would walk every match of a common word.
+    for (const row of rows) {
+      const [hit]: { snippet: string | null }[] = await this.dataSource.query(
+        `SELECT snippet(page_search, 2, ?, ?, '…', ${SNIPPET_TOKENS}) AS snippet FROM page_search WHERE page_search MATCH ? AND rowid = ?`,
+        [HIT_OPEN, HIT_CLOSE, match, row.fts_rowid],
+      );
+      if (hit) result.set(row.page_id, markedToHtml(hit.snippet ?? ''));
+    }
     return result;
+  }
+
+  /**
+   * A prefix phrase makes FTS5 merge the doclists of every word it expands to, again in each
+   * statement; for twenty snippets of a common stem that is too slow, so cut them in code.
+   */
+  private async snippetsInCode(
+    terms: SearchTerms,
+    pageIds: string[],
+  ): Promise<Map<string, string>> {
+    const rows: { page_id: string; body: string }[] = await this.dataSource.query(
+      `SELECT s.page_id, s.body FROM search_rowids r JOIN page_search s ON s.rowid = r.fts_rowid
+       WHERE r.page_id IN (${pageIds.map(() => '?').join(', ')})`,
+      pageIds,
+    );
+    return new Map(
+      rows.map((row) => [row.page_id, buildSnippet(row.body, terms.words, terms.prefixLast)]),
+    );
   }
 }
