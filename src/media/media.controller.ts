@@ -93,10 +93,10 @@ function mediaController(kind: MediaKind): Type<unknown> {
     @Editors()
     @HttpCode(204)
     @ApiOperation({
-      summary: `Delete an ${kind}; 409 media_in_use with the slugs of pages that still reference it`,
+      summary: `Delete an ${kind}; 409 media_in_use while pages reference it: \`slugs\` of those you can see, \`hiddenReferences\` counts the others`,
     })
-    async remove(@Param('id') id: string): Promise<void> {
-      await this.media.remove(kind, id);
+    async remove(@Param('id') id: string, @CurrentUser() user: AuthUser): Promise<void> {
+      await this.media.remove(kind, id, user);
     }
   }
 

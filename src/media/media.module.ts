@@ -5,15 +5,14 @@ import { APP_CONFIG, AppConfig } from '../common/config/app-config';
 import { MediaEntity } from './entities/media.entity';
 import { MediaContentService } from './media-content.service';
 import { PagesModule } from '../pages/pages.module';
-import { PagesService } from '../pages/pages.service';
-import { MEDIA_REFERENCES } from './media-references';
+import { MediaReferenceLookup } from './media-references';
 import { AttachmentsController, ImagesController } from './media.controller';
 import { MediaService } from './media.service';
 import { LocalDiskMediaStorage } from './storage/local-disk-storage';
 import { MEDIA_STORAGE } from './storage/media-storage';
 
 @Module({
-  // PagesModule answers which pages reference a media item; it never imports MediaModule.
+  // PagesModule's visibility rule decides which referencing pages a caller may see; it never imports MediaModule.
   imports: [TypeOrmModule.forFeature([MediaEntity]), PagesModule],
   controllers: [ImagesController, AttachmentsController],
   providers: [
@@ -24,7 +23,7 @@ import { MEDIA_STORAGE } from './storage/media-storage';
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => new LocalDiskMediaStorage(join(config.dataDir, 'media')),
     },
-    { provide: MEDIA_REFERENCES, useExisting: PagesService },
+    MediaReferenceLookup,
   ],
   exports: [MediaService, MEDIA_STORAGE],
 })

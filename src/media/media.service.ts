@@ -18,7 +18,7 @@ import {
 } from '../common/problems/problem';
 import { MediaEntity, MediaKind } from './entities/media.entity';
 import { KeyedLock } from './keyed-lock';
-import { MEDIA_REFERENCES, MediaReferenceLookup } from './media-references';
+import { MediaReferenceLookup } from './media-references';
 import { MediaResponse, toMediaResponse } from './media.mapper';
 import { MEDIA_STORAGE, MediaStorage } from './storage/media-storage';
 import { detectAttachmentType, detectImageType } from './upload/file-type';
@@ -52,7 +52,7 @@ export class MediaService {
   constructor(
     @InjectRepository(MediaEntity) private readonly media: Repository<MediaEntity>,
     @Inject(MEDIA_STORAGE) private readonly storage: MediaStorage,
-    @Inject(MEDIA_REFERENCES) private readonly references: MediaReferenceLookup,
+    private readonly references: MediaReferenceLookup,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -182,15 +182,21 @@ export class MediaService {
     };
   }
 
-  /** Deletes the row, and the bytes when no other row shares them; 409 while pages reference it. */
-  async remove(kind: MediaKind, id: string): Promise<void> {
+  /**
+   * Deletes the row, and the bytes when no other row shares them. While pages (live or binned)
+   * reference it: 409 `media_in_use` naming only the pages `user` may see (`slugs`), the others
+   * counted without names (`hiddenReferences`).
+   */
+  async remove(kind: MediaKind, id: string, user: AuthUser): Promise<void> {
     const media = await this.require(kind, id);
-    const slugs = await this.references.slugsReferencingMedia(media.id);
-    if (slugs.length > 0) {
+    const { slugs, hiddenReferences } = await this.references.referencesFor(media.id, user);
+    if (slugs.length > 0 || hiddenReferences > 0) {
       throw new ConflictProblem(
         'media_in_use',
-        `Pages still reference this ${kind}; remove the references first.`,
-        { slugs },
+        hiddenReferences > 0
+          ? `Pages still reference this ${kind} (${hiddenReferences} of them you cannot see); remove the references first.`
+          : `Pages still reference this ${kind}; remove the references first.`,
+        { slugs, hiddenReferences },
       );
     }
     await this.media.delete({ id: media.id });

@@ -41,18 +41,23 @@ export class NotificationsListener {
     });
   }
 
-  /** The owner's page went to the bin (not when the owner binned it). */
+  /**
+   * The owner's page went to the bin (not when the owner binned it), and only when the owner
+   * would see the page if it were live: an owner outside the page's groups never learns its
+   * name. The inbox applies the same rule again when listing (groups change).
+   */
   @OnEvent(PAGE_BINNED, { async: true, promisify: true })
   async onPageBinned(event: PageBinnedEvent): Promise<void> {
     if (!event.ownerId || event.ownerId === event.actorId) return;
-    await this.guard(PAGE_BINNED, () =>
-      this.notifications.create({
+    await this.guard(PAGE_BINNED, async () => {
+      if (!(await this.notifications.recipientWouldSee(event.ownerId!, event.pageId))) return;
+      await this.notifications.create({
         recipientId: event.ownerId!,
         kind: 'page.binned',
         page: { id: event.pageId, slug: event.slug, title: event.title },
         actorId: event.actorId,
-      }),
-    );
+      });
+    });
   }
 
   /** An import the user started has finished (dry runs already answered with their report). */

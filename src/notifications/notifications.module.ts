@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuthModule } from '../auth/auth.module';
 import { PagesModule } from '../pages/pages.module';
 import { NotificationEntity } from './entities/notification.entity';
 import { NotificationsController } from './notifications.controller';
@@ -9,7 +10,7 @@ import { ReviewDueChecker } from './review-due.checker';
 
 /** Listens to domain events; nothing calls into it except through its routes. */
 @Module({
-  imports: [TypeOrmModule.forFeature([NotificationEntity]), PagesModule],
+  imports: [TypeOrmModule.forFeature([NotificationEntity]), AuthModule, PagesModule],
   controllers: [NotificationsController],
   providers: [NotificationsService, NotificationsListener, ReviewDueChecker],
   exports: [ReviewDueChecker],

@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { Brackets, In, IsNull, Repository, SelectQueryBuilder } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { UsersService } from '../auth/users.service';
 import type { AuthUser } from '../common/auth/auth-user';
 import { cursorString, PageRequest, toPage } from '../common/http/pagination';
 import { NotFoundProblem } from '../common/problems/problem';
@@ -27,6 +28,7 @@ export class NotificationsService {
     @InjectRepository(NotificationEntity)
     private readonly notifications: Repository<NotificationEntity>,
     private readonly access: PageAccessService,
+    private readonly users: UsersService,
   ) {}
 
   async list(user: AuthUser, page: PageRequest, unreadOnly: boolean): Promise<NotificationPage> {
@@ -138,9 +140,28 @@ export class NotificationsService {
   }
 
   /**
-   * The caller's notices that they may see: about no page, or about a page visible to them
-   * now (PageAccessService's rule, applied in SQL). A binned page is visible to no one, so
-   * `page.binned` notices are exempt: they only repeat the name of a page the owner had.
+   * Whether a page (live or in the bin) is one the user would see if it were live, by
+   * PageAccessService's rule and the user's current role and groups; false for a disabled or
+   * deleted user and for a purged page.
+   */
+  async recipientWouldSee(recipientId: string, pageId: string): Promise<boolean> {
+    const user = await this.users.findActiveById(recipientId);
+    if (!user) return false;
+    const viewer = { role: user.role, groups: (user.groups ?? []).map((g) => g.name) };
+    const query = this.notifications.manager
+      .createQueryBuilder()
+      .select('p.id', 'id')
+      .from('pages', 'p')
+      .where('p.id = :pageId', { pageId });
+    this.access.restrictToVisibleIfLive(query, viewer, 'p');
+    return (await query.getRawOne()) !== undefined;
+  }
+
+  /**
+   * The caller's notices that they may see now (PageAccessService's rule, applied in SQL, so a
+   * change of groups takes effect at once): about no page; about a live page visible to them;
+   * or, for `page.binned`, about a page (still stored, live or binned) they would see if it
+   * were live. A purged page's bin notice is hidden: its groups are no longer known.
    */
   private inbox(user: AuthUser): SelectQueryBuilder<NotificationEntity> {
     return this.notifications
@@ -150,8 +171,20 @@ export class NotificationsService {
       .andWhere(
         new Brackets((w) => {
           w.where('n.page_id IS NULL')
-            .orWhere("n.kind = 'page.binned'")
-            .orWhere(new Brackets((visible) => this.access.restrictToVisible(visible, user, 'p')));
+            .orWhere(
+              new Brackets((visible) =>
+                this.access.restrictToVisible(visible.where("n.kind <> 'page.binned'"), user, 'p'),
+              ),
+            )
+            .orWhere(
+              new Brackets((binned) =>
+                this.access.restrictToVisibleIfLive(
+                  binned.where("n.kind = 'page.binned'").andWhere('p.id IS NOT NULL'),
+                  user,
+                  'p',
+                ),
+              ),
+            );
         }),
       );
   }

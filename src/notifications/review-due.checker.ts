@@ -7,9 +7,10 @@ import {
 } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../common/config/app-config';
 import { PagesService } from '../pages/pages.service';
+import type { ReviewDuePage } from '../pages/pages.types';
 import { NotificationsService } from './notifications.service';
 
-/** How many due pages one run looks at; pages stay due until reviewed, so later runs see the rest. */
+/** How many due pages one query reads; a run continues batch by batch until all are seen. */
 const REVIEW_BATCH = 5000;
 const KEY_CHUNK = 500;
 
@@ -27,6 +28,8 @@ export class ReviewDueChecker implements OnApplicationBootstrap, OnApplicationSh
   private readonly logger = new Logger(ReviewDueChecker.name);
   private timer: NodeJS.Timeout | null = null;
   private running = false;
+  /** Pages read per query (a property so tests can exercise several batches cheaply). */
+  batchSize = REVIEW_BATCH;
 
   constructor(
     private readonly pages: PagesService,
@@ -48,7 +51,17 @@ export class ReviewDueChecker implements OnApplicationBootstrap, OnApplicationSh
 
   /** One pass: notices for every live, owned page whose review date is at or before `now`. */
   async check(now = new Date()): Promise<number> {
-    const due = (await this.pages.listReviewDue(now, REVIEW_BATCH)).filter((p) => p.ownerId);
+    let created = 0;
+    let after: ReviewDuePage | undefined;
+    for (;;) {
+      const batch = await this.pages.listReviewDue(now, this.batchSize, after);
+      created += await this.notify(batch.filter((p) => p.ownerId));
+      if (batch.length < this.batchSize) return created;
+      after = batch[batch.length - 1];
+    }
+  }
+
+  private async notify(due: ReviewDuePage[]): Promise<number> {
     let created = 0;
     for (let i = 0; i < due.length; i += KEY_CHUNK) {
       const chunk = due.slice(i, i + KEY_CHUNK);

@@ -60,21 +60,35 @@ describe('media deletion and the MediaService API', () => {
     });
 
     const refused = await editor.delete(`/api/images/${image.body.id}`).expect(409);
-    expect(refused.body).toEqual(problem(409, 'media_in_use', { slugs: ['guides/setup', 'old'] }));
+    expect(refused.body).toEqual(
+      problem(409, 'media_in_use', { slugs: ['guides/setup', 'old'], hiddenReferences: 0 }),
+    );
     await editor
       .delete(`/api/attachments/${file.body.id}`)
       .expect(409)
       .expect((r) =>
-        expect(r.body).toEqual(problem(409, 'media_in_use', { slugs: ['guides/setup'] })),
+        expect(r.body).toEqual(
+          problem(409, 'media_in_use', { slugs: ['guides/setup'], hiddenReferences: 0 }),
+        ),
       );
 
-    // A binned page may come back, so it still protects its media.
+    // A binned page may come back, so it still protects its media; only admins see its name.
     await admin.delete('/api/pages/old').expect(204);
     await updatePage(editor, 'guides/setup', { content: '# Setup\n\nNo pictures any more.' });
     await editor
       .delete(`/api/images/${image.body.id}`)
       .expect(409)
-      .expect((r) => expect(r.body).toEqual(problem(409, 'media_in_use', { slugs: ['old'] })));
+      .expect((r) =>
+        expect(r.body).toEqual(problem(409, 'media_in_use', { slugs: [], hiddenReferences: 1 })),
+      );
+    await admin
+      .delete(`/api/images/${image.body.id}`)
+      .expect(409)
+      .expect((r) =>
+        expect(r.body).toEqual(
+          problem(409, 'media_in_use', { slugs: ['old'], hiddenReferences: 0 }),
+        ),
+      );
     await editor.delete(`/api/attachments/${file.body.id}`).expect(204);
     expect(await count()).toBe(1);
     await editor.get(image.body.url).expect(200);

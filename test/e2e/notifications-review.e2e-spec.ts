@@ -103,6 +103,27 @@ describe('review-due notifications', () => {
     expect(inbox.unreadCount).toBe(pages);
   });
 
+  it('reads due pages batch by batch until all are seen (ties on the due date included)', async () => {
+    const sameDay = new Date(Date.now() - 3 * DAY).toISOString();
+    for (let i = 0; i < 5; i++)
+      await createPage(editor, `batch/same-${i}`, {
+        owner: owner.user!.username,
+        nextReviewAt: sameDay,
+      });
+    for (let i = 0; i < 3; i++)
+      await createPage(editor, `batch/other-${i}`, {
+        owner: i === 1 ? undefined : owner.user!.username,
+        nextReviewAt: new Date(Date.now() - (i + 1) * DAY).toISOString(),
+      });
+    const checker = secondChecker();
+    checker.batchSize = 2;
+    await expect(checker.check()).resolves.toBe(7);
+    await expect(checker.check()).resolves.toBe(0);
+    const notices = await reviewNotices();
+    expect(notices).toHaveLength(7);
+    expect(new Set(notices.map((n) => n.page_id)).size).toBe(7);
+  });
+
   it('keeps the dedupe guarantee in the database itself, not only in the checker', async () => {
     const service = t.get(NotificationsService);
     const notice = {
