@@ -98,7 +98,7 @@ export class PagesController {
     const parts = ([] as string[]).concat(segments);
     if (parts.length > 1 && parts[parts.length - 1] === RESERVED_LAST_SEGMENT) {
       const raw = await this.pages.raw(parts.slice(0, -1).join('/'), user);
-      const hit = ifNoneMatch !== undefined && raw.etag === ifNoneMatch.replace(/^W\//, '').trim();
+      const hit = etagMatches(ifNoneMatch, raw.etag);
       return sendCacheable(
         res,
         raw.etag,
