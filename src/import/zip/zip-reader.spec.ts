@@ -99,6 +99,39 @@ describe('expandUploads', () => {
     ).rejects.toMatchObject({ code: 'import_too_large' });
   });
 
+  it('refuses an entry that inflates to more than it declares but stays under the budget', async () => {
+    const liar = Buffer.from(zipSync({ 'liar.md': new Uint8Array(2 * MIB) }, { level: 9 }));
+    const central = liar.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
+    liar.writeUInt32LE(10, central + 24);
+    const budget = new ImportBudget(4 * MIB, 100);
+    const result = await expandUploads([upload('liar.zip', liar)], budget);
+    expect(result.problems.map((p) => [p.field, p.code])).toEqual([
+      ['files[liar.zip]', 'zip_corrupt'],
+    ]);
+    // Nothing of the lying entry was kept or charged.
+    expect(budget.bytesUsed).toBe(0);
+  });
+
+  it('inflates large entries piece by piece to the exact bytes', async () => {
+    const big = new Uint8Array(3 * MIB).map((_, i) => (i * 7919) % 251);
+    const result = await expandUploads(
+      [upload('big.zip', zipSync({ 'big.md': big }))],
+      new ImportBudget(4 * MIB, 100),
+    );
+    expect(result.problems).toEqual([]);
+    expect(Buffer.compare(result.entries[0].data, Buffer.from(big))).toBe(0);
+  });
+
+  it('stops a gzip bomb at the budget', async () => {
+    const { gzipSync } = await import('node:zlib');
+    await expect(
+      expandUploads(
+        [upload('a.md.gz', gzipSync(Buffer.alloc(3 * MIB)))],
+        new ImportBudget(MIB, 100),
+      ),
+    ).rejects.toMatchObject({ code: 'import_too_large' });
+  });
+
   it('caps the number of entries', async () => {
     const files = Object.fromEntries(
       Array.from({ length: 11 }, (_, i) => [`p${i}.md`, text('# x')]),

@@ -1,12 +1,6 @@
 import { open } from 'node:fs/promises';
-import { promisify } from 'node:util';
 import * as zlib from 'node:zlib';
 import { ImportBudget } from '../import-budget';
-
-const inflateRaw = promisify(zlib.inflateRaw) as (
-  buf: Buffer,
-  options: zlib.ZlibOptions,
-) => Promise<Buffer>;
 
 /** Random access to the bytes of a ZIP: an uploaded temp file or a nested archive in memory. */
 export interface ZipSource {
@@ -81,7 +75,11 @@ export async function fileSource(path: string): Promise<ZipSource> {
   };
 }
 
+/** Entries this small (compressed and declared) inflate synchronously: a thread-pool round trip costs more. */
 const SYNC_INFLATE_BYTES = 64 * 1024;
+const SYNC_INFLATE_OUTPUT_BYTES = 1024 * 1024;
+/** Output piece size of the streaming inflater: the budget is checked after each one. */
+const INFLATE_CHUNK_BYTES = 256 * 1024;
 const EOCD_SIGNATURE = 0x06054b50;
 const ZIP64_LOCATOR_SIGNATURE = 0x07064b50;
 const ZIP64_EOCD_SIGNATURE = 0x06064b50;
@@ -252,21 +250,7 @@ export async function readZipEntry(
     budget.consumeBytes(compressed.length);
     data = compressed;
   } else {
-    const limit = budget.remainingBytes;
-    try {
-      // Small entries inflate synchronously (a thread-pool round trip costs more than the work);
-      // either way zlib stops at the budget.
-      data =
-        compressed.length <= SYNC_INFLATE_BYTES
-          ? zlib.inflateRawSync(compressed, { maxOutputLength: Math.max(1, limit) })
-          : await inflateRaw(compressed, { maxOutputLength: Math.max(1, limit) });
-    } catch (error) {
-      if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
-        budget.consumeBytes(limit + 1);
-      }
-      throw corrupt(`has an entry that does not inflate: "${entry.name}"`);
-    }
-    budget.consumeBytes(data.length);
+    data = await inflateEntry(compressed, entry, budget);
   }
   if (data.length !== entry.uncompressedSize)
     throw corrupt(`has an entry whose size does not match its header: "${entry.name}"`);
@@ -275,20 +259,95 @@ export async function readZipEntry(
   return data;
 }
 
-/** Gunzips one `.gz` upload under the same budget. */
-export async function gunzipWithBudget(data: Buffer, budget: ImportBudget): Promise<Buffer> {
-  const limit = budget.remainingBytes;
-  let out: Buffer;
-  try {
-    out = await (promisify(zlib.gunzip) as (b: Buffer, o: zlib.ZlibOptions) => Promise<Buffer>)(
-      data,
-      { maxOutputLength: Math.max(1, limit) },
-    );
-  } catch (error) {
-    if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE')
-      budget.consumeBytes(limit + 1);
-    throw corrupt('is not a valid gzip file');
+async function inflateEntry(
+  compressed: Buffer,
+  entry: ZipEntryInfo,
+  budget: ImportBudget,
+): Promise<Buffer> {
+  const declared = entry.uncompressedSize;
+  if (compressed.length <= SYNC_INFLATE_BYTES && declared < SYNC_INFLATE_OUTPUT_BYTES) {
+    // Small entries inflate synchronously, stopped past what they declare (under 1 MiB); one
+    // that turns out larger is counted again by the streaming path below.
+    try {
+      const data = zlib.inflateRawSync(compressed, {
+        maxOutputLength: Math.max(1, declared),
+      });
+      budget.consumeBytes(data.length);
+      return data;
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'ERR_BUFFER_TOO_LARGE')
+        throw corrupt(`has an entry that does not inflate: "${entry.name}"`);
+    }
   }
-  budget.consumeBytes(out.length);
+  const out = await inflateWithBudget(zlib.createInflateRaw, compressed, declared, budget);
+  if (out === 'corrupt') throw corrupt(`has an entry that does not inflate: "${entry.name}"`);
+  if (out === 'size_mismatch')
+    throw corrupt(`has an entry whose size does not match its header: "${entry.name}"`);
+  return out;
+}
+
+/**
+ * Inflates piece by piece (INFLATE_CHUNK_BYTES at a time), charging every piece to the budget
+ * the moment it is produced: passing the budget destroys the inflater at once (413), so a bomb
+ * costs at most the budget plus one piece of work and never a buffer of the budget's size.
+ * With a declared size, output is copied into a buffer of exactly that size; output beyond it
+ * (a lying header) is only counted, not kept, until the stream ends (the caller's size check
+ * refuses it) or the budget is passed.
+ */
+function inflateWithBudget(
+  create: (options: zlib.ZlibOptions) => zlib.Inflate | zlib.InflateRaw | zlib.Gunzip,
+  compressed: Buffer,
+  declared: number | undefined,
+  budget: ImportBudget,
+): Promise<Buffer | 'corrupt' | 'size_mismatch'> {
+  return new Promise((resolve, reject) => {
+    const limit = budget.remainingBytes;
+    const inflater = create({ chunkSize: INFLATE_CHUNK_BYTES });
+    const target = declared === undefined ? undefined : Buffer.allocUnsafe(declared);
+    const pieces: Buffer[] = [];
+    let produced = 0;
+    let settled = false;
+    const settle = (fn: () => void): void => {
+      if (settled) return;
+      settled = true;
+      fn();
+    };
+    inflater.on('data', (piece: Buffer) => {
+      if (settled) return;
+      if (produced + piece.length > limit) {
+        inflater.destroy();
+        settle(() => {
+          try {
+            budget.consumeBytes(limit + 1);
+          } catch (problem) {
+            reject(problem);
+          }
+        });
+        return;
+      }
+      if (target === undefined) pieces.push(piece);
+      else if (produced < target.length) piece.copy(target, produced);
+      produced += piece.length;
+    });
+    inflater.on('error', () => settle(() => resolve('corrupt')));
+    inflater.on('end', () =>
+      settle(() => {
+        if (target !== undefined && produced !== target.length) return resolve('size_mismatch');
+        try {
+          budget.consumeBytes(produced);
+        } catch (problem) {
+          return reject(problem);
+        }
+        resolve(target ?? Buffer.concat(pieces, produced));
+      }),
+    );
+    inflater.end(compressed);
+  });
+}
+
+/** Gunzips one `.gz` upload under the same budget, streaming like ZIP entries. */
+export async function gunzipWithBudget(data: Buffer, budget: ImportBudget): Promise<Buffer> {
+  const out = await inflateWithBudget(zlib.createGunzip, data, undefined, budget);
+  if (typeof out === 'string') throw corrupt('is not a valid gzip file');
   return out;
 }
