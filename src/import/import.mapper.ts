@@ -13,6 +13,7 @@ export function emptyReport(options: ImportOptions): ImportReport {
     unresolvedLinks: [],
     unresolvedImages: [],
     refusedFiles: [],
+    siteVariables: [],
     counts: {
       created: 0,
       replaced: 0,
@@ -23,6 +24,7 @@ export function emptyReport(options: ImportOptions): ImportReport {
       unresolvedLinks: 0,
       unresolvedImages: 0,
       refusedFiles: 0,
+      siteVariables: 0,
     },
   };
 }
@@ -41,6 +43,7 @@ export function finishReport(report: ImportReport): ImportReport {
       unresolvedLinks: report.unresolvedLinks.length,
       unresolvedImages: report.unresolvedImages.length,
       refusedFiles: report.refusedFiles.length,
+      siteVariables: report.siteVariables.length,
     },
   };
 }

@@ -14,6 +14,8 @@ import { UsersService } from '../auth/users.service';
 import { MediaService } from '../media/media.service';
 import type { ImportedPage } from '../pages/pages.types';
 import { PagesService } from '../pages/pages.service';
+import { SiteVariablesService } from '../pages/site-variables.service';
+import { variableProblems } from '../pages/variables';
 import { ImportBudget } from './import-budget';
 import { convertSources } from './import-formats';
 import { emptyReport, finishReport } from './import.mapper';
@@ -29,6 +31,7 @@ import {
 import { receiveMultipart } from './intake/multipart-intake';
 import { MediaKindOf, planReferences, ReferenceIndex, rewriteDocument } from './reference-resolver';
 import { normalizePrefix } from './slugs';
+import { MANIFEST_PATH } from './sources/kb-archive';
 import { expandUploads } from './source-tree';
 
 /** Files handed to the media service at once. */
@@ -106,6 +109,7 @@ export class ImportService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly dataSource: DataSource,
     private readonly pages: PagesService,
+    private readonly siteVariables: SiteVariablesService,
     private readonly media: MediaService,
     private readonly users: UsersService,
     private readonly events: EventEmitter2,
@@ -157,9 +161,23 @@ export class ImportService {
     options: ImportOptions,
     actor: AuthUser,
   ): Promise<ImportReport> {
-    if (conversion.invalid.length > 0 && !options.skipInvalid) {
+    // A kb archive's site-wide variables: restored by administrators only (the route is
+    // admin-only; importConverted is also called directly), invalid ones like invalid documents.
+    let siteVariables = actor.role === 'admin' ? (conversion.siteVariables ?? {}) : {};
+    const invalid = [...conversion.invalid];
+    const siteProblems = variableProblems(siteVariables, 'siteVariables');
+    if (siteProblems.length > 0) {
+      for (const bad of siteProblems)
+        invalid.push({
+          path: MANIFEST_PATH,
+          code: bad.code,
+          message: `"${MANIFEST_PATH}" ${bad.field}: ${bad.message}`,
+        });
+      siteVariables = {};
+    }
+    if (invalid.length > 0 && !options.skipInvalid) {
       throw new FieldProblems(
-        conversion.invalid.map((bad) => ({
+        invalid.map((bad) => ({
           field: `files[${bad.path}]`,
           code: bad.code,
           message: bad.message,
@@ -179,7 +197,8 @@ export class ImportService {
       }
     }
     const report = emptyReport(options);
-    report.skipped = conversion.invalid.map((bad) => ({
+    report.siteVariables = Object.keys(siteVariables).sort();
+    report.skipped = invalid.map((bad) => ({
       path: bad.path,
       code: bad.code,
       reason: bad.message,
@@ -236,6 +255,7 @@ export class ImportService {
         actor,
         options,
         reusable,
+        siteVariables,
       );
     }
     const finished = finishReport(report);
@@ -281,6 +301,7 @@ export class ImportService {
     actor: AuthUser,
     options: ImportOptions,
     reusable: Map<string, StoredMedia>,
+    siteVariables: Record<string, string>,
   ): Promise<void> {
     const { skipInvalid, prefix } = options;
     const stored = new Map<string, StoredMedia>();
@@ -346,6 +367,8 @@ export class ImportService {
             code: bad.code,
             reason: bad.message,
           });
+        // Set or overwrite the archive's names, keep the other site variables.
+        await this.siteVariables.mergeWithin(manager, siteVariables);
       });
     } catch (error) {
       await this.media.removeOrphanFiles(written).catch((cleanup: unknown) => {
@@ -403,8 +426,9 @@ export class ImportService {
       deprecatedTarget: target,
       properties: meta.properties,
       variables: meta.variables,
-      // Imported pages are verified (DESIGN: Import), whatever the archive says.
-      verified: true,
+      // A kb archive is a backup: it restores `verified` as exported (other sources create
+      // verified pages, DESIGN: Import).
+      verified: meta.verified,
     };
   }
 

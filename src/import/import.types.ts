@@ -63,6 +63,8 @@ export interface ConversionResult {
   assets: Map<string, SourceEntry>;
   /** Files stored even when no page references them, with their kind (kb archive media). */
   keepAssets?: Map<string, 'image' | 'attachment'>;
+  /** Site-wide variables a kb archive restores (set or overwritten; others are kept). */
+  siteVariables?: Record<string, string>;
 }
 
 export interface ImportOptions {
@@ -99,6 +101,8 @@ export interface ImportReport {
   unresolvedImages: UnresolvedReference[];
   /** Referenced files the media rules refused (type or size), with the reason. */
   refusedFiles: { path: string; code: string; reason: string }[];
+  /** Names of the site-wide variables a kb archive set (or would set, in a dry run). */
+  siteVariables: string[];
   counts: {
     created: number;
     replaced: number;
@@ -109,5 +113,6 @@ export interface ImportReport {
     unresolvedLinks: number;
     unresolvedImages: number;
     refusedFiles: number;
+    siteVariables: number;
   };
 }

@@ -41,6 +41,39 @@ export class SiteVariablesService {
     return result;
   }
 
+  /**
+   * Sets the given site-wide variables inside the caller's transaction and keeps the others
+   * (the import of kb archives restores the archive's site variables this way). Invalid names
+   * or values: FieldProblems under `field`. The cache follows the version after the commit.
+   */
+  async mergeWithin(
+    manager: EntityManager,
+    values: Record<string, string>,
+    field = 'siteVariables',
+  ): Promise<void> {
+    const problems = variableProblems(values, field);
+    if (problems.length > 0) throw new FieldProblems(problems);
+    const names = Object.keys(values);
+    if (names.length === 0) return;
+    await manager
+      .createQueryBuilder()
+      .delete()
+      .from(SiteVariableEntity)
+      .where('name IN (:...names)', { names })
+      .execute();
+    await manager.insert(
+      SiteVariableEntity,
+      names.map((name) => ({ name, value: values[name] })),
+    );
+    const updated = await manager
+      .createQueryBuilder()
+      .update(SiteVariableStateEntity)
+      .set({ version: () => 'version + 1' })
+      .where('id = 1')
+      .execute();
+    if (!updated.affected) await manager.insert(SiteVariableStateEntity, { id: 1, version: 1 });
+  }
+
   /** Replaces every site-wide variable; pages re-render lazily as their HTML version is now stale. */
   async replace(values: Record<string, string>): Promise<SiteVariables> {
     const problems = variableProblems(values);

@@ -96,7 +96,8 @@ describe('export → import round trip', () => {
       content: 'Notes with a trailing # hash',
       lifecycle: 'deprecated',
       deprecatedTarget: 'handbook',
-      verified: true,
+      // Unverified on purpose: the archive restores `verified` as exported.
+      verified: false,
     });
     const res = await sourceAdmin
       .post('/api/export/archive')
@@ -231,15 +232,19 @@ describe('export → import round trip', () => {
     expect(await pageOf(targetAdmin, 'releases/v1.2')).toMatchObject({
       lifecycle: 'deprecated',
       deprecatedTarget: 'handbook',
+      verified: false,
     });
   });
 
-  it('leaves site-wide variables alone (the importer does not restore them; they are in the manifest)', async () => {
-    expect((await targetAdmin.get('/api/variables').expect(200)).body).toEqual({ variables: {} });
+  it('restores the site-wide variables from manifest.json, so pages render as before', async () => {
     const { unzipSync } = await import('fflate');
     const manifest = JSON.parse(
       Buffer.from(unzipSync(new Uint8Array(archive))['manifest.json']).toString('utf8'),
     );
     expect(manifest.siteVariables).toEqual({ site_name: 'KB Inc' });
+    expect((await targetAdmin.get('/api/variables').expect(200)).body).toEqual(
+      (await sourceAdmin.get('/api/variables').expect(200)).body,
+    );
+    expect((await pageOf(targetAdmin, 'handbook')).html).toContain('Welcome to KB Inc.');
   });
 });

@@ -3,7 +3,7 @@ import { Client, createGroup, createUser, signedIn } from '../support/users';
 import { count, fixture, MEDIA_URL, pageRow, postImport, zip } from './import-helpers';
 
 /** A kb archive as docs/export.md describes it: `<slug>.md`, `media/<id>/<name>`, manifest.json. */
-function kbArchive(owner: string): Buffer {
+function kbArchive(owner: string, siteVariables: Record<string, unknown> = {}): Buffer {
   const page = (slug: string, title: string, extra: Record<string, unknown>) => ({
     path: `${slug}.md`,
     slug,
@@ -35,7 +35,7 @@ function kbArchive(owner: string): Buffer {
     exportedAt: '2026-01-03T00:00:00.000Z',
     exportedBy: 'someone',
     selection: 'all',
-    siteVariables: {},
+    siteVariables,
     pages: [
       page('handbook/old', 'Old handbook', {
         lifecycle: 'deprecated',
@@ -103,12 +103,22 @@ describe('POST /api/import: kb archives (manifest.json)', () => {
 
   it('restores page metadata from the manifest and stores every listed media file', async () => {
     const owner = await createUser(t, 'editor', { username: 'owner-one' });
+    await admin
+      .put('/api/variables')
+      .send({ variables: { keep_me: 'kept', site_name: 'Before' } })
+      .expect(200);
     const res = await postImport(admin, {
       format: 'markdown',
-      files: [{ name: 'kb-archive.zip', data: kbArchive(owner.username) }],
+      files: [
+        {
+          name: 'kb-archive.zip',
+          data: kbArchive(owner.username, { site_name: 'From archive', support: 'help@x' }),
+        },
+      ],
     }).expect(200);
     expect(res.body).toMatchObject({
       created: ['handbook', 'handbook/old'],
+      siteVariables: ['site_name', 'support'],
       images: [
         {
           path: 'media/11111111-1111-4111-8111-111111111111/logo.png',
@@ -143,10 +153,71 @@ describe('POST /api/import: kb archives (manifest.json)', () => {
     expect(old.body).toMatchObject({
       lifecycle: 'deprecated',
       deprecatedTarget: 'handbook',
-      verified: true,
+      // A kb archive is a backup: `verified` comes back as exported.
+      verified: false,
       content: 'See [the handbook](/handbook).',
     });
     expect(await count(t, 'media')).toBe(2);
+    // The archive's site variables are set or overwritten; the others stay.
+    expect((await admin.get('/api/variables').expect(200)).body).toEqual({
+      variables: { keep_me: 'kept', site_name: 'From archive', support: 'help@x' },
+    });
+    // ...and pages render with them at once.
+    await admin
+      .post('/api/pages')
+      .send({ slug: 'uses-site', title: 'S', content: 'Made by {{site_name}}' })
+      .expect(201);
+    expect((await admin.get('/api/pages/uses-site').expect(200)).body.html).toContain(
+      'Made by From archive',
+    );
+  });
+
+  it('reports site variables in a dry run without writing them; invalid ones refuse the archive', async () => {
+    await createUser(t, 'editor', { username: 'owner-one' });
+    const dry = await postImport(admin, {
+      format: 'markdown',
+      dryRun: true,
+      files: [{ name: 'kb-archive.zip', data: kbArchive('owner-one', { site_name: 'X' }) }],
+    }).expect(200);
+    expect(dry.body).toMatchObject({ siteVariables: ['site_name'], counts: { siteVariables: 1 } });
+    expect((await admin.get('/api/variables').expect(200)).body).toEqual({ variables: {} });
+
+    const bad = await postImport(admin, {
+      format: 'markdown',
+      files: [
+        {
+          name: 'kb-archive.zip',
+          data: kbArchive('owner-one', { 'bad name': 'x', fine: 'y', long: 'z'.repeat(10_001) }),
+        },
+      ],
+    }).expect(422);
+    expect(bad.body.errors).toEqual([
+      {
+        field: 'files[manifest.json]',
+        code: 'invalid_variable_name',
+        message: expect.stringContaining('siteVariables.bad name'),
+      },
+      {
+        field: 'files[manifest.json]',
+        code: expect.any(String),
+        message: expect.stringContaining('siteVariables.long'),
+      },
+    ]);
+    expect(await count(t, 'pages')).toBe(0);
+    expect((await admin.get('/api/variables').expect(200)).body).toEqual({ variables: {} });
+
+    // skipInvalid imports the pages and names the refused site variables; none are set.
+    const skipped = await postImport(admin, {
+      format: 'markdown',
+      skipInvalid: true,
+      files: [{ name: 'kb-archive.zip', data: kbArchive('owner-one', { 'bad name': 'x' }) }],
+    }).expect(200);
+    expect(skipped.body).toMatchObject({
+      created: ['handbook', 'handbook/old'],
+      siteVariables: [],
+      skipped: [{ path: 'manifest.json', code: 'invalid_variable_name' }],
+    });
+    expect((await admin.get('/api/variables').expect(200)).body).toEqual({ variables: {} });
   });
 
   it('an unknown group refuses the page instead of dropping the restriction', async () => {

@@ -51,6 +51,7 @@ describe('POST /api/import: formats', () => {
         unresolvedLinks: [{ path: 'guide/intro.md', target: 'missing.md' }],
         unresolvedImages: [],
         refusedFiles: [],
+        siteVariables: [],
         counts: {
           created: 3,
           replaced: 0,
@@ -61,6 +62,7 @@ describe('POST /api/import: formats', () => {
           unresolvedLinks: 1,
           unresolvedImages: 0,
           refusedFiles: 0,
+          siteVariables: 0,
         },
       });
       expect(image.url).toBe(`/api/images/${image.id}/content`);
@@ -380,6 +382,7 @@ describe('POST /api/import: formats', () => {
         unresolvedLinks: [{ path: 'guide/intro.md', target: 'missing.md' }],
         unresolvedImages: [],
         refusedFiles: [],
+        siteVariables: [],
         counts: {
           created: 2,
           replaced: 0,
@@ -390,6 +393,7 @@ describe('POST /api/import: formats', () => {
           unresolvedLinks: 1,
           unresolvedImages: 0,
           refusedFiles: 0,
+          siteVariables: 0,
         },
       });
       expect(await count(t, 'pages')).toBe(1);

@@ -9,6 +9,8 @@ import { decodeUtf8 } from '../source-tree';
 export interface KbArchive {
   pages: Map<string, { slug: string; title: string; metadata: ArchiveMetadata }>;
   media: Map<string, 'image' | 'attachment'>;
+  /** Site-wide variables as the archive stored them (validated when they are restored). */
+  siteVariables: Record<string, string>;
 }
 
 export const MANIFEST_PATH = 'manifest.json';
@@ -20,14 +22,20 @@ function stringOrNull(value: unknown): string | null {
 export function readKbArchive(entries: SourceEntry[]): KbArchive | undefined {
   const entry = entries.find((e) => e.path === MANIFEST_PATH);
   if (!entry) return undefined;
-  let manifest: { format?: unknown; pages?: unknown; media?: unknown };
+  let manifest: { format?: unknown; pages?: unknown; media?: unknown; siteVariables?: unknown };
   try {
     manifest = JSON.parse(decodeUtf8(entry.data) ?? '');
   } catch {
     return undefined;
   }
   if (manifest?.format !== 'kb-archive' || !Array.isArray(manifest.pages)) return undefined;
-  const archive: KbArchive = { pages: new Map(), media: new Map() };
+  const siteVariables =
+    manifest.siteVariables &&
+    typeof manifest.siteVariables === 'object' &&
+    !Array.isArray(manifest.siteVariables)
+      ? (manifest.siteVariables as Record<string, string>)
+      : {};
+  const archive: KbArchive = { pages: new Map(), media: new Map(), siteVariables };
   for (const raw of manifest.pages as Record<string, unknown>[]) {
     if (!raw || typeof raw.path !== 'string' || typeof raw.slug !== 'string') continue;
     archive.pages.set(raw.path, {

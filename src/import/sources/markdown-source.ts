@@ -23,7 +23,10 @@ const FOREIGN = new Set(['.json', '.html', '.htm', '.txt']);
 export function convertMarkdown(entries: SourceEntry[], options: SourceOptions): ConversionResult {
   const out = new SourceCollector(options);
   const archive = readKbArchive(entries);
-  if (archive) out.keepAssets = archive.media;
+  if (archive) {
+    out.keepAssets = archive.media;
+    out.siteVariables = archive.siteVariables;
+  }
   for (const entry of entries) {
     if (archive && entry.path === MANIFEST_PATH) continue;
     const ext = extensionOf(entry.path);

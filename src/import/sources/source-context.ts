@@ -16,6 +16,7 @@ export class SourceCollector {
   readonly invalid: InvalidDocument[] = [];
   readonly assets = new Map<string, SourceEntry>();
   keepAssets?: Map<string, 'image' | 'attachment'>;
+  siteVariables?: Record<string, string>;
   private readonly slugs = new Map<string, string>();
 
   constructor(readonly options: SourceOptions) {}
