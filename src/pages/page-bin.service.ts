@@ -13,7 +13,7 @@ import { PageEntity } from './entities/page.entity';
 import { PageStore } from './page-store';
 import { cursorDate, fetchPageRows, selectPages, SUMMARY_COLUMNS } from './page-queries';
 import { inTransaction } from './page-transaction';
-import { parseIfMatch } from './page-writer.service';
+import { ifMatchAllows, parseIfMatch } from './preconditions';
 import { BinItemResponse, toBinItem } from './pages.mapper';
 import { normaliseSlug } from './slug';
 
@@ -34,7 +34,7 @@ export class PageBinService {
     const page = await inTransaction(this.dataSource, async (manager) => {
       const found = await manager.findOneBy(PageEntity, { liveSlug: normaliseSlug(slug) });
       if (!found) throw new NotFoundProblem('page');
-      if (typeof expected === 'number' && expected !== found.revision) {
+      if (!ifMatchAllows(expected, found.revision)) {
         throw new PreconditionFailedProblem(
           'revision_mismatch',
           `The page is at revision ${found.revision}.`,

@@ -25,26 +25,13 @@ import { PageStore } from './page-store';
 import { findLivePageRow } from './page-queries';
 import { inTransaction } from './page-transaction';
 import { ImportedPage, ImportOutcome } from './pages.types';
+import { IfMatch, ifMatchAllows, parseIfMatch } from './preconditions';
 import { slugProblems, normaliseSlug } from './slug';
 
 /** How an update names the revision it was based on. */
 export interface Precondition {
   ifMatch?: string;
   baseRevision?: number;
-}
-
-/** Parses an If-Match value: `"3"`, `W/"3"` or `*` (any current revision). */
-export function parseIfMatch(header: string | undefined): number | '*' | undefined {
-  if (header === undefined || header.trim() === '') return undefined;
-  const value = header.trim();
-  if (value === '*') return '*';
-  const match = /^(?:W\/)?"(\d{1,9})"$/.exec(value);
-  if (!match)
-    throw new BadRequestProblem(
-      'invalid_if_match',
-      'If-Match must be the ETag of a page read, such as "3".',
-    );
-  return Number(match[1]);
 }
 
 function isUniqueViolation(error: unknown): boolean {
@@ -61,6 +48,14 @@ function slugTaken(slug: string): ConflictProblem {
   return new ConflictProblem('slug_taken', `A page with the slug "${slug}" already exists.`, {
     slug,
   });
+}
+
+/** A stale precondition: 412 for If-Match, 409 for baseRevision; nothing is written. */
+export function staleProblem(ifMatch: boolean, current: number): Problem {
+  const detail = `The page is at revision ${current}; reload it and apply your change again.`;
+  return ifMatch
+    ? new PreconditionFailedProblem('revision_mismatch', detail, { currentRevision: current })
+    : new ConflictProblem('revision_conflict', detail, { currentRevision: current });
 }
 
 function sameState(a: PageState, b: PageState): boolean {
@@ -113,35 +108,35 @@ export class PageWriterService {
   ): Promise<string> {
     const { baseRevision: _ignored, ...fields } = body;
     const bodyBase = precondition.baseRevision;
-    const headerBase = parseIfMatch(precondition.ifMatch);
-    if (headerBase === undefined && bodyBase === undefined) {
+    const header = parseIfMatch(precondition.ifMatch);
+    // `*` only says "the page exists": an update must name the revision it was based on.
+    const tags = header && !header.any ? header : undefined;
+    if (tags === undefined && bodyBase === undefined) {
       throw new Problem(
         428,
         'precondition_required',
-        'Send If-Match with the ETag you read, or baseRevision in the body.',
+        header?.any
+          ? 'If-Match: * names no revision; send the ETag you read (such as "3"), or baseRevision in the body.'
+          : 'Send If-Match with the ETag you read, or baseRevision in the body.',
       );
     }
-    if (typeof headerBase === 'number' && bodyBase !== undefined && headerBase !== bodyBase) {
+    if (
+      tags !== undefined &&
+      bodyBase !== undefined &&
+      tags.revisions.length > 0 &&
+      !tags.revisions.includes(bodyBase)
+    ) {
       throw new BadRequestProblem(
         'conflicting_preconditions',
         'If-Match and baseRevision name different revisions.',
       );
     }
     const page = await this.findVisible(slug, actor);
-    const base = typeof headerBase === 'number' ? headerBase : (bodyBase ?? page.revision);
-    const stale = (current: number) =>
-      headerBase !== undefined
-        ? new PreconditionFailedProblem(
-            'revision_mismatch',
-            `The page is at revision ${current}; reload it and apply your change again.`,
-            { currentRevision: current },
-          )
-        : new ConflictProblem(
-            'revision_conflict',
-            `The page is at revision ${current}; reload it and apply your change again.`,
-            { currentRevision: current },
-          );
-    if (page.revision !== base) throw stale(page.revision);
+    const stale = (current: number) => staleProblem(tags !== undefined, current);
+    if (tags !== undefined && !ifMatchAllows(tags, page.revision)) throw stale(page.revision);
+    if (bodyBase !== undefined && bodyBase !== page.revision)
+      throw staleProblem(false, page.revision);
+    const base = page.revision;
 
     const current = stateOf(page, await this.store.groupsOf(this.dataSource.manager, page.id));
     const state = await this.input.resolve(fields, actor, current, this.dataSource.manager, {
@@ -187,20 +182,11 @@ export class PageWriterService {
       ? await this.dataSource.manager.findOneBy(PageEntity, { id: old.pageId })
       : null;
     if (!old || !page || !this.access.canSee(page, actor)) throw new NotFoundProblem('revision');
-    const headerBase = parseIfMatch(precondition.ifMatch);
-    const base =
-      typeof headerBase === 'number' ? headerBase : (precondition.baseRevision ?? page.revision);
-    if (base !== page.revision) {
-      throw headerBase !== undefined
-        ? new PreconditionFailedProblem(
-            'revision_mismatch',
-            `The page is at revision ${page.revision}.`,
-            { currentRevision: page.revision },
-          )
-        : new ConflictProblem('revision_conflict', `The page is at revision ${page.revision}.`, {
-            currentRevision: page.revision,
-          });
-    }
+    this.checkOptionalPrecondition(
+      parseIfMatch(precondition.ifMatch),
+      precondition.baseRevision,
+      page.revision,
+    );
     const m = old.metadata;
     const groups = await this.store.groupsOf(this.dataSource.manager, page.id);
     const current = stateOf(page, groups);
@@ -329,6 +315,19 @@ export class PageWriterService {
     const row = await findLivePageRow(this.dataSource, normaliseSlug(slug));
     if (!row || !this.access.canSee(row.page, actor)) throw new NotFoundProblem('page');
     return row.page;
+  }
+
+  /**
+   * The optional precondition of restore: If-Match (strong; `*` is met by any existing page)
+   * and/or baseRevision must name the current revision (412 / 409 otherwise).
+   */
+  private checkOptionalPrecondition(
+    header: IfMatch | undefined,
+    baseRevision: number | undefined,
+    current: number,
+  ): void {
+    if (!ifMatchAllows(header, current)) throw staleProblem(true, current);
+    if (baseRevision !== undefined && baseRevision !== current) throw staleProblem(false, current);
   }
 
   private async resolveGroupNames(names: string[]): Promise<{ id: string; name: string }[]> {
