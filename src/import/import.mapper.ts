@@ -13,6 +13,7 @@ export function emptyReport(options: ImportOptions): ImportReport {
     unresolvedLinks: [],
     unresolvedImages: [],
     refusedFiles: [],
+    storedAsAttachment: [],
     siteVariables: [],
     counts: {
       created: 0,
@@ -24,6 +25,7 @@ export function emptyReport(options: ImportOptions): ImportReport {
       unresolvedLinks: 0,
       unresolvedImages: 0,
       refusedFiles: 0,
+      storedAsAttachment: 0,
       siteVariables: 0,
     },
   };
@@ -43,6 +45,7 @@ export function finishReport(report: ImportReport): ImportReport {
       unresolvedLinks: report.unresolvedLinks.length,
       unresolvedImages: report.unresolvedImages.length,
       refusedFiles: report.refusedFiles.length,
+      storedAsAttachment: report.storedAsAttachment.length,
       siteVariables: report.siteVariables.length,
     },
   };

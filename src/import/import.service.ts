@@ -34,6 +34,25 @@ import { normalizePrefix } from './slugs';
 import { MANIFEST_PATH } from './sources/kb-archive';
 import { expandUploads } from './source-tree';
 
+const STORED_AS_ATTACHMENT =
+  'An image kb does not serve as an image (only PNG, JPEG, GIF and WebP): stored as an attachment, served as a download.';
+
+/**
+ * The image types the media rules accept, by their magic bytes (as the media service checks
+ * them). Anything else referenced as an image is stored as an attachment instead.
+ */
+function isStorableImage(data: Buffer): boolean {
+  const ascii = (start: number, end: number) => data.toString('latin1', start, end);
+  return (
+    (data.length >= 8 &&
+      data.readUInt32BE(0) === 0x89504e47 &&
+      data.readUInt32BE(4) === 0x0d0a1a0a) ||
+    (data.length >= 3 && data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) ||
+    (data.length >= 6 && (ascii(0, 6) === 'GIF87a' || ascii(0, 6) === 'GIF89a')) ||
+    (data.length >= 12 && ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP')
+  );
+}
+
 /** Files handed to the media service at once. */
 const MEDIA_CONCURRENCY = 4;
 
@@ -210,6 +229,15 @@ export class ImportService {
     for (const [path, kind] of conversion.keepAssets ?? []) {
       if (conversion.assets.has(path)) plan.assets.set(path, kind);
     }
+    // Files used as images in a type kb does not store as images (SVG, BMP, TIFF…) are stored
+    // as attachments, which are always served as a download, and referenced by that URL.
+    const asAttachment = new Set<string>();
+    for (const [path, kind] of plan.assets) {
+      if (kind === 'image' && !isStorableImage(conversion.assets.get(path)!.data)) {
+        plan.assets.set(path, 'attachment');
+        asAttachment.add(path);
+      }
+    }
     const existing = await this.pages.findLiveBySlugs(
       [...new Set([...plan.maybeExisting, ...conversion.documents.map((d) => d.slug)])].filter(
         isPlausibleSlug,
@@ -224,11 +252,10 @@ export class ImportService {
       for (const [path, kind] of plan.assets) {
         const reuse = reusable.get(mediaKey(kind, conversion.assets.get(path)!.data));
         if (reuse) urls.set(path, reuse.url);
-        (kind === 'image' ? report.images : report.attachments).push({
-          path,
-          id: reuse?.id ?? null,
-          url: reuse?.url ?? null,
-        });
+        const item = { path, id: reuse?.id ?? null, url: reuse?.url ?? null };
+        (kind === 'image' ? report.images : report.attachments).push(item);
+        if (asAttachment.has(path))
+          report.storedAsAttachment.push({ ...item, reason: STORED_AS_ATTACHMENT });
       }
       const context = this.rewriteContext(
         report,
@@ -256,6 +283,7 @@ export class ImportService {
         options,
         reusable,
         siteVariables,
+        asAttachment,
       );
     }
     const finished = finishReport(report);
@@ -302,6 +330,7 @@ export class ImportService {
     options: ImportOptions,
     reusable: Map<string, StoredMedia>,
     siteVariables: Record<string, string>,
+    asAttachment: Set<string>,
   ): Promise<void> {
     const { skipInvalid, prefix } = options;
     const stored = new Map<string, StoredMedia>();
@@ -317,6 +346,7 @@ export class ImportService {
           report,
           stored,
           written,
+          asAttachment,
         );
         const context = this.rewriteContext(
           report,
@@ -471,6 +501,7 @@ export class ImportService {
     report: ImportReport,
     stored: Map<string, StoredMedia>,
     written: string[],
+    asAttachment: Set<string>,
   ): Promise<void> {
     const outcomes = new Map<string, StoredMedia | Problem>();
     const pending: [string, MediaKindOf][] = [];
@@ -503,11 +534,10 @@ export class ImportService {
         continue;
       }
       stored.set(path, outcome);
-      (kind === 'image' ? report.images : report.attachments).push({
-        path,
-        id: outcome.id,
-        url: outcome.url,
-      });
+      const item = { path, id: outcome.id, url: outcome.url };
+      (kind === 'image' ? report.images : report.attachments).push(item);
+      if (asAttachment.has(path))
+        report.storedAsAttachment.push({ ...item, reason: STORED_AS_ATTACHMENT });
     }
   }
 

@@ -101,6 +101,11 @@ export interface ImportReport {
   unresolvedImages: UnresolvedReference[];
   /** Referenced files the media rules refused (type or size), with the reason. */
   refusedFiles: { path: string; code: string; reason: string }[];
+  /**
+   * Files referenced as images whose type the image rules do not accept (SVG, BMP, TIFF…):
+   * stored as attachments (always served as a download) and referenced by that URL.
+   */
+  storedAsAttachment: (ImportedMediaItem & { reason: string })[];
   /** Names of the site-wide variables a kb archive set (or would set, in a dry run). */
   siteVariables: string[];
   counts: {
@@ -113,6 +118,7 @@ export interface ImportReport {
     unresolvedLinks: number;
     unresolvedImages: number;
     refusedFiles: number;
+    storedAsAttachment: number;
     siteVariables: number;
   };
 }

@@ -100,7 +100,7 @@ describeCorpora('import corpora', () => {
       }).expect(200);
       console.log(
         `rustc-dev-guide: ${res.body.counts.created} pages in ${Date.now() - started} ms`,
-        JSON.stringify([res.body.counts, res.body.unresolvedImages, res.body.refusedFiles]),
+        JSON.stringify([res.body.counts, res.body.unresolvedImages, res.body.storedAsAttachment]),
       );
       const md = markdownFiles();
       expect(res.body.skipped.map((s: { path: string }) => s.path).sort()).toEqual(WITHOUT_HEADING);
@@ -117,17 +117,28 @@ describeCorpora('import corpora', () => {
         verified: true,
       });
 
-      // The PNGs are stored as images; SVGs are refused by the media rules, named, and their
-      // references reported.
+      // The PNGs are stored as images; the 3 SVGs, which kb never serves as images, are stored
+      // as attachments (served as downloads), named in the report, and referenced by that URL.
       expect(res.body.images.length).toBeGreaterThanOrEqual(10);
       for (const image of res.body.images) {
         expect(image.path).toMatch(/\.png$/);
         expect(image.url).toMatch(MEDIA_REF);
       }
-      for (const refused of res.body.refusedFiles) expect(refused.path).toMatch(/\.svg$/);
+      expect(res.body.refusedFiles).toEqual([]);
+      expect(res.body.storedAsAttachment).toHaveLength(3);
+      for (const item of res.body.storedAsAttachment) {
+        expect(item.path).toMatch(/\.svg$/);
+        expect(item.url).toBe(`/api/attachments/${item.id}/content`);
+      }
       for (const unresolved of res.body.unresolvedImages)
-        expect(unresolved.target).toMatch(/\.svg$/);
+        expect(unresolved.target).not.toMatch(/\.(svg|png)$/);
       const pages = await allContent(t);
+      const svgUrls = res.body.storedAsAttachment.map((i: { url: string }) => i.url);
+      for (const url of svgUrls) expect(pages.some((p) => p.content.includes(url))).toBe(true);
+      const construction = pages.find((p) => p.slug === 'mir/construction')!;
+      expect(construction.content).toMatch(
+        new RegExp(`<img src="/api/attachments/${'[0-9a-f-]{36}'}/content">`),
+      );
       const wpa = pages.find((p) => p.slug === 'profiling/wpa-profiling')!;
       expect(wpa.content).toMatch(
         new RegExp(`!\\[WPA with profile applied\\]\\(${MEDIA_REF.source}\\)`),

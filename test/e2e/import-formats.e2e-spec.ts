@@ -51,6 +51,7 @@ describe('POST /api/import: formats', () => {
         unresolvedLinks: [{ path: 'guide/intro.md', target: 'missing.md' }],
         unresolvedImages: [],
         refusedFiles: [],
+        storedAsAttachment: [],
         siteVariables: [],
         counts: {
           created: 3,
@@ -62,6 +63,7 @@ describe('POST /api/import: formats', () => {
           unresolvedLinks: 1,
           unresolvedImages: 0,
           refusedFiles: 0,
+          storedAsAttachment: 0,
           siteVariables: 0,
         },
       });
@@ -107,6 +109,68 @@ describe('POST /api/import: formats', () => {
         revision: 1,
         verified: true,
       });
+    });
+    it('stores SVG (and other non-PNG/JPEG/GIF/WebP) images as attachments, served as downloads', async () => {
+      const svg = '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>';
+      const bmp = Buffer.concat([Buffer.from('BM'), Buffer.alloc(40, 1)]);
+      const files = {
+        'docs/page.md':
+          '# Diagrams\n\n![overview](img/overview.svg)\n\n![raster](img/old.bmp)\n\n![logo](img/logo.png)',
+        'docs/img/overview.svg': svg,
+        'docs/img/old.bmp': bmp,
+        'docs/img/logo.png': fixture('markdown/images/logo.png'),
+      };
+      const dry = await postImport(admin, {
+        format: 'markdown',
+        dryRun: true,
+        files: [{ name: 'd.zip', data: zip(files) }],
+      }).expect(200);
+      expect(dry.body.storedAsAttachment).toEqual([
+        { path: 'docs/img/overview.svg', id: null, url: null, reason: expect.any(String) },
+        { path: 'docs/img/old.bmp', id: null, url: null, reason: expect.any(String) },
+      ]);
+      expect(await count(t, 'media')).toBe(0);
+
+      const res = await postImport(admin, {
+        format: 'markdown',
+        files: [{ name: 'd.zip', data: zip(files) }],
+      }).expect(200);
+      const [svgItem, bmpItem] = res.body.storedAsAttachment;
+      expect(res.body).toMatchObject({
+        created: ['docs/page'],
+        images: [{ path: 'docs/img/logo.png', url: expect.stringMatching(MEDIA_URL) }],
+        attachments: [
+          { path: 'docs/img/overview.svg', id: svgItem.id, url: svgItem.url },
+          { path: 'docs/img/old.bmp', id: bmpItem.id, url: bmpItem.url },
+        ],
+        storedAsAttachment: [
+          {
+            path: 'docs/img/overview.svg',
+            id: expect.stringMatching(UUID),
+            url: `/api/attachments/${svgItem.id}/content`,
+            reason: expect.stringContaining('attachment'),
+          },
+          {
+            path: 'docs/img/old.bmp',
+            id: expect.stringMatching(UUID),
+            url: `/api/attachments/${bmpItem.id}/content`,
+            reason: expect.stringContaining('attachment'),
+          },
+        ],
+        unresolvedImages: [],
+        refusedFiles: [],
+        counts: { images: 1, attachments: 2, storedAsAttachment: 2, unresolvedImages: 0 },
+      });
+      const page = await pageRow(t, 'docs/page');
+      expect(page!.content).toBe(
+        `![overview](${svgItem.url})\n\n![raster](${bmpItem.url})\n\n![logo](${res.body.images[0].url})`,
+      );
+      // The SVG is never served as an image: a sandboxed download, as stored.
+      const served = await admin.get(svgItem.url).buffer(true).parse(binary).expect(200);
+      expect(served.headers['content-disposition']).toMatch(/^attachment;/);
+      expect(served.headers['content-type']).not.toMatch(/svg|html|xml/);
+      expect(served.headers['content-security-policy']).toContain('sandbox');
+      expect((served.body as Buffer).toString()).toBe(svg);
     });
   });
 
@@ -382,6 +446,7 @@ describe('POST /api/import: formats', () => {
         unresolvedLinks: [{ path: 'guide/intro.md', target: 'missing.md' }],
         unresolvedImages: [],
         refusedFiles: [],
+        storedAsAttachment: [],
         siteVariables: [],
         counts: {
           created: 2,
@@ -393,6 +458,7 @@ describe('POST /api/import: formats', () => {
           unresolvedLinks: 1,
           unresolvedImages: 0,
           refusedFiles: 0,
+          storedAsAttachment: 0,
           siteVariables: 0,
         },
       });
