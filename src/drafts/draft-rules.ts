@@ -1,4 +1,9 @@
-import { BadRequestProblem, FieldProblem, FieldProblems } from '../common/problems/problem';
+import {
+  BadRequestProblem,
+  FieldProblem,
+  FieldProblems,
+  InvalidTypeProblem,
+} from '../common/problems/problem';
 import { DRAFT_SERVER_MEMBERS } from './drafts.mapper';
 
 export const DRAFT_KEY_MAX_LENGTH = 200;
@@ -50,13 +55,19 @@ export function parseDraftBody(key: string, body: unknown): DraftDocument {
   }
   const problems = keyProblems(key);
   const input = body as Record<string, unknown>;
+  // A member of the wrong JSON type is malformed (400); a missing content is a 422 like any rule.
+  const typeErrors: FieldProblem[] = [];
   if (typeof input.content !== 'string') {
-    problems.push({ field: 'content', code: 'is_string', message: 'content must be a string.' });
+    (input.content === undefined ? problems : typeErrors).push({
+      field: 'content',
+      code: 'is_string',
+      message: 'content must be a string.',
+    });
   }
   const title = input.title;
   if (title !== undefined && title !== null) {
     if (typeof title !== 'string') {
-      problems.push({ field: 'title', code: 'is_string', message: 'title must be a string.' });
+      typeErrors.push({ field: 'title', code: 'is_string', message: 'title must be a string.' });
     } else if (title.length > DRAFT_TITLE_MAX_LENGTH) {
       problems.push({
         field: 'title',
@@ -65,6 +76,7 @@ export function parseDraftBody(key: string, body: unknown): DraftDocument {
       });
     }
   }
+  if (typeErrors.length) throw new InvalidTypeProblem(typeErrors);
   if (problems.length) throw new FieldProblems(problems);
   const document: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(input)) {

@@ -3,6 +3,7 @@ import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { Readable } from 'node:stream';
 import { AuthUser } from '../common/auth/auth-user';
+import { TakesJsonBody } from '../common/http/json-body';
 import { AdminOnly, CurrentUser } from '../common/auth/route-policy';
 import { ArchiveExportService } from './archive/archive-export.service';
 import { contentDisposition, NO_STORE } from './http/download';
@@ -48,6 +49,7 @@ export class ExportController {
     summary:
       'Archive of the named pages, or of all pages, as a streamed ZIP with manifest.json (admin)',
   })
+  @TakesJsonBody()
   @ApiBody({
     required: false,
     schema: { type: 'object', properties: { slugs: { type: 'array', items: { type: 'string' } } } },

@@ -2,6 +2,7 @@ import { Controller, Get, HttpCode, Param, Post, Req, Res, StreamableFile } from
 import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { AuthUser } from '../common/auth/auth-user';
+import { TakesJsonBody } from '../common/http/json-body';
 import { CurrentUser, SessionOnly } from '../common/auth/route-policy';
 import { contentDisposition, NO_STORE, slugFileStem } from './http/download';
 import { joinSlugParam } from './http/slug-param';
@@ -35,6 +36,7 @@ export class PrintController {
       'The print document (self-contained HTML) with optional request-local variable overrides',
   })
   @ApiBody(OVERRIDES_BODY)
+  @TakesJsonBody()
   previewPage(
     @CurrentUser() user: AuthUser,
     @Param('slug') slug: string | string[],
@@ -49,6 +51,7 @@ export class PrintController {
   @HttpCode(200)
   @ApiOperation({ summary: 'The page as PDF with optional request-local variable overrides' })
   @ApiBody(OVERRIDES_BODY)
+  @TakesJsonBody()
   async postPdf(
     @CurrentUser() user: AuthUser,
     @Param('slug') slug: string | string[],

@@ -189,8 +189,8 @@ describe('drafts API', () => {
       .put('/api/drafts/a')
       .set('Content-Type', 'text/plain')
       .send('content');
-    expect(text.status).toBe(400);
-    expect(text.body).toEqual(problem(400, 'invalid_body'));
+    expect(text.status).toBe(415);
+    expect(text.body).toEqual(problem(415, 'unsupported_media_type'));
 
     expect((await editor.put('/api/drafts/a').send({ title: 'x' }).expect(422)).body).toEqual(
       problem(422, 'validation_failed', {
@@ -201,21 +201,37 @@ describe('drafts API', () => {
       (
         await editor
           .put('/api/drafts/bad~key')
-          .send({ content: 3, title: 'x'.repeat(501) })
+          .send({ content: 'x', title: 'x'.repeat(501) })
           .expect(422)
       ).body,
     ).toEqual(
       problem(422, 'validation_failed', {
         errors: [
           { field: 'key', code: 'invalid_key', message: expect.any(String) },
-          { field: 'content', code: 'is_string', message: 'content must be a string.' },
           { field: 'title', code: 'max_length', message: 'title must be at most 500 characters.' },
         ],
       }),
     );
+    // A member of the wrong JSON type is malformed: 400 naming only the type violations.
     expect(
-      (await editor.put('/api/drafts/a').send({ content: '', title: 7 }).expect(422)).body,
-    ).toEqual(fieldErrors({ field: 'title', code: 'is_string' }));
+      (
+        await editor
+          .put('/api/drafts/bad~key')
+          .send({ content: 3, title: 'x'.repeat(501) })
+          .expect(400)
+      ).body,
+    ).toEqual(
+      problem(400, 'invalid_type', {
+        errors: [{ field: 'content', code: 'is_string', message: 'content must be a string.' }],
+      }),
+    );
+    expect(
+      (await editor.put('/api/drafts/a').send({ content: '', title: 7 }).expect(400)).body,
+    ).toEqual(
+      problem(400, 'invalid_type', {
+        errors: [{ field: 'title', code: 'is_string', message: 'title must be a string.' }],
+      }),
+    );
     expect(await rows()).toEqual([]);
   });
 

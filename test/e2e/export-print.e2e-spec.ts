@@ -186,8 +186,6 @@ describe('export: print preview and PDF', () => {
         ['application/json', '{"variables": null}', 'invalid_variables'],
         ['application/json', '{"variables": "customer=x"}', 'invalid_variables'],
         ['application/json', '{"variables": 3}', 'invalid_variables'],
-        ['text/plain', 'variables=x', 'invalid_body'],
-        ['application/x-www-form-urlencoded', 'variables%5Bcustomer%5D=x', 'invalid_body'],
       ];
       for (const [type, body, code] of cases) {
         const res = await editor
@@ -197,6 +195,19 @@ describe('export: print preview and PDF', () => {
         expect({ body, status: res.status }).toEqual({ body, status: 400 });
         expect(res.headers['content-type']).toMatch(PROBLEM_CONTENT_TYPE);
         expect(res.body).toEqual(problem(400, code));
+      }
+      // Another media type than JSON: 415.
+      for (const [type, body] of [
+        ['text/plain', 'variables=x'],
+        ['application/x-www-form-urlencoded', 'variables%5Bcustomer%5D=x'],
+      ]) {
+        const res = await editor
+          .post('/export/preview/docs/offer')
+          .set('Content-Type', type)
+          .send(body);
+        expect({ body, status: res.status }).toEqual({ body, status: 415 });
+        expect(res.headers['content-type']).toMatch(PROBLEM_CONTENT_TYPE);
+        expect(res.body).toEqual(problem(415, 'unsupported_media_type'));
       }
     });
 

@@ -151,7 +151,7 @@ describe('pages: revisions and events', () => {
     await c.editor
       .post(`/api/revisions/${rev.id}/restore`)
       .send({ baseRevision: 'one' })
-      .expect(422)
+      .expect(400)
       .expect((r) =>
         expect(r.body.errors[0]).toEqual(expect.objectContaining({ field: 'baseRevision' })),
       );

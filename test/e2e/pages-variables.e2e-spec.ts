@@ -37,9 +37,15 @@ describe('pages: variables, rendering cache and preview', () => {
     await c.admin
       .put('/api/variables')
       .send({ variables: 'x' })
-      .expect(422)
+      .expect(400)
       .expect((r) =>
-        expect(r.body).toEqual(fieldErrors({ field: 'variables', code: 'is_object' })),
+        expect(r.body).toEqual(
+          problem(400, 'invalid_type', {
+            errors: [
+              { field: 'variables', code: 'is_object', message: 'variables must be an object' },
+            ],
+          }),
+        ),
       );
     await c.admin.put('/api/variables').send({}).expect(422);
     await c.admin.put('/api/variables').send({ variables: {} }).expect(200, { variables: {} });

@@ -13,6 +13,7 @@ export class CreateTokenDto {
     description: 'must be in the future; absent: never expires',
   })
   @IsOptional()
+  @IsString()
   @IsISO8601({ strict: true })
   expiresAt?: string;
 
@@ -21,6 +22,7 @@ export class CreateTokenDto {
     description: "the widest role the token acts with; at most the owner's role (default)",
   })
   @IsOptional()
+  @IsString()
   @IsIn(ROLES)
   scope?: Role;
 }

@@ -52,6 +52,7 @@ export class CreateUserDto {
 export class UpdateUserDto {
   @ApiPropertyOptional({ enum: ROLES })
   @IsOptional()
+  @IsString()
   @IsIn(ROLES)
   role?: Role;
 

@@ -146,6 +146,19 @@ export class FieldProblems extends Problem {
   }
 }
 
+/**
+ * 400 `invalid_type`: request members of the wrong JSON type (a number for a string, a string
+ * for an array...), one entry per bad member. Malformed syntax, unlike the 422 rules above.
+ */
+export class InvalidTypeProblem extends Problem {
+  constructor(
+    readonly errors: FieldProblem[],
+    detail = 'Some fields have the wrong JSON type.',
+  ) {
+    super(HttpStatus.BAD_REQUEST, 'invalid_type', detail, { errors });
+  }
+}
+
 /** Shorthand for a single-field 422. */
 export function fieldProblem(field: string, code: string, message: string): FieldProblems {
   return new FieldProblems([{ field, code, message }]);

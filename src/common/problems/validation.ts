@@ -1,17 +1,76 @@
 import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
-import { BadRequestProblem, FieldProblem, FieldProblems } from './problem';
+import {
+  BadRequestProblem,
+  FieldProblem,
+  FieldProblems,
+  InvalidTypeProblem,
+  Problem,
+} from './problem';
 
-/** Flattens class-validator's nested errors into `field` paths such as `variables.name`. */
-export function flattenValidationErrors(errors: ValidationError[], parent = ''): FieldProblem[] {
-  const problems: FieldProblem[] = [];
+/**
+ * class-validator constraints that check a value's JSON type. A present value that fails one
+ * is malformed syntax (400 `invalid_type`); every other constraint (length, range, pattern,
+ * allowed values, unknown fields) is a semantic problem (422 `validation_failed`).
+ */
+const TYPE_CONSTRAINTS = new Set([
+  'isString',
+  'isNumber',
+  'isInt',
+  'isBoolean',
+  'isArray',
+  'isObject',
+  'isDate',
+  'nestedValidation',
+]);
+
+/** One flattened constraint failure; `type` marks a wrong JSON type of a present value. */
+interface ClassifiedProblem extends FieldProblem {
+  type: boolean;
+}
+
+function classify(errors: ValidationError[], parent = ''): ClassifiedProblem[] {
+  const problems: ClassifiedProblem[] = [];
   for (const error of errors) {
     const field = parent ? `${parent}.${error.property}` : error.property;
     for (const [constraint, message] of Object.entries(error.constraints ?? {})) {
-      problems.push({ field, code: constraintCode(constraint), message });
+      // A missing required member also fails its type check: that is a 422, not a type error.
+      const type = TYPE_CONSTRAINTS.has(constraint) && error.value !== undefined;
+      problems.push({ field, code: constraintCode(constraint), message, type });
     }
-    if (error.children?.length) problems.push(...flattenValidationErrors(error.children, field));
+    if (error.children?.length) problems.push(...classify(error.children, field));
   }
   return problems;
+}
+
+/** Flattens class-validator's nested errors into `field` paths such as `variables.name`. */
+export function flattenValidationErrors(errors: ValidationError[], parent = ''): FieldProblem[] {
+  return classify(errors, parent).map(plain);
+}
+
+/** A type problem that keeps every field problem, for inputs that have no JSON types. */
+class ClassValidatorTypeProblem extends InvalidTypeProblem {
+  constructor(
+    errors: FieldProblem[],
+    readonly all: FieldProblem[],
+  ) {
+    super(errors);
+  }
+}
+
+const plain = ({ field, code, message }: FieldProblem): FieldProblem => ({ field, code, message });
+
+/**
+ * The problem for class-validator's errors: 400 `invalid_type` listing only the type violations
+ * when any value has the wrong JSON type (other complaints about such a value, say an array
+ * size of a string, are noise); otherwise 422 with every field problem.
+ */
+export function validationProblem(errors: ValidationError[]): Problem {
+  const problems = classify(errors);
+  const typeErrors = problems.filter((p) => p.type);
+  if (typeErrors.length > 0) {
+    return new ClassValidatorTypeProblem(typeErrors.map(plain), problems.map(plain));
+  }
+  return new FieldProblems(problems.map(plain));
 }
 
 function constraintCode(constraint: string): string {
@@ -22,8 +81,8 @@ function constraintCode(constraint: string): string {
 const PRIMITIVES = new Set<unknown>([String, Number, Boolean, Object, Array, undefined]);
 
 /**
- * The one validation pipe: a body that is not a JSON object is a 400; unknown fields and
- * wrong values are 422 field problems.
+ * The one validation pipe: a body that is not a JSON object, or a member of the wrong JSON
+ * type, is a 400; unknown fields and wrong values are 422 field problems.
  */
 class ProblemValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
@@ -40,7 +99,16 @@ class ProblemValidationPipe extends ValidationPipe {
         );
       }
     }
-    return super.transform(value, metadata);
+    try {
+      return await super.transform(value, metadata);
+    } catch (error) {
+      // Query strings and path parameters have no JSON types (a repeated parameter is an
+      // array): their problems are all 422.
+      if (error instanceof ClassValidatorTypeProblem && metadata.type !== 'body') {
+        throw new FieldProblems(error.all);
+      }
+      throw error;
+    }
   }
 }
 
@@ -50,6 +118,7 @@ export function createValidationPipe(): ValidationPipe {
     forbidNonWhitelisted: true,
     transform: true,
     transformOptions: { enableImplicitConversion: false },
-    exceptionFactory: (errors) => new FieldProblems(flattenValidationErrors(errors)),
+    validationError: { target: false, value: true },
+    exceptionFactory: (errors) => validationProblem(errors),
   });
 }

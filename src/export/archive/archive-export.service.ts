@@ -9,7 +9,12 @@ import { Readable } from 'node:stream';
 import { DataSource } from 'typeorm';
 import type { AuthUser } from '../../common/auth/auth-user';
 import { decodeCursor } from '../../common/http/pagination';
-import { BadRequestProblem, FieldProblem, FieldProblems } from '../../common/problems/problem';
+import {
+  BadRequestProblem,
+  FieldProblem,
+  FieldProblems,
+  InvalidTypeProblem,
+} from '../../common/problems/problem';
 import { MediaService } from '../../media/media.service';
 import type { MediaResponse } from '../../media/media.mapper';
 import { PageEntity } from '../../pages/entities/page.entity';
@@ -124,15 +129,18 @@ export class ArchiveExportService {
         message: `At most ${MAX_SELECTED_SLUGS} slugs; leave "slugs" out to export all pages.`,
       });
     const wanted = new Map<string, number>();
+    // A slug of the wrong JSON type is malformed (400), like every wrongly typed member.
+    const typeErrors: FieldProblem[] = [];
     slugs.forEach((slug, index) => {
       if (typeof slug !== 'string')
-        problems.push({
+        typeErrors.push({
           field: `slugs.${index}`,
           code: 'not_a_string',
           message: 'A slug must be a string.',
         });
       else if (!wanted.has(normaliseSlug(slug))) wanted.set(normaliseSlug(slug), index);
     });
+    if (typeErrors.length) throw new InvalidTypeProblem(typeErrors);
     if (problems.length) throw new FieldProblems(problems);
     const found = new Set<string>();
     const list = [...wanted.keys()];

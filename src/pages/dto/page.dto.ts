@@ -45,6 +45,7 @@ export class PageFieldsDto {
 
   @ApiPropertyOptional({ enum: LIFECYCLES, default: 'published' })
   @IsOptional()
+  @IsString()
   @IsIn(LIFECYCLES)
   lifecycle?: Lifecycle;
 

@@ -1,0 +1,78 @@
+import {
+  CallHandler,
+  ExecutionContext,
+  Injectable,
+  NestInterceptor,
+  SetMetadata,
+} from '@nestjs/common';
+import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
+import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
+import { Reflector } from '@nestjs/core';
+import type { Request } from 'express';
+import { Observable } from 'rxjs';
+import { Problem } from '../problems/problem';
+
+const TAKES_JSON_BODY = 'kb:takesJsonBody';
+
+/**
+ * Marks a handler that reads a JSON request body without `@Body()` (through `@Req()`), so the
+ * media type check applies to it too. Handlers with a `@Body()` parameter need no marker.
+ */
+export const TakesJsonBody = (): MethodDecorator => SetMetadata(TAKES_JSON_BODY, true);
+
+/** The media types the JSON body parser reads (app.factory.ts). */
+export const JSON_MEDIA_TYPES = ['application/json', 'application/*+json'];
+
+/** A body is present when the request announces one: Content-Length > 0 or Transfer-Encoding. */
+export function hasRequestBody(req: Request): boolean {
+  if (req.headers['transfer-encoding'] !== undefined) return true;
+  const length = Number(req.headers['content-length'] ?? 0);
+  return Number.isFinite(length) && length > 0;
+}
+
+function takesJsonBody(reflector: Reflector, context: ExecutionContext): boolean {
+  const handler = context.getHandler();
+  if (reflector.get<boolean>(TAKES_JSON_BODY, handler)) return true;
+  const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, context.getClass(), handler.name) ??
+    {}) as Record<string, unknown>;
+  // Keys are `${paramtype}:${index}`.
+  return Object.keys(args).some((key) => key.split(':')[0] === String(RouteParamtypes.BODY));
+}
+
+/**
+ * 415 `unsupported_media_type` when a route that takes a JSON body receives a body of another
+ * media type (or none declared). Runs after the guards, so 401/403 come first; a request with
+ * no body at all is left to the validation (400 `invalid_body`). Multipart routes read their
+ * own bodies and check their own types.
+ */
+@Injectable()
+export class JsonBodyInterceptor implements NestInterceptor {
+  private readonly cache = new WeakMap<object, boolean>();
+
+  constructor(private readonly reflector: Reflector) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    if (context.getType() === 'http') {
+      const handler = context.getHandler();
+      let takesJson = this.cache.get(handler);
+      if (takesJson === undefined) {
+        takesJson = takesJsonBody(this.reflector, context);
+        this.cache.set(handler, takesJson);
+      }
+      const req = context.switchToHttp().getRequest<Request>();
+      if (takesJson && hasRequestBody(req) && !req.is(JSON_MEDIA_TYPES)) {
+        const type = req.headers['content-type'];
+        throw new Problem(
+          415,
+          'unsupported_media_type',
+          type
+            ? `This route reads a JSON body (Content-Type: application/json), not ${type.split(';')[0].trim()}.`
+            : 'This route reads a JSON body: send it with Content-Type: application/json.',
+          {},
+          { Accept: 'application/json' },
+        );
+      }
+    }
+    return next.handle();
+  }
+}
