@@ -285,8 +285,14 @@ describe('pages: create, read, update, raw, lists', () => {
     await c.editor
       .post('/api/pages')
       .send({ slug: 'y', title: 'y', content: 5 })
-      .expect(422)
-      .expect((r) => expect(r.body).toEqual(fieldErrors({ field: 'content', code: 'is_string' })));
+      .expect(400)
+      .expect((r) =>
+        expect(r.body).toEqual(
+          problem(400, 'invalid_type', {
+            errors: [{ field: 'content', code: 'is_string', message: 'content must be a string' }],
+          }),
+        ),
+      );
   });
 
   it('refuses content over the size limit (413)', async () => {
