@@ -8,7 +8,7 @@ import { FieldProblem, FieldProblems, PayloadTooLargeProblem } from '../common/p
 import { LIFECYCLES, Lifecycle, PageEntity, PropertyValue } from './entities/page.entity';
 import { PageAccessService } from './page-access.service';
 import type { PageFieldsDto } from './dto/page.dto';
-import { normaliseSlug, slugProblems } from './slug';
+import { normaliseSlugField, slugProblems } from './slug';
 import { variableProblems } from './variables';
 
 /** The complete, validated state of a page as the writers store it. */
@@ -187,7 +187,7 @@ export class PageInputService {
 
     let slug = current?.slug ?? '';
     if (input.slug !== undefined || !current) {
-      slug = normaliseSlug(input.slug ?? '');
+      slug = normaliseSlugField(input.slug ?? '');
       if (slug !== current?.slug) problems.push(...slugProblems(slug, 'slug', true));
     }
 
@@ -338,8 +338,15 @@ export class PageInputService {
       deprecatedTarget =
         input.deprecatedTarget === null || input.deprecatedTarget.trim() === ''
           ? null
-          : normaliseSlug(input.deprecatedTarget);
-      if (deprecatedTarget !== null && deprecatedTarget !== current?.deprecatedTarget) {
+          : normaliseSlugField(input.deprecatedTarget);
+      const targetProblems =
+        deprecatedTarget === null ? [] : slugProblems(deprecatedTarget, 'deprecatedTarget', false);
+      problems.push(...targetProblems);
+      if (
+        deprecatedTarget !== null &&
+        targetProblems.length === 0 &&
+        deprecatedTarget !== current?.deprecatedTarget
+      ) {
         const target = await manager.findOneBy(PageEntity, { liveSlug: deprecatedTarget });
         if (
           !target ||

@@ -4,7 +4,7 @@ import { PreviewDto } from './dto/page.dto';
 import { MarkdownRenderer } from './markdown-renderer';
 import { PageInputService } from './page-input.service';
 import { SiteVariablesService } from './site-variables.service';
-import { isValidSlug, normaliseSlug } from './slug';
+import { isValidSlug, normaliseSlugField } from './slug';
 import { mergeVariables, variableProblems } from './variables';
 
 /**
@@ -24,7 +24,7 @@ export class PagePreviewService {
     this.input.assertContentSize(body.content);
     const problems = body.variables === undefined ? [] : variableProblems(body.variables);
     if (problems.length > 0) throw new FieldProblems(problems);
-    const base = body.slug === undefined ? null : normaliseSlug(body.slug);
+    const base = body.slug === undefined ? null : normaliseSlugField(body.slug);
     if (base !== null && !isValidSlug(base))
       throw new FieldProblems([
         { field: 'slug', code: 'invalid_slug', message: 'slug must be a valid page slug.' },

@@ -17,6 +17,7 @@ import {
   Problem,
 } from '../common/problems/problem';
 import { CreatePageDto, UpdatePageDto } from './dto/page.dto';
+import { withoutReadOnlyMembers } from './dto/page-body.dto';
 import { PageRevisionEntity } from './entities/page-revision.entity';
 import { PageEntity } from './entities/page.entity';
 import { PageAccessService } from './page-access.service';
@@ -26,7 +27,7 @@ import { findLivePageRow } from './page-queries';
 import { inTransaction } from './page-transaction';
 import { ImportedPage, ImportOutcome } from './pages.types';
 import { IfMatch, ifMatchAllows, parseIfMatch } from './preconditions';
-import { slugProblems, normaliseSlug } from './slug';
+import { normaliseSlug, normaliseSlugField, slugProblems } from './slug';
 
 /** How an update names the revision it was based on. */
 export interface Precondition {
@@ -80,7 +81,12 @@ export class PageWriterService {
   ) {}
 
   async create(body: CreatePageDto, actor: AuthUser): Promise<PageEntity> {
-    const state = await this.input.resolve(body, actor, null, this.dataSource.manager);
+    const state = await this.input.resolve(
+      withoutReadOnlyMembers(body),
+      actor,
+      null,
+      this.dataSource.manager,
+    );
     const derived = await this.store.derive(state);
     const page = await this.runWrite(async (manager) => {
       if (await manager.existsBy(PageEntity, { liveSlug: state.slug })) throw slugTaken(state.slug);
@@ -106,7 +112,7 @@ export class PageWriterService {
     actor: AuthUser,
     precondition: Precondition,
   ): Promise<string> {
-    const { baseRevision: _ignored, ...fields } = body;
+    const { baseRevision: _ignored, ...fields } = withoutReadOnlyMembers(body);
     const bodyBase = precondition.baseRevision;
     const header = parseIfMatch(precondition.ifMatch);
     // `*` only says "the page exists": an update must name the revision it was based on.
@@ -248,7 +254,7 @@ export class PageWriterService {
     doc: ImportedPage,
     actor: AuthUser,
   ): Promise<ImportOutcome> {
-    const slug = normaliseSlug(doc.slug);
+    const slug = normaliseSlugField(doc.slug);
     const existing = await manager.findOneBy(PageEntity, { liveSlug: slug });
     const fields = {
       title: doc.title,

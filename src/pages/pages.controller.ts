@@ -16,7 +16,7 @@ import type { Response } from 'express';
 import { AuthUser } from '../common/auth/auth-user';
 import { AdminOnly, CurrentUser, Editors } from '../common/auth/route-policy';
 import { Page, parsePageRequest } from '../common/http/pagination';
-import { CreatePageDto, UpdatePageDto } from './dto/page.dto';
+import { CreatePageBody, UpdatePageBody } from './dto/page-body.dto';
 import { PageListQueryDto } from './dto/page-query.dto';
 import { PageBinService } from './page-bin.service';
 import { PageBrowseService } from './page-browse.service';
@@ -70,7 +70,7 @@ export class PagesController {
   @Editors()
   @ApiOperation({ summary: 'Create a page (201, Location, ETag)' })
   async createPage(
-    @Body() body: CreatePageDto,
+    @Body() body: CreatePageBody,
     @CurrentUser() user: AuthUser,
     @Res({ passthrough: true }) res: Response,
   ): Promise<PageResponse> {
@@ -117,7 +117,7 @@ export class PagesController {
   })
   async updatePage(
     @Param('slug') segments: string | string[],
-    @Body() body: UpdatePageDto,
+    @Body() body: UpdatePageBody,
     @Headers('if-match') ifMatch: string | undefined,
     @CurrentUser() user: AuthUser,
     @Res({ passthrough: true }) res: Response,

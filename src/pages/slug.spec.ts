@@ -1,4 +1,4 @@
-import { isValidSlug, normaliseSlug, slugProblems } from './slug';
+import { isValidSlug, normaliseSlug, normaliseSlugField, slugProblems } from './slug';
 
 const codes = (slug: string, forCreate = true) =>
   slugProblems(normaliseSlug(slug), 'slug', forCreate).map((p) => p.code);
@@ -8,6 +8,18 @@ describe('slug rules', () => {
     expect(normaliseSlug('  /Guides/Getting-Started/ ')).toBe('guides/getting-started');
     expect(normaliseSlug('Cafe\u0301')).toBe('caf\u00e9');
     expect(normaliseSlug('ÄRGER/Über')).toBe('ärger/über');
+  });
+
+  it('a slug field keeps its slashes: a leading or trailing one is an empty segment', () => {
+    expect(normaliseSlugField('  Guides/Café ')).toBe('guides/café');
+    const field = (slug: string) =>
+      slugProblems(normaliseSlugField(slug), 'slug', true).map((p) => p.code);
+    expect(field('/lead')).toEqual(['slug_empty_segment']);
+    expect(field('trail/')).toEqual(['slug_empty_segment']);
+    expect(field(' /both/ ')).toEqual(['slug_empty_segment']);
+    expect(field('/')).toEqual(['slug_empty_segment']);
+    expect(field('a//b')).toEqual(['slug_empty_segment']);
+    expect(field('a/b')).toEqual([]);
   });
 
   it('accepts letters of any script, digits, "-", "_" and "."', () => {

@@ -5,14 +5,21 @@ export const MAX_SLUG_LENGTH = 255;
 export const RESERVED_LAST_SEGMENT = 'raw';
 const SEGMENT = /^[\p{L}\p{M}\p{N}_.-]+$/u;
 
-/** NFC, lowercase, surrounding whitespace and slashes removed. */
+/**
+ * A slug written in a request body or document (`slug`, `deprecatedTarget`, an imported page):
+ * surrounding whitespace removed, NFC, lowercase. Slashes stay, so `/lead` and `trail/` keep
+ * their empty segment and slugProblems() reports it (`slug_empty_segment`) like `a//b`.
+ */
+export function normaliseSlugField(input: string): string {
+  return input.trim().normalize('NFC').toLowerCase().normalize('NFC');
+}
+
+/**
+ * A slug taken from a URL path or a link (`/api/pages/a/b/`, `[x](/a/b/)`): as
+ * normaliseSlugField(), and the slashes around it, which are routing, are removed.
+ */
 export function normaliseSlug(input: string): string {
-  return input
-    .trim()
-    .normalize('NFC')
-    .toLowerCase()
-    .normalize('NFC')
-    .replace(/^\/+|\/+$/g, '');
+  return normaliseSlugField(input).replace(/^\/+|\/+$/g, '');
 }
 
 /**
@@ -32,7 +39,10 @@ export function slugProblems(slug: string, field = 'slug', forCreate = true): Fi
   if (segments.length > MAX_SLUG_SEGMENTS)
     add('slug_too_many_segments', `The slug may have at most ${MAX_SLUG_SEGMENTS} segments.`);
   if (segments.some((s) => s === ''))
-    add('slug_empty_segment', 'The slug must not contain empty segments ("//").');
+    add(
+      'slug_empty_segment',
+      'The slug must not contain empty segments: no "//" and no "/" at its start or end.',
+    );
   if (segments.some((s) => s === '.' || s === '..'))
     add('slug_dot_segment', 'The segments "." and ".." are not allowed.');
   if (segments.some((s) => s !== '' && s !== '.' && s !== '..' && !SEGMENT.test(s))) {

@@ -53,7 +53,7 @@ describe('pages: create, read, update, raw, lists', () => {
       reviewIntervalDays: 30,
       nextReviewAt: '2030-01-02T03:04:05.000Z',
       groups: ['OPS'],
-      deprecatedTarget: '/Target',
+      deprecatedTarget: 'Target',
       properties: { team: 'platform', priority: 2, critical: true, note: null },
       variables: { env: 'production' },
       verified: true,
