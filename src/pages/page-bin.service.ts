@@ -2,7 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { DataSource } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
-import { PAGE_BINNED, PageBinnedEvent } from '../common/events/domain-events';
+import {
+  PAGE_BINNED,
+  PAGE_UPDATED,
+  PageBinnedEvent,
+  PageUpdatedEvent,
+} from '../common/events/domain-events';
 import { cursorString, Page, PageRequest, toPage } from '../common/http/pagination';
 import {
   ConflictProblem,
@@ -86,9 +91,12 @@ export class PageBinService {
     }));
   }
 
-  /** Puts a binned page back under its slug; 409 when a live page took the slug meanwhile. */
-  async restore(id: string): Promise<PageEntity> {
-    return inTransaction(this.dataSource, async (manager) => {
+  /**
+   * Puts a binned page back under its slug; 409 when a live page took the slug meanwhile.
+   * Emits page.updated after commit (the page is back, at its revision before the bin).
+   */
+  async restore(id: string, actor: AuthUser): Promise<PageEntity> {
+    const page = await inTransaction(this.dataSource, async (manager) => {
       const page = await manager.findOneBy(PageEntity, { id });
       if (!page || page.liveSlug !== null)
         throw new NotFoundProblem('page', 'No such page in the bin.');
@@ -99,12 +107,14 @@ export class PageBinService {
           { slug: page.slug },
         );
       }
-      await manager
+      const result = await manager
         .createQueryBuilder()
         .update(PageEntity)
         .set({ liveSlug: page.slug, binnedAt: null, binnedBy: null })
         .where('id = :id AND live_slug IS NULL', { id })
         .execute();
+      // Restored by someone else meanwhile: no longer in the bin.
+      if (!result.affected) throw new NotFoundProblem('page', 'No such page in the bin.');
       page.liveSlug = page.slug;
       page.binnedAt = null;
       page.binnedBy = null;
@@ -117,6 +127,15 @@ export class PageBinService {
       }
       throw error;
     });
+    this.events.emit(PAGE_UPDATED, {
+      pageId: page.id,
+      slug: page.slug,
+      title: page.title,
+      revision: page.revision,
+      ownerId: page.ownerId,
+      actorId: actor.id,
+    } satisfies PageUpdatedEvent);
+    return page;
   }
 
   /** Deletes a binned page for good, with its revisions, links and references. */

@@ -100,7 +100,7 @@ export class BinController {
     @CurrentUser() user: AuthUser,
   ): Promise<PageResponse> {
     if (!UUID.test(id)) throw new NotFoundProblem('page');
-    return (await this.pages.readById((await this.bin.restore(id)).id, user)).body;
+    return (await this.pages.readById((await this.bin.restore(id, user)).id, user)).body;
   }
 
   @Delete(':id')

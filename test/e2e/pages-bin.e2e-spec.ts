@@ -4,7 +4,7 @@ import { PageEntity } from '../../src/pages/entities/page.entity';
 import { PageRevisionEntity } from '../../src/pages/entities/page-revision.entity';
 import { PageLinkEntity } from '../../src/pages/entities/page-link.entity';
 import { PageTagEntity } from '../../src/pages/entities/page-tag.entity';
-import { PAGE_BINNED } from '../../src/common/events/domain-events';
+import { PAGE_BINNED, PAGE_UPDATED } from '../../src/common/events/domain-events';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 
 describe('pages: bin', () => {
@@ -134,6 +134,42 @@ describe('pages: bin', () => {
         expect(r.body).toEqual(problem(412, 'revision_mismatch', { currentRevision: 2 })),
       );
     await c.admin.delete('/api/pages/kept').set('If-Match', '"2"').expect(204);
+  });
+
+  it('restoring from the bin or from a revision emits page.updated after commit', async () => {
+    const events: unknown[] = [];
+    const emitter = c.t.get(EventEmitter2);
+    const onUpdated = (e: unknown) => events.push(e);
+    emitter.on(PAGE_UPDATED, onUpdated);
+    try {
+      const owner = c.editor.user!;
+      await createPage(c.editor, 'back', { owner: owner.username });
+      const [page] = await c.t.dataSource.getRepository(PageEntity).find();
+      await c.admin.delete('/api/pages/back').expect(204);
+      const [{ id }] = await binItems();
+      expect(events).toEqual([]);
+      await c.admin.post(`/api/bin/${id}/restore`).expect(200);
+      const expected = {
+        pageId: page.id,
+        slug: 'back',
+        title: 'Title of back',
+        ownerId: owner.id,
+        actorId: c.admin.user!.id,
+      };
+      expect(events).toEqual([{ ...expected, revision: 1 }]);
+      // A second restore of the same id is 404 and emits nothing.
+      await c.admin.post(`/api/bin/${id}/restore`).expect(404);
+      expect(events).toHaveLength(1);
+
+      const [first] = await allItems(c.reader, '/api/revisions?slug=back');
+      await c.admin.post(`/api/revisions/${first.id}/restore`).send({}).expect(200);
+      expect(events).toEqual([
+        { ...expected, revision: 1 },
+        { ...expected, revision: 2 },
+      ]);
+    } finally {
+      emitter.off(PAGE_UPDATED, onUpdated);
+    }
   });
 
   it('pages the bin with limit and cursor, newest first', async () => {
