@@ -168,6 +168,9 @@ export class ImportService {
         prefix: options.prefix,
         pageMaxBytes: this.config.pageMaxBytes,
       });
+      // The documents are text now; only the files they may reference (conversion.assets)
+      // keep their bytes, so the raw entries can be collected during the writes.
+      expanded.entries.length = 0;
       return await this.importConverted(conversion, options, actor);
     } finally {
       await rm(tempDir, { recursive: true, force: true });

@@ -1,0 +1,314 @@
+'use strict';
+// Import benchmark (issue 5, item 8), for `npm run bench` to call against a running kb server:
+//
+//   const { runImportBench } = require('./import-bench');
+//   const rows = await runImportBench({ baseUrl, token, workDir, dbType, serverPid });
+//
+// 1. a generated Markdown ZIP of 10,000 pages (~50 MiB uncompressed, 100 folders of 100 pages,
+//    links between pages, 300 small PNG images referenced by relative paths) is POSTed to
+//    /api/import (format=markdown, under a fresh prefix so nothing is replaced) with the admin
+//    bearer token: wall time, and the server's peak RSS (VmHWM of `serverPid`, plus the highest
+//    VmRSS sampled during the import, since VmHWM also remembers earlier peaks);
+// 2. a 150 MiB ZIP bomb whose headers understate its size (only the inflated bytes can stop
+//    it) and the same bomb with honest headers: time until the 413 arrives.
+// Returns rows {name, value, target, ok, raw, unit, note}. Targets (issue 5): import under 20 s
+// on SQLite, peak RSS under 400 MiB, ZIP bomb rejected in under 2 s.
+const { mkdirSync, readFileSync, writeFileSync, existsSync } = require('node:fs');
+const { join } = require('node:path');
+const { crc32, deflateRawSync, deflateSync } = require('node:zlib');
+const { zipSync } = require('fflate');
+
+const MIB = 1024 * 1024;
+const PAGES = 10_000;
+const FOLDERS = 100;
+const IMAGES = 300;
+const PAGE_BYTES = 5 * 1024;
+const BOMB_BYTES = 150 * MIB;
+const BOMB_RUNS = 3;
+
+/** Deterministic pseudo-random numbers (mulberry32), so every run imports the same archive. */
+function random(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const WORDS = (
+  'the a of to and in is that for it as with was on be by this are or from at which an have ' +
+  'page import export search index cluster deploy config service database token session ' +
+  'review owner group release handbook policy reference install upgrade backup restore ' +
+  'network storage latency memory request response header schema migration transaction'
+).split(' ');
+
+function pngChunk(type, data) {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body) >>> 0);
+  return Buffer.concat([length, body, crc]);
+}
+
+/** A small, valid, unique RGB PNG (16×16 noise, well under 1 KiB). */
+function png(seed) {
+  const size = 16;
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(size, 0);
+  header.writeUInt32BE(size, 4);
+  header[8] = 8;
+  header[9] = 2;
+  const next = random(seed + 1);
+  const raw = Buffer.alloc((size * 3 + 1) * size);
+  for (let i = 0; i < raw.length; i++)
+    raw[i] = i % (size * 3 + 1) === 0 ? 0 : Math.floor(next() * 256);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', deflateSync(raw)),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+const folderOf = (n) => `section-${String(Math.floor(n / (PAGES / FOLDERS))).padStart(2, '0')}`;
+const fileOf = (n) => `page-${String(n).padStart(5, '0')}.md`;
+
+/** The benchmark archive: {zip, uncompressedBytes, pages, images, links}. */
+function buildArchive() {
+  const next = random(42);
+  const pick = (list) => list[Math.floor(next() * list.length)];
+  const files = {};
+  let uncompressed = 0;
+  let links = 0;
+  let imageRefs = 0;
+  for (let i = 0; i < IMAGES; i++) {
+    const data = png(i);
+    files[`images/img-${String(i).padStart(3, '0')}.png`] = data;
+    uncompressed += data.length;
+  }
+  for (let n = 0; n < PAGES; n++) {
+    const parts = [`# Page ${n}: ${pick(WORDS)} ${pick(WORDS)}`, ''];
+    // Two links: one to a page of the same folder, one to another folder (relative paths).
+    const same = n - (n % (PAGES / FOLDERS)) + Math.floor(next() * (PAGES / FOLDERS));
+    const other = Math.floor(next() * PAGES);
+    parts.push(
+      `See [page ${same}](${fileOf(same)}) and [page ${other}](../${folderOf(other)}/${fileOf(other)}#top).`,
+      '',
+    );
+    links += 2;
+    if (n % 10 === 0) {
+      const image = (n / 10) % IMAGES;
+      parts.push(`![diagram ${image}](../images/img-${String(image).padStart(3, '0')}.png)`, '');
+      imageRefs++;
+    }
+    let text = parts.join('\n');
+    while (text.length < PAGE_BYTES) {
+      const sentence = [];
+      for (let w = 0; w < 12; w++) sentence.push(pick(WORDS));
+      text += `${sentence.join(' ')}.${next() < 0.15 ? '\n\n' : ' '}`;
+    }
+    const data = Buffer.from(text);
+    files[`${folderOf(n)}/${fileOf(n)}`] = data;
+    uncompressed += data.length;
+  }
+  const entries = {};
+  for (const [path, data] of Object.entries(files)) entries[path] = new Uint8Array(data);
+  const zip = Buffer.from(zipSync(entries, { level: 6 }));
+  return { zip, uncompressedBytes: uncompressed, pages: PAGES, images: IMAGES, links, imageRefs };
+}
+
+/** A one-entry ZIP around an already deflated stream that declares `declaredSize`. */
+function deflatedZip(name, deflated, declaredSize, crc) {
+  const nameBytes = Buffer.from(name);
+  const local = Buffer.alloc(30);
+  local.writeUInt32LE(0x04034b50, 0);
+  local.writeUInt16LE(20, 4);
+  local.writeUInt16LE(8, 8);
+  local.writeUInt32LE(crc, 14);
+  local.writeUInt32LE(deflated.length, 18);
+  local.writeUInt32LE(declaredSize, 22);
+  local.writeUInt16LE(nameBytes.length, 26);
+  const central = Buffer.alloc(46);
+  central.writeUInt32LE(0x02014b50, 0);
+  central.writeUInt16LE(20, 4);
+  central.writeUInt16LE(20, 6);
+  central.writeUInt16LE(8, 10);
+  central.writeUInt32LE(crc, 16);
+  central.writeUInt32LE(deflated.length, 20);
+  central.writeUInt32LE(declaredSize, 24);
+  central.writeUInt16LE(nameBytes.length, 28);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(1, 8);
+  end.writeUInt16LE(1, 10);
+  end.writeUInt32LE(central.length + nameBytes.length, 12);
+  end.writeUInt32LE(local.length + nameBytes.length + deflated.length, 16);
+  return Buffer.concat([local, nameBytes, deflated, central, nameBytes, end]);
+}
+
+function memoryMiB(pid, field) {
+  if (!pid) return NaN;
+  try {
+    const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(
+      readFileSync(`/proc/${pid}/status`, 'utf8'),
+    );
+    return match ? Number(match[1]) / 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+async function postImport(baseUrl, token, fields, name, data) {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields)) form.append(key, value);
+  form.append('files', new Blob([data], { type: 'application/zip' }), name);
+  const started = performance.now();
+  const res = await fetch(`${baseUrl}/api/import`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    body: form,
+  });
+  const body = await res.text();
+  return { status: res.status, body, ms: performance.now() - started };
+}
+
+const round = (n, digits = 1) => (Number.isFinite(n) ? Number(n.toFixed(digits)) : null);
+
+/**
+ * Runs the import benchmark against a running server. `token`: an admin's personal access
+ * token; `workDir`: where the generated archive is cached (`import-bench.zip`); `dbType`:
+ * 'sqlite' | 'mysql' (labels and the SQLite-only time target); `serverPid`: the kb server's
+ * process id for memory (optional: without it the RSS rows say n/a).
+ */
+async function runImportBench({ baseUrl, token, workDir, dbType = 'sqlite', serverPid = null }) {
+  const log = (message) =>
+    console.log(`[import-bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
+  mkdirSync(workDir, { recursive: true });
+  const rows = [];
+  const db = dbType === 'mysql' ? 'MariaDB' : 'SQLite';
+
+  // The archive: generated once per workDir (deterministic), so repeated runs skip the work.
+  const cache = join(workDir, 'import-bench.zip');
+  const metaPath = join(workDir, 'import-bench.json');
+  let archive;
+  if (existsSync(cache) && existsSync(metaPath)) {
+    archive = { ...JSON.parse(readFileSync(metaPath, 'utf8')), zip: readFileSync(cache) };
+  } else {
+    log(`generating ${PAGES} pages and ${IMAGES} images...`);
+    const built = buildArchive();
+    writeFileSync(cache, built.zip);
+    const { zip: _zip, ...meta } = built;
+    writeFileSync(metaPath, JSON.stringify(meta));
+    archive = built;
+  }
+  log(
+    `archive: ${(archive.zip.length / MIB).toFixed(1)} MiB compressed, ${(archive.uncompressedBytes / MIB).toFixed(1)} MiB uncompressed`,
+  );
+
+  // 1. The import, sampling the server's memory while it runs.
+  const baseline = memoryMiB(serverPid, 'VmRSS');
+  let sampledPeak = baseline;
+  const sampler = setInterval(() => {
+    const rss = memoryMiB(serverPid, 'VmRSS');
+    if (rss > sampledPeak) sampledPeak = rss;
+  }, 50);
+  const prefix = `bench-import-${Date.now().toString(36)}`;
+  log(`POST /api/import (${db}, prefix ${prefix})...`);
+  let result;
+  try {
+    result = await postImport(
+      baseUrl,
+      token,
+      { format: 'markdown', prefix },
+      'bench.zip',
+      archive.zip,
+    );
+  } finally {
+    clearInterval(sampler);
+  }
+  const hwm = memoryMiB(serverPid, 'VmHWM');
+  let report = null;
+  try {
+    report = JSON.parse(result.body);
+  } catch {
+    // reported below
+  }
+  const imported = result.status === 200 && report?.counts?.created === PAGES;
+  const note = imported
+    ? `${report.counts.created} pages, ${report.counts.images} images, ${report.counts.unresolvedLinks} unresolved links; ` +
+      `${(archive.zip.length / MIB).toFixed(1)} MiB ZIP, ${(archive.uncompressedBytes / MIB).toFixed(1)} MiB uncompressed`
+    : `HTTP ${result.status}: ${result.body.slice(0, 300)}`;
+  log(`  ${result.status} in ${(result.ms / 1000).toFixed(2)} s; ${note}`);
+  const seconds = result.ms / 1000;
+  rows.push({
+    name: `Import of a 10,000-page Markdown ZIP (${db})`,
+    value: imported ? `${seconds.toFixed(2)} s` : 'failed',
+    target: dbType === 'mysql' ? 'reported (20 s target is for SQLite)' : '< 20 s',
+    ok: imported && (dbType === 'mysql' || seconds < 20),
+    raw: round(seconds, 2),
+    unit: 's',
+    note,
+  });
+  rows.push({
+    name: `Server peak RSS, 10,000-page import (${db})`,
+    value: Number.isFinite(hwm) ? `${hwm.toFixed(0)} MiB` : 'n/a',
+    target: '< 400 MiB',
+    ok: Number.isFinite(hwm) ? hwm < 400 : null,
+    raw: round(hwm),
+    unit: 'MiB',
+    note: Number.isFinite(hwm)
+      ? `VmHWM (process lifetime peak); highest VmRSS sampled during the import ${sampledPeak.toFixed(0)} MiB, before it ${baseline.toFixed(0)} MiB`
+      : 'no serverPid given',
+  });
+
+  // 2. ZIP bombs: 150 MiB of zeros (about 150 KiB deflated).
+  const zeros = Buffer.alloc(BOMB_BYTES);
+  const deflated = deflateRawSync(zeros, { level: 1 });
+  const crc = crc32(zeros) >>> 0;
+  const bombs = [
+    ['understated sizes', deflatedZip('zeros.md', deflated, 1024, crc)],
+    ['honest sizes', deflatedZip('zeros.md', deflated, BOMB_BYTES, crc)],
+  ];
+  for (const [label, bomb] of bombs) {
+    const times = [];
+    const statuses = new Set();
+    let peak = memoryMiB(serverPid, 'VmRSS');
+    const before = peak;
+    const sample = setInterval(() => {
+      const rss = memoryMiB(serverPid, 'VmRSS');
+      if (rss > peak) peak = rss;
+    }, 20);
+    try {
+      for (let run = 0; run < BOMB_RUNS; run++) {
+        const res = await postImport(baseUrl, token, { format: 'markdown' }, 'bomb.zip', bomb);
+        statuses.add(res.status);
+        times.push(res.ms);
+      }
+    } finally {
+      clearInterval(sample);
+    }
+    const worst = Math.max(...times);
+    const rejected = statuses.size === 1 && statuses.has(413);
+    log(
+      `  bomb (${label}): ${[...statuses].join(',')} in ${times.map((t) => t.toFixed(0)).join(', ')} ms`,
+    );
+    rows.push({
+      name: `ZIP bomb rejection, 150 MiB ${label} (${db})`,
+      value: rejected ? `${(worst / 1000).toFixed(3)} s` : 'not rejected',
+      target: '< 2 s, 413',
+      ok: rejected && worst < 2000,
+      raw: round(worst / 1000, 3),
+      unit: 's',
+      note:
+        `worst of ${BOMB_RUNS} (${times.map((t) => t.toFixed(0)).join(', ')} ms), ${(bomb.length / 1024).toFixed(0)} KiB upload; ` +
+        `server RSS ${Number.isFinite(before) ? `${before.toFixed(0)} → peak ${peak.toFixed(0)} MiB` : 'n/a'}`,
+    });
+  }
+  return rows;
+}
+
+module.exports = { runImportBench, buildArchive };
