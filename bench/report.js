@@ -116,6 +116,11 @@ function writeReport(report, file) {
     );
   }
   lines.push('');
+  const notes = results.filter((row) => row.note);
+  if (notes.length > 0) {
+    for (const row of notes) lines.push(`- ${row.name} (${row.dataset}): ${row.note}`);
+    lines.push('');
+  }
   if (ceiling) {
     lines.push('## Targets');
     lines.push('');

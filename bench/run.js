@@ -70,7 +70,14 @@ function log(message) {
 async function runPhase(phase, scenarios, ctx, label, results) {
   for (const scenario of scenarios.filter((s) => s.phase === phase)) {
     log(`${scenario.name} (${label})...`);
-    const row = await scenario.run(ctx);
+    let row;
+    try {
+      row = await scenario.run(ctx);
+    } catch (error) {
+      // One broken scenario must not cost the whole run: it shows up as a row with the error.
+      console.error(error);
+      row = { requestsPerSecond: NaN, statuses: {}, errors: 1, note: `failed: ${error.message}` };
+    }
     results.push({ key: scenario.key, name: scenario.name, dataset: label, ...row });
     log(
       `  ${row.requestsPerSecond.toFixed(0)} req/s, p50 ${row.p50} ms, p95 ${row.p95} ms, p99 ${row.p99} ms, statuses ${JSON.stringify(row.statuses)}`,
@@ -99,6 +106,7 @@ function contextFor(server, token, pages, corpus) {
 
 async function main() {
   const started = Date.now();
+  const loadBefore = os.loadavg()[0];
   rmSync(WORK, { recursive: true, force: true });
   const dataDir = join(WORK, 'data');
   mkdirSync(dataDir, { recursive: true });

@@ -23,6 +23,8 @@ const COMMON_PAIRS = [
   'security policy',
 ];
 
+const PREFIXES = ['deplo*', 'backu*', 'monit*', 'kuber*', 'certif*'];
+
 function queryMix(ctx, size = 400) {
   const queries = [];
   for (let i = 0; i < size; i++) {
@@ -70,3 +72,4 @@ module.exports = [
 module.exports.queryMix = queryMix;
 module.exports.VERY_COMMON = VERY_COMMON;
 module.exports.COMMON_PAIRS = COMMON_PAIRS;
+module.exports.PREFIXES = PREFIXES;
