@@ -113,8 +113,14 @@ describe('bin notices respect visibility', () => {
     ]);
 
     // Restored, the page is live again: the ordinary rule applies to the same notice.
+    // Restoring is a change by someone else to rd's page, so it adds a page.updated notice.
     await admin.post(`/api/bin/${await binId(SLUG)}/restore`).expect(200);
-    expect((await inbox(rd)).body.unreadCount).toBe(1);
+    const restored = await inbox(rd);
+    expect(restored.body.unreadCount).toBe(2);
+    expect(restored.body.items.map((n: { kind: string }) => n.kind)).toEqual([
+      'page.updated',
+      'page.binned',
+    ]);
     await setGroups(rd, []);
     const hidden = await inbox(rd);
     expect(hidden.body).toEqual({ items: [], nextCursor: null, unreadCount: 0 });
