@@ -112,6 +112,22 @@ describe('GET /api/search', () => {
     expect(item.snippet.replace(/<\/?mark>/g, '')).not.toMatch(/[<>]/);
   });
 
+  it('gives every result the snippet of its own page', async () => {
+    for (let i = 0; i < 4; i++) {
+      await createPage(admin, {
+        slug: `own/p${i}`,
+        title: `Own ${i}`,
+        content: `Marker${i} text with sharedword inside page ${i}.`,
+      });
+    }
+    const body = await search(reader, 'sharedword');
+    expect(body.items).toHaveLength(4);
+    for (const item of body.items) {
+      const n = item.slug.slice(-1);
+      expect(item.snippet).toBe(`Marker${n} text with <mark>sharedword</mark> inside page ${n}.`);
+    }
+  });
+
   it('matches whole words, and the last word as a prefix when it ends with *', async () => {
     await createPage(admin, {
       slug: 'ops/observability',

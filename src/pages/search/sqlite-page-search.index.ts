@@ -119,12 +119,13 @@ export class SqlitePageSearchIndex implements PageSearchIndex {
       `SELECT page_id, fts_rowid FROM search_rowids WHERE page_id IN (${pageIds.map(() => '?').join(', ')})`,
       pageIds,
     );
-    // One row at a time: with `rowid = ?` FTS5 seeks straight to the row; a `rowid IN (...)`
-    // beside MATCH is not pushed down and would walk every match of a common word.
+    // One row at a time, so FTS5 seeks straight to it: a `rowid IN (...)` beside MATCH is not
+    // pushed down (it walks every match of a common word), and SQLite 3.53's FTS5 ignores a
+    // bound `rowid = ?` beside MATCH (every match comes back), while BETWEEN is honoured.
     for (const row of rows) {
       const [hit]: { snippet: string | null }[] = await this.dataSource.query(
-        `SELECT snippet(page_search, 2, ?, ?, '…', ${SNIPPET_TOKENS}) AS snippet FROM page_search WHERE page_search MATCH ? AND rowid = ?`,
-        [HIT_OPEN, HIT_CLOSE, match, row.fts_rowid],
+        `SELECT snippet(page_search, 2, ?, ?, '…', ${SNIPPET_TOKENS}) AS snippet FROM page_search WHERE page_search MATCH ? AND rowid BETWEEN ? AND ?`,
+        [HIT_OPEN, HIT_CLOSE, match, row.fts_rowid, row.fts_rowid],
       );
       if (hit) result.set(row.page_id, markedToHtml(hit.snippet ?? ''));
     }
