@@ -122,6 +122,25 @@ const SANITIZE: sanitizeHtml.IOptions = {
 type Md = InstanceType<typeof MarkdownIt>;
 type MdEnv = NonNullable<Parameters<Md['render']>[1]>;
 
+type CoreRule = Parameters<Md['core']['ruler']['push']>[1];
+
+/** Internal links: resolve relative targets to `/slug` and collect them (link extraction). */
+const internalLinks: CoreRule = (state) => {
+  const env = state.env as unknown as RenderEnv;
+  for (const block of state.tokens) {
+    if (block.type !== 'inline' || !block.children) continue;
+    for (const token of block.children) {
+      if (token.type !== 'link_open') continue;
+      const href = token.attrGet('href');
+      if (typeof href !== 'string') continue;
+      const target = resolveInternalHref(href, env.baseSlug ?? null);
+      if (!target) continue;
+      token.attrSet('href', internalHref(target));
+      env.links?.add(target.slug);
+    }
+  }
+};
+
 function createMarkdownIt(): Md {
   const md = new MarkdownIt({
     html: true,
@@ -131,22 +150,40 @@ function createMarkdownIt(): Md {
   });
   md.use(anchor, { tabIndex: false });
   md.use(taskLists, { enabled: false });
-  // Internal links: resolve relative targets to `/slug` and collect them (link extraction).
-  md.core.ruler.push('kb_internal_links', (state) => {
-    const env = state.env as unknown as RenderEnv;
-    for (const block of state.tokens) {
-      if (block.type !== 'inline' || !block.children) continue;
-      for (const token of block.children) {
-        if (token.type !== 'link_open') continue;
-        const href = token.attrGet('href');
-        if (typeof href !== 'string') continue;
-        const target = resolveInternalHref(href, env.baseSlug ?? null);
-        if (!target) continue;
-        token.attrSet('href', internalHref(target));
-        env.links?.add(target.slug);
+  md.core.ruler.push('kb_internal_links', internalLinks);
+  return md;
+}
+
+/**
+ * A Markdown link needs `](` (inline link) or a reference definition `[label]:` somewhere:
+ * without either, the Markdown has no link at all. (Autolinks `<scheme:...>` always carry a
+ * scheme, so they are never internal links.)
+ */
+function mayHoldLinks(markdown: string): boolean {
+  return markdown.includes('](') || markdown.includes(']:');
+}
+
+/**
+ * The link extractor's markdown-it: the renderer's block and inline rules without the
+ * plugins (heading anchors and task-list checkboxes add no links) and without rendering or
+ * sanitising. Inline parsing, the costly part, runs only on the blocks that can hold a link:
+ * those with `](` (inline link), or with `]` when the document defines references.
+ */
+function createLinkParser(): Md {
+  const md = new MarkdownIt({ html: true, linkify: false, typographer: false });
+  md.core.ruler.disable(['linkify', 'replacements', 'smartquotes', 'text_join']);
+  md.core.ruler.at('inline', (state) => {
+    const references = state.env as { references?: Record<string, unknown> };
+    const anyReference = Object.keys(references.references ?? {}).length > 0;
+    for (const token of state.tokens) {
+      if (token.type !== 'inline') continue;
+      const content = token.content;
+      if (content.includes('](') || (anyReference && content.includes(']'))) {
+        state.md.inline.parse(content, state.md, state.env, token.children ?? []);
       }
     }
   });
+  md.core.ruler.push('kb_internal_links', internalLinks);
   return md;
 }
 
@@ -158,6 +195,7 @@ function createMarkdownIt(): Md {
 @Injectable()
 export class MarkdownRenderer {
   private readonly md: Md = createMarkdownIt();
+  private readonly linkParser: Md = createLinkParser();
 
   render(
     markdown: string,
@@ -169,7 +207,6 @@ export class MarkdownRenderer {
     return sanitizeHtml(html, SANITIZE);
   }
 
-  /** Slugs of the internal pages the Markdown links to (anchors and queries stripped). */
   /**
    * Renders a page and extracts its links in one parse when the Markdown holds no variable
    * reference (the usual case); links always come from the Markdown as written.
@@ -190,9 +227,14 @@ export class MarkdownRenderer {
     return { html, links: [...env.links!] };
   }
 
+  /**
+   * Slugs of the internal pages the Markdown links to (anchors and queries stripped), in
+   * order of appearance: the same links a render finds, without rendering (imports, writes).
+   */
   extractLinks(markdown: string, baseSlug: string | null): string[] {
+    if (!mayHoldLinks(markdown)) return [];
     const env: RenderEnv = { baseSlug, links: new Set<string>() };
-    this.md.parse(markdown, env as unknown as MdEnv);
+    this.linkParser.parse(markdown, env as unknown as MdEnv);
     return [...env.links!];
   }
 }

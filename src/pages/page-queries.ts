@@ -142,6 +142,18 @@ export async function findLivePageRow(
   return rows.length ? hydrate(rows[0]) : null;
 }
 
+/** A live page by slug inside a transaction (plain SQL: imports look up every document). */
+export async function findLivePage(
+  manager: EntityManager,
+  slug: string,
+): Promise<PageEntity | null> {
+  const rows: Record<string, unknown>[] = await manager.query(
+    'SELECT * FROM pages WHERE live_slug = ?',
+    [slug],
+  );
+  return rows.length ? hydrate(rows[0]).page : null;
+}
+
 export async function findPageRowById(dataSource: DataSource, id: string): Promise<PageRow | null> {
   const rows: Record<string, unknown>[] = await dataSource.query(PAGE_ROW_SQL + 'p.id = ?', [id]);
   return rows.length ? hydrate(rows[0]) : null;

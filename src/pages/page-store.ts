@@ -7,6 +7,7 @@ import { PageMediaRefEntity } from './entities/page-media-ref.entity';
 import { PageRevisionEntity, RevisionMetadata } from './entities/page-revision.entity';
 import { PageTagEntity } from './entities/page-tag.entity';
 import { PageEntity } from './entities/page.entity';
+import { insertRows } from './bulk-insert';
 import { extractMediaIds } from './links';
 import { MarkdownRenderer } from './markdown-renderer';
 import type { PageState } from './page-input.service';
@@ -18,9 +19,12 @@ function sameList(a: string[], b: string[]): boolean {
   return a.length === b.length && a.every((value, index) => value === b[index]);
 }
 
-/** The derived data a write stores beside the page state (rendered HTML, links, media). */
+/**
+ * The derived data a write stores beside the page state: rendered HTML (null: render on the
+ * first read, which stores it), links, media.
+ */
 export interface Derived {
-  html: string;
+  html: string | null;
   htmlSiteVersion: number;
   links: string[];
   mediaIds: string[];
@@ -92,6 +96,19 @@ export class PageStore {
     };
   }
 
+  /**
+   * Links and media without rendering (imports): the HTML is left to the first read, which
+   * renders it once and stores it, so later reads render nothing either.
+   */
+  deriveWithoutHtml(state: PageState): Derived {
+    return {
+      html: null,
+      htmlSiteVersion: 0,
+      links: this.renderer.extractLinks(state.content, state.slug).filter((s) => s !== state.slug),
+      mediaIds: extractMediaIds(state.content),
+    };
+  }
+
   async insert(
     manager: EntityManager,
     state: PageState,
@@ -100,7 +117,7 @@ export class PageStore {
     action: string,
     now = new Date(),
   ): Promise<PageEntity> {
-    const page = manager.create(PageEntity, {
+    const page = Object.assign(new PageEntity(), {
       id: randomUUID(),
       ...columnsOf(state),
       html: derived.html,
@@ -113,7 +130,7 @@ export class PageStore {
       binnedAt: null,
       binnedBy: null,
     });
-    await manager.insert(PageEntity, page);
+    await insertRows(manager, PageEntity, [page]);
     await this.writeRevision(manager, page.id, 1, state, actorId, action, now);
     await this.replaceRelations(manager, page.id, state, derived, null);
     return page;
@@ -165,18 +182,20 @@ export class PageStore {
     action: string,
     now: Date,
   ): Promise<void> {
-    await manager.insert(PageRevisionEntity, {
-      id: randomUUID(),
-      pageId,
-      revision,
-      slug: state.slug,
-      title: state.title,
-      content: state.content,
-      metadata: metadataOf(state),
-      action,
-      authorId,
-      createdAt: now,
-    });
+    await insertRows(manager, PageRevisionEntity, [
+      {
+        id: randomUUID(),
+        pageId,
+        revision,
+        slug: state.slug,
+        title: state.title,
+        content: state.content,
+        metadata: metadataOf(state),
+        action,
+        authorId,
+        createdAt: now,
+      },
+    ]);
   }
 
   /**
@@ -213,7 +232,8 @@ export class PageStore {
     if (fresh || tagsChanged) {
       if (tagsChanged) await clear(PageTagEntity, 'page_id');
       if (state.tags.length)
-        await manager.insert(
+        await insertRows(
+          manager,
           PageTagEntity,
           state.tags.map((tag) => ({ pageId, tag })),
         );
@@ -227,7 +247,8 @@ export class PageStore {
     if (fresh || groupsChanged) {
       if (groupsChanged) await clear(PageGroupEntity, 'page_id');
       if (state.groups.length)
-        await manager.insert(
+        await insertRows(
+          manager,
           PageGroupEntity,
           state.groups.map((g) => ({ pageId, groupId: g.id })),
         );
@@ -240,12 +261,14 @@ export class PageStore {
         await clear(PageMediaRefEntity, 'page_id');
       }
       if (derived.links.length)
-        await manager.insert(
+        await insertRows(
+          manager,
           PageLinkEntity,
           derived.links.map((targetSlug) => ({ sourcePageId: pageId, targetSlug })),
         );
       if (derived.mediaIds.length)
-        await manager.insert(
+        await insertRows(
+          manager,
           PageMediaRefEntity,
           derived.mediaIds.map((mediaId) => ({ pageId, mediaId })),
         );

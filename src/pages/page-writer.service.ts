@@ -23,7 +23,7 @@ import { PageEntity } from './entities/page.entity';
 import { PageAccessService } from './page-access.service';
 import { PageInputService, PageState, stateOf } from './page-input.service';
 import { PageStore } from './page-store';
-import { findLivePageRow } from './page-queries';
+import { findLivePage, findLivePageRow } from './page-queries';
 import { inTransaction } from './page-transaction';
 import { ImportedPage, ImportOutcome } from './pages.types';
 import { IfMatch, ifMatchAllows, parseIfMatch } from './preconditions';
@@ -255,7 +255,7 @@ export class PageWriterService {
     actor: AuthUser,
   ): Promise<ImportOutcome> {
     const slug = normaliseSlugField(doc.slug);
-    const existing = await manager.findOneBy(PageEntity, { liveSlug: slug });
+    const existing = await findLivePage(manager, slug);
     const fields = {
       title: doc.title,
       content: doc.content,
@@ -287,7 +287,7 @@ export class PageWriterService {
       await this.store.insert(
         manager,
         state,
-        await this.store.derive(state, manager),
+        this.store.deriveWithoutHtml(state),
         actor.id,
         'imported',
       );
@@ -303,7 +303,7 @@ export class PageWriterService {
       existing.id,
       existing.revision,
       state,
-      await this.store.derive(state, manager),
+      this.store.deriveWithoutHtml(state),
       actor.id,
       'imported',
       current,
