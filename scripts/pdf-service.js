@@ -1,6 +1,4 @@
 #!/usr/bin/env node
-/* global require, process, console, module, Buffer, setTimeout, clearTimeout */
-/* eslint-disable @typescript-eslint/no-require-imports -- a plain CommonJS script run by node */
 // `npm run pdf-service`: a small HTML-to-PDF service for development and tests that speaks the
 // one Gotenberg route kb uses, `POST /forms/chromium/convert/html`, backed by Debian's headless
 // Chromium through playwright-core. Production may point PDF_SERVICE_URL at a real Gotenberg.

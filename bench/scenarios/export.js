@@ -1,6 +1,4 @@
 'use strict';
-/* global require, module, Buffer, fetch, URL, setInterval, clearInterval, performance, FormData, Blob */
-/* eslint-disable @typescript-eslint/no-require-imports -- a plain CommonJS script run by node */
 // Export scenarios, run against the 10,000-page database (phase "pages"):
 // - archiveExport: POST /api/export/archive of every page, streamed and read to the end; time,
 //   ZIP size and the server's resident memory sampled during the export (peak over baseline);

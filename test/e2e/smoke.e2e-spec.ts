@@ -17,7 +17,16 @@ describe('smoke', () => {
   it('signs in and reads /api/me', async () => {
     const admin = await signedIn(t, 'admin');
     const res = await admin.get('/api/me').expect(200);
-    expect(res.body).toEqual({ id: admin.user!.id, username: admin.user!.username, displayName: admin.user!.username, role: 'admin', groups: [] });
-    await anonymous(t).get('/api/me').expect(401).expect((r) => expect(r.body).toEqual(problem(401, 'unauthenticated')));
+    expect(res.body).toEqual({
+      id: admin.user!.id,
+      username: admin.user!.username,
+      displayName: admin.user!.username,
+      role: 'admin',
+      groups: [],
+    });
+    await anonymous(t)
+      .get('/api/me')
+      .expect(401)
+      .expect((r) => expect(r.body).toEqual(problem(401, 'unauthenticated')));
   });
 });
