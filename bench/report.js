@@ -71,6 +71,11 @@ function writeReport(report, file) {
   lines.push(
     '- The load generator (autocannon, in the bench process) and the server under test share these CPUs.',
   );
+  if (machine.loadAverage) {
+    lines.push(
+      `- 1-minute load average at the start and end of the run: ${machine.loadAverage.map((l) => l.toFixed(1)).join(' and ')} (other work on the machine lowers every number, the ceiling included).`,
+    );
+  }
   lines.push('');
   lines.push('## Method');
   lines.push('');
@@ -95,7 +100,7 @@ function writeReport(report, file) {
     '- Page reads pick a random slug of the 10,000 per request; updates walk the 10,000 pages in turn with `If-Match` (no two requests in flight touch one page), so any 409/412 would show in the status column.',
   );
   lines.push(
-    '- Search requests cycle through 400 queries: half rare words (code names on a handful of pages), 30% very common words (`the`, `and`, `data`, ... on nearly every page), 20% pairs of common domain words; the last word is matched as a prefix, as typed.',
+    '- Search requests cycle through 400 queries: 50% rare words (code names on a handful of pages), 30% very common words (`the`, `and`, `service`, `data`, ... on nearly every page), 10% pairs of common domain words (`backup restore`), 10% explicit prefixes (`deplo*`).',
   );
   lines.push('');
   lines.push('## Results');

@@ -206,7 +206,7 @@ async function main() {
 
   const report = {
     date: new Date().toISOString(),
-    machine: machine(),
+    machine: { ...machine(), loadAverage: [loadBefore, os.loadavg()[0]] },
     settings: SETTINGS,
     seeding,
     results,

@@ -73,11 +73,7 @@ export class SqlitePageSearchIndex implements PageSearchIndex {
   async search(terms: SearchTerms, offset: number, count: number): Promise<string[]> {
     if (terms.words.length === 0) return [];
     const match = toFts5Match(terms);
-    const beyond: unknown[] = await this.dataSource.query(
-      'SELECT rowid FROM page_search WHERE page_search MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?',
-      [match, this.rankedMatches],
-    );
-    if (beyond.length === 0) {
+    if (!(await this.manyMatches(match))) {
       return this.ids(
         `SELECT page_id FROM page_search WHERE page_search MATCH ? ORDER BY ${BM25}, rowid DESC LIMIT ? OFFSET ?`,
         [match, count, offset],
@@ -105,6 +101,15 @@ export class SqlitePageSearchIndex implements PageSearchIndex {
     return [...titled, ...rest];
   }
 
+  /** Whether more than `rankedMatches` pages match: reads that many rowids, nothing else. */
+  private async manyMatches(match: string): Promise<boolean> {
+    const beyond: unknown[] = await this.dataSource.query(
+      'SELECT rowid FROM page_search WHERE page_search MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?',
+      [match, this.rankedMatches],
+    );
+    return beyond.length > 0;
+  }
+
   private async ids(sql: string, parameters: unknown[]): Promise<string[]> {
     const rows: { page_id: string }[] = await this.dataSource.query(sql, parameters);
     return rows.map((r) => r.page_id);
@@ -114,7 +119,8 @@ export class SqlitePageSearchIndex implements PageSearchIndex {
     const result = new Map<string, string>();
     if (terms.words.length === 0 || pageIds.length === 0) return result;
     const match = toFts5Match(terms);
-    if (terms.prefixLast) return this.snippetsInCode(terms, pageIds);
+    if (terms.prefixLast || (await this.manyMatches(match)))
+      return this.snippetsInCode(terms, pageIds);
     const rows: { page_id: string; fts_rowid: number }[] = await this.dataSource.query(
       `SELECT page_id, fts_rowid FROM search_rowids WHERE page_id IN (${pageIds.map(() => '?').join(', ')})`,
       pageIds,
@@ -133,8 +139,9 @@ export class SqlitePageSearchIndex implements PageSearchIndex {
   }
 
   /**
-   * A prefix phrase makes FTS5 merge the doclists of every word it expands to, again in each
-   * statement; for twenty snippets of a common stem that is too slow, so cut them in code.
+   * Snippets cut in code from the stored text. Used for prefix queries (FTS5 merges the doclists
+   * of every word a prefix expands to, again in each statement) and for words on thousands of
+   * pages (each per-row snippet() seek then walks long doclists in every index segment).
    */
   private async snippetsInCode(
     terms: SearchTerms,
