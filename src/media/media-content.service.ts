@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
+import { etagMatches } from '../common/http/etag';
 import type { MediaKind } from './entities/media.entity';
 import {
   ContentConditions,
   ContentResult,
   decideRange,
-  etagMatches,
   RangeNotSatisfiableProblem,
 } from './http/content-response';
 import { MediaService } from './media.service';

@@ -15,6 +15,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { AuthUser } from '../common/auth/auth-user';
 import { AdminOnly, CurrentUser, Editors } from '../common/auth/route-policy';
+import { etagMatches } from '../common/http/etag';
 import { Page, parsePageRequest } from '../common/http/pagination';
 import { CreatePageBody, UpdatePageBody } from './dto/page-body.dto';
 import { PageListQueryDto } from './dto/page-query.dto';
@@ -22,7 +23,7 @@ import { PageBinService } from './page-bin.service';
 import { PageBrowseService } from './page-browse.service';
 import { PageWriterService } from './page-writer.service';
 import { PageResponse, PageSummaryResponse } from './pages.mapper';
-import { etagMatches, PagesService } from './pages.service';
+import { PagesService } from './pages.service';
 import { RESERVED_LAST_SEGMENT } from './slug';
 
 /** `*slug` matches every remaining segment; Express 5 hands them over as an array. */

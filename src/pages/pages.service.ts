@@ -14,6 +14,7 @@ import {
 } from 'typeorm';
 import { UsersService } from '../auth/users.service';
 import { AuthUser } from '../common/auth/auth-user';
+import { etagMatches } from '../common/http/etag';
 import { NotFoundProblem } from '../common/problems/problem';
 import { PageMediaRefEntity } from './entities/page-media-ref.entity';
 import { PageEntity } from './entities/page.entity';
@@ -36,13 +37,6 @@ export interface PageRead {
 
 export function etagOf(revision: number): string {
   return `"${revision}"`;
-}
-
-/** If-None-Match: `*` or a list of (weak or strong) ETags; compared weakly (RFC 9110). */
-export function etagMatches(header: string | undefined, etag: string): boolean {
-  if (header === undefined || header.trim() === '') return false;
-  if (header.trim() === '*') return true;
-  return header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag);
 }
 
 /**

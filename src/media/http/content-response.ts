@@ -28,14 +28,6 @@ export function contentConditions(req: Request): ContentConditions {
   };
 }
 
-/** RFC 9110 §13.1.2: If-None-Match uses weak comparison; `*` matches any stored content. */
-export function etagMatches(header: string | undefined, etag: string): boolean {
-  if (header === undefined) return false;
-  if (header.trim() === '*') return true;
-  const bare = etag.replace(/^W\//, '');
-  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === bare);
-}
-
 export type RangeDecision =
   { kind: 'full' } | { kind: 'partial'; range: ByteRange } | { kind: 'unsatisfiable' };
 

@@ -1,5 +1,6 @@
 import { gif, jpeg, png, webp } from '../../../test/support/images';
-import { decideRange, etagMatches } from '../http/content-response';
+import { etagMatches } from '../../common/http/etag';
+import { decideRange } from '../http/content-response';
 import { detectAttachmentType, detectImageType, looksLikeText } from './file-type';
 import { contentDisposition, sanitizeFilename, withImageExtension } from './filename';
 import { readImageSize } from './image-size';
