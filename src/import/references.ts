@@ -1,3 +1,5 @@
+import { codeFenceTracker } from '../pages/code-fences';
+
 /**
  * Finds the link and image targets of Markdown text (inline links and images, reference
  * definitions, raw `<img src>` / `<a href>`) outside code, and lets a callback replace them.
@@ -6,8 +8,6 @@ export type ReferenceKind = 'link' | 'image';
 
 /** Returns the new target, or undefined to leave the reference as it is. */
 export type ReferenceRewriter = (target: string, kind: ReferenceKind) => string | undefined;
-
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 
 // Link text may hold one level of brackets (an image inside a link: [![alt](a.png)](b.md)).
 const TEXT = String.raw`(?:[^\[\]\\]|\\.|\[(?:[^\[\]\\]|\\.)*\])*`;
@@ -26,32 +26,20 @@ const DEFINITION = /^( {0,3}\[[^\]^\n][^\]\n]*\]:[ \t]*)(<[^>\n]*>|\S+)(.*)$/;
 export function rewriteReferences(markdown: string, rewrite: ReferenceRewriter): string {
   const lines = markdown.split('\n');
   const out: string[] = [];
-  let fence: string | undefined;
+  const inFence = codeFenceTracker();
   let chunk: string[] = [];
   const flush = (): void => {
     if (chunk.length) out.push(rewriteChunk(chunk.join('\n'), rewrite));
     chunk = [];
   };
   for (const line of lines) {
-    const match = FENCE.exec(line);
-    if (fence) {
-      out.push(line);
-      if (
-        match &&
-        match[1][0] === fence[0] &&
-        match[1].length >= fence.length &&
-        line.trim() === match[1]
-      )
-        fence = undefined;
-      continue;
-    }
-    if (match) {
+    if (inFence(line)) {
+      // Text before the fence is rewritten; the fenced lines themselves pass through.
       flush();
-      fence = match[1];
       out.push(line);
-      continue;
+    } else {
+      chunk.push(line);
     }
-    chunk.push(line);
   }
   flush();
   return out.join('\n');

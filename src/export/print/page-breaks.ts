@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { codeFenceTracker } from '../../pages/code-fences';
 
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 /**
  * The agreed Markdown page-break marker is a line holding only `<!-- pagebreak -->` (also
  * `<!-- page-break -->`; invisible in the normal page view, where HTML comments are dropped).
@@ -23,25 +23,10 @@ export interface PageBreaks {
 export function markPageBreaks(markdown: string): PageBreaks {
   if (!/pagebreak|page-break/i.test(markdown)) return { markdown, restore: (html) => html };
   const token = `kbpagebreak${randomBytes(8).toString('hex')}`;
-  let fence: string | undefined;
+  const inFence = codeFenceTracker();
   let found = false;
   const lines = markdown.split('\n').map((line) => {
-    const match = FENCE.exec(line);
-    if (fence) {
-      if (
-        match &&
-        match[1][0] === fence[0] &&
-        match[1].length >= fence.length &&
-        line.trim() === match[1]
-      )
-        fence = undefined;
-      return line;
-    }
-    if (match) {
-      fence = match[1];
-      return line;
-    }
-    if (!MARKER.test(line)) return line;
+    if (inFence(line) || !MARKER.test(line)) return line;
     found = true;
     return `\n${token}\n`;
   });
