@@ -10,6 +10,17 @@ export interface SiteVariables {
   values: Record<string, string>;
 }
 
+/** One more site-variables version (the single state row is created by the first change). */
+async function bumpVersion(manager: EntityManager): Promise<void> {
+  const updated = await manager
+    .createQueryBuilder()
+    .update(SiteVariableStateEntity)
+    .set({ version: () => 'version + 1' })
+    .where('id = 1')
+    .execute();
+  if (!updated.affected) await manager.insert(SiteVariableStateEntity, { id: 1, version: 1 });
+}
+
 /**
  * Site-wide variables every page inherits. A version number grows with each change; the
  * values of the latest version read are kept in memory, so a page read whose stored HTML is
@@ -65,13 +76,7 @@ export class SiteVariablesService {
       SiteVariableEntity,
       names.map((name) => ({ name, value: values[name] })),
     );
-    const updated = await manager
-      .createQueryBuilder()
-      .update(SiteVariableStateEntity)
-      .set({ version: () => 'version + 1' })
-      .where('id = 1')
-      .execute();
-    if (!updated.affected) await manager.insert(SiteVariableStateEntity, { id: 1, version: 1 });
+    await bumpVersion(manager);
   }
 
   /** Replaces every site-wide variable; pages re-render lazily as their HTML version is now stale. */
@@ -82,13 +87,7 @@ export class SiteVariablesService {
       await manager.createQueryBuilder().delete().from(SiteVariableEntity).execute();
       const rows = Object.entries(values).map(([name, value]) => ({ name, value }));
       if (rows.length > 0) await manager.insert(SiteVariableEntity, rows);
-      const updated = await manager
-        .createQueryBuilder()
-        .update(SiteVariableStateEntity)
-        .set({ version: () => 'version + 1' })
-        .where('id = 1')
-        .execute();
-      if (!updated.affected) await manager.insert(SiteVariableStateEntity, { id: 1, version: 1 });
+      await bumpVersion(manager);
       const version = await this.currentVersion(manager);
       return { version, values: Object.fromEntries(rows.map((r) => [r.name, r.value])) };
     });
