@@ -8,6 +8,7 @@
 export const HIT_OPEN = '\u0002';
 export const HIT_CLOSE = '\u0003';
 
+// eslint-disable-next-line no-control-regex -- stripping control characters is the point
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
 
 /** Markdown to the plain words a reader sees (code kept, syntax dropped). Cheap regexes only. */
@@ -43,6 +44,7 @@ export function escapeHtml(text: string): string {
 export function markedToHtml(marked: string): string {
   let html = '';
   let open = false;
+  // eslint-disable-next-line no-control-regex -- the hit markers are control characters on purpose
   for (const part of marked.split(/([\u0002\u0003])/)) {
     if (part === HIT_OPEN) {
       if (!open) html += '<mark>';
