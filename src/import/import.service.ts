@@ -8,6 +8,7 @@ import { Readable } from 'node:stream';
 import { DataSource, EntityManager } from 'typeorm';
 import type { AuthUser } from '../common/auth/auth-user';
 import { APP_CONFIG, AppConfig } from '../common/config/app-config';
+import { isUniqueViolation } from '../common/database/unique-violation';
 import { IMPORT_FINISHED, ImportFinishedEvent } from '../common/events/domain-events';
 import { ConflictProblem, FieldProblem, FieldProblems, Problem } from '../common/problems/problem';
 import { UsersService } from '../auth/users.service';
@@ -593,15 +594,6 @@ function scalarProperties(
     }
   }
   return result;
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string; message?: string };
-  return (
-    e?.code === 'ER_DUP_ENTRY' ||
-    /^SQLITE_CONSTRAINT_(UNIQUE|PRIMARYKEY)$/.test(e?.code ?? '') ||
-    /UNIQUE constraint/i.test(e?.message ?? '')
-  );
 }
 
 function mediaKey(kind: MediaKindOf, data: Buffer): string {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { DataSource } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
+import { isUniqueViolation } from '../common/database/unique-violation';
 import {
   PAGE_BINNED,
   PAGE_UPDATED,
@@ -121,8 +122,7 @@ export class PageBinService {
       await this.store.indexLive(manager, page);
       return page;
     }).catch((error: unknown) => {
-      const e = error as { code?: string; message?: string };
-      if (e?.code === 'ER_DUP_ENTRY' || /UNIQUE constraint/i.test(e?.message ?? '')) {
+      if (isUniqueViolation(error)) {
         throw new ConflictProblem('slug_taken', 'A live page now uses this slug; move it first.');
       }
       throw error;

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuthUser } from '../common/auth/auth-user';
+import { isUniqueViolation } from '../common/database/unique-violation';
 import {
   PAGE_CREATED,
   PAGE_UPDATED,
@@ -33,16 +34,6 @@ import { normaliseSlug, normaliseSlugField, slugProblems } from './slug';
 export interface Precondition {
   ifMatch?: string;
   baseRevision?: number;
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string; errno?: number; message?: string };
-  return (
-    e?.code === 'ER_DUP_ENTRY' ||
-    e?.code === 'SQLITE_CONSTRAINT_UNIQUE' ||
-    e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' ||
-    /UNIQUE constraint/i.test(e?.message ?? '')
-  );
 }
 
 function slugTaken(slug: string): ConflictProblem {
