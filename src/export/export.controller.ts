@@ -7,7 +7,7 @@ import { TakesJsonBody } from '../common/http/json-body';
 import { AdminOnly, CurrentUser } from '../common/auth/route-policy';
 import { ArchiveExportService } from './archive/archive-export.service';
 import { contentDisposition, NO_STORE } from './http/download';
-import { joinSlugParam } from './http/slug-param';
+import { joinSlugParam } from '../common/http/slug-param';
 import { MarkdownExportService } from './markdown/markdown-export.service';
 import { postedBody } from './print/overrides';
 

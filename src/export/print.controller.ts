@@ -5,7 +5,7 @@ import { AuthUser } from '../common/auth/auth-user';
 import { TakesJsonBody } from '../common/http/json-body';
 import { CurrentUser, SessionOnly } from '../common/auth/route-policy';
 import { contentDisposition, NO_STORE, slugFileStem } from './http/download';
-import { joinSlugParam } from './http/slug-param';
+import { joinSlugParam } from '../common/http/slug-param';
 import { postedBody } from './print/overrides';
 import { PdfFile, PrintService } from './print/print.service';
 

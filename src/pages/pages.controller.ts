@@ -17,6 +17,7 @@ import { AuthUser } from '../common/auth/auth-user';
 import { AdminOnly, CurrentUser, Editors } from '../common/auth/route-policy';
 import { etagMatches } from '../common/http/etag';
 import { Page, parsePageRequest } from '../common/http/pagination';
+import { joinSlugParam } from '../common/http/slug-param';
 import { CreatePageBody, UpdatePageBody } from './dto/page-body.dto';
 import { PageListQueryDto } from './dto/page-query.dto';
 import { PageBinService } from './page-bin.service';
@@ -25,11 +26,6 @@ import { PageWriterService } from './page-writer.service';
 import { PageResponse, PageSummaryResponse } from './pages.mapper';
 import { PagesService } from './pages.service';
 import { RESERVED_LAST_SEGMENT } from './slug';
-
-/** `*slug` matches every remaining segment; Express 5 hands them over as an array. */
-export function joinSlug(segments: string | string[]): string {
-  return Array.isArray(segments) ? segments.join('/') : segments;
-}
 
 /** Sends a read with its ETag, or 304 when If-None-Match already names it. */
 function sendCacheable(
@@ -123,7 +119,7 @@ export class PagesController {
     @CurrentUser() user: AuthUser,
     @Res({ passthrough: true }) res: Response,
   ): Promise<PageResponse> {
-    const pageId = await this.writer.update(joinSlug(segments), body, user, {
+    const pageId = await this.writer.update(joinSlugParam(segments), body, user, {
       ifMatch,
       baseRevision: body.baseRevision,
     });
@@ -141,6 +137,6 @@ export class PagesController {
     @Headers('if-match') ifMatch: string | undefined,
     @CurrentUser() user: AuthUser,
   ): Promise<void> {
-    return this.bin.moveToBin(joinSlug(segments), user, ifMatch);
+    return this.bin.moveToBin(joinSlugParam(segments), user, ifMatch);
   }
 }
