@@ -1,4 +1,5 @@
 import { posix } from 'node:path';
+import { safeDecode } from '../pages/links';
 import { ImportDocument, SourceEntry } from './import.types';
 import { ReferenceKind, rewriteReferences } from './references';
 
@@ -24,14 +25,6 @@ const PAGE_SUFFIXES = [
   '/index.html',
 ];
 const LOCALE = /^[a-z]{2}(?:-[a-z]{2,4})?\//i;
-
-function safeDecode(value: string): string {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return value;
-  }
-}
 
 /**
  * Resolves the references of imported pages: to another page of the same import (by any of its

@@ -1,4 +1,4 @@
-import { extractMediaIds, internalHref, resolveInternalHref } from './links';
+import { extractMediaIds, internalHref, resolveInternalHref, safeDecode } from './links';
 import { MarkdownRenderer } from './markdown-renderer';
 
 describe('internal link resolution', () => {
@@ -61,5 +61,17 @@ describe('internal link resolution', () => {
         `![x](/api/images/${id}/content) [f](/api/attachments/${id.toUpperCase()}/content) /api/images/nope/content`,
       ),
     ).toEqual([id]);
+  });
+});
+
+describe('safeDecode', () => {
+  it.each([
+    ['caf%C3%A9', 'café'],
+    ['a%20b', 'a b'],
+    ['100%', '100%'],
+    ['%E0%A4%A', '%E0%A4%A'],
+    ['plain', 'plain'],
+  ])('%s → %s', (raw, decoded) => {
+    expect(safeDecode(raw)).toBe(decoded);
   });
 });

@@ -10,7 +10,8 @@ export interface InternalTarget {
   fragment: string;
 }
 
-function safeDecode(value: string): string {
+/** Percent-decodes a link target; a malformed escape leaves it as written. */
+export function safeDecode(value: string): string {
   try {
     return decodeURIComponent(value);
   } catch {
