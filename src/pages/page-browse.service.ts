@@ -6,7 +6,7 @@ import { PageLinkEntity } from './entities/page-link.entity';
 import { PageTagEntity } from './entities/page-tag.entity';
 import { PageEntity } from './entities/page.entity';
 import { PageAccessService } from './page-access.service';
-import { cursorDate, dateParameter, listSummaryRows } from './page-queries';
+import { cursorDate, dateParameter, hotRead, listSummaryRows } from './page-queries';
 import {
   GraphResponse,
   PageLinkResponse,
@@ -105,7 +105,8 @@ export class PageBrowseService {
   /** Visible live pages linking to `slug`, by title (plain SQL: it runs on every page read). */
   async backlinks(pageId: string, slug: string, user: AuthUser): Promise<PageLinkResponse[]> {
     const visible = this.access.visibleSql(user, 'p');
-    const rows: PageLinkResponse[] = await this.dataSource.query(
+    const rows = await hotRead<PageLinkResponse>(
+      this.dataSource,
       'SELECT p.slug AS slug, p.title AS title FROM page_links l JOIN pages p ON p.id = l.source_page_id ' +
         `WHERE l.target_slug = ? AND p.id <> ? AND ${visible.sql} ORDER BY p.title, p.slug LIMIT ${MAX_BACKLINKS}`,
       [slug, pageId, ...visible.params],

@@ -132,13 +132,43 @@ function hydrate(row: Record<string, unknown>): PageRow {
   };
 }
 
+interface SqliteStatement {
+  all(...params: unknown[]): Record<string, unknown>[];
+}
+
+/** Prepared statements of the hot reads, per better-sqlite3 connection and SQL text. */
+const prepared = new WeakMap<object, Map<string, SqliteStatement>>();
+
+/**
+ * A read on the hot path (page by slug or id, backlinks). On SQLite it runs as a prepared
+ * statement straight on the one better-sqlite3 connection, without the query runner's per-call
+ * work (logger, broadcaster, result objects); a lone SELECT never waits for the write lock
+ * (common/database/sqlite-serial.ts), so this behaves as `dataSource.query` does. MySQL: as is.
+ */
+export async function hotRead<T = Record<string, unknown>>(
+  dataSource: DataSource,
+  sql: string,
+  params: unknown[],
+): Promise<T[]> {
+  if (dataSource.options.type !== 'better-sqlite3') return dataSource.query(sql, params);
+  const db = (dataSource.driver as unknown as { databaseConnection: object | undefined })
+    .databaseConnection;
+  if (!db) return dataSource.query(sql, params);
+  let cache = prepared.get(db);
+  if (!cache) prepared.set(db, (cache = new Map()));
+  let statement = cache.get(sql);
+  if (!statement) {
+    statement = (db as { prepare(sql: string): SqliteStatement }).prepare(sql);
+    cache.set(sql, statement);
+  }
+  return statement.all(...params) as T[];
+}
+
 export async function findLivePageRow(
   dataSource: DataSource,
   slug: string,
 ): Promise<PageRow | null> {
-  const rows: Record<string, unknown>[] = await dataSource.query(PAGE_ROW_SQL + 'p.live_slug = ?', [
-    slug,
-  ]);
+  const rows = await hotRead(dataSource, PAGE_ROW_SQL + 'p.live_slug = ?', [slug]);
   return rows.length ? hydrate(rows[0]) : null;
 }
 
@@ -155,7 +185,7 @@ export async function findLivePage(
 }
 
 export async function findPageRowById(dataSource: DataSource, id: string): Promise<PageRow | null> {
-  const rows: Record<string, unknown>[] = await dataSource.query(PAGE_ROW_SQL + 'p.id = ?', [id]);
+  const rows = await hotRead(dataSource, PAGE_ROW_SQL + 'p.id = ?', [id]);
   return rows.length ? hydrate(rows[0]) : null;
 }
 

@@ -80,9 +80,12 @@ export class PageStore {
     @Optional() @Inject(PAGE_SEARCH_INDEX) private readonly searchIndex?: PageSearchIndex,
   ) {}
 
-  /** Renders and extracts what a state stores; done before the transaction where possible. */
-  async derive(state: PageState, manager?: EntityManager): Promise<Derived> {
-    const site = await this.siteVariables.get(manager);
+  /**
+   * Renders and extracts what a state stores; done before the transaction where possible.
+   * `siteVersion`: the site-variables version when the caller already read it (with the page row).
+   */
+  async derive(state: PageState, manager?: EntityManager, siteVersion?: number): Promise<Derived> {
+    const site = await this.siteVariables.get(manager, siteVersion);
     const rendered = this.renderer.renderPage(
       state.content,
       mergeVariables(site.values, state.variables),
@@ -256,17 +259,19 @@ export class PageStore {
     // Links resolve relative to the slug, so a move rewrites them as well.
     const sourceChanged = changed((b) => b.content === state.content && b.slug === state.slug);
     if (fresh || sourceChanged) {
-      if (sourceChanged) {
-        await clear(PageLinkEntity, 'source_page_id');
-        await clear(PageMediaRefEntity, 'page_id');
-      }
+      // Media references depend on the content only; most edits keep them as they were.
+      const mediaChanged =
+        sourceChanged &&
+        (known === null || !sameList(extractMediaIds(known.content), derived.mediaIds));
+      if (sourceChanged) await clear(PageLinkEntity, 'source_page_id');
+      if (mediaChanged) await clear(PageMediaRefEntity, 'page_id');
       if (derived.links.length)
         await insertRows(
           manager,
           PageLinkEntity,
           derived.links.map((targetSlug) => ({ sourcePageId: pageId, targetSlug })),
         );
-      if (derived.mediaIds.length)
+      if ((fresh || mediaChanged) && derived.mediaIds.length)
         await insertRows(
           manager,
           PageMediaRefEntity,

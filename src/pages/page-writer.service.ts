@@ -24,7 +24,7 @@ import { PageEntity } from './entities/page.entity';
 import { PageAccessService } from './page-access.service';
 import { PageInputService, PageState, stateOf } from './page-input.service';
 import { PageStore } from './page-store';
-import { findLivePage, findLivePageRow } from './page-queries';
+import { findLivePage, findLivePageRow, PageRow } from './page-queries';
 import { inTransaction } from './page-transaction';
 import { ImportedPage, ImportOutcome } from './pages.types';
 import { IfMatch, ifMatchAllows, parseIfMatch } from './preconditions';
@@ -128,19 +128,21 @@ export class PageWriterService {
         'If-Match and baseRevision name different revisions.',
       );
     }
-    const page = await this.findVisible(slug, actor);
+    const row = await this.findVisibleRow(slug, actor);
+    const page = row.page;
     const stale = (current: number) => staleProblem(tags !== undefined, current);
     if (tags !== undefined && !ifMatchAllows(tags, page.revision)) throw stale(page.revision);
     if (bodyBase !== undefined && bodyBase !== page.revision)
       throw staleProblem(false, page.revision);
     const base = page.revision;
 
-    const current = stateOf(page, await this.store.groupsOf(this.dataSource.manager, page.id));
+    const current = stateOf(page, await this.groupsOf(this.dataSource.manager, page));
     const state = await this.input.resolve(fields, actor, current, this.dataSource.manager, {
       currentPageId: page.id,
     });
     if (sameState(state, current)) return page.id;
-    const derived = await this.store.derive(state);
+    // The site-variables version came with the page row: no second read of it.
+    const derived = await this.store.derive(state, undefined, row.siteVersion);
     const revision = await this.runWrite(async (manager) => {
       if (
         state.slug !== page.slug &&
@@ -284,7 +286,7 @@ export class PageWriterService {
       );
       return 'created';
     }
-    const current = stateOf(existing, await this.store.groupsOf(manager, existing.id));
+    const current = stateOf(existing, await this.groupsOf(manager, existing));
     const state = await this.input.resolve(fields, importer, current, manager, {
       currentPageId: existing.id,
     });
@@ -309,9 +311,25 @@ export class PageWriterService {
 
   /** A visible live page by slug, or 404. */
   async findVisible(slug: string, actor: AuthUser): Promise<PageEntity> {
+    return (await this.findVisibleRow(slug, actor)).page;
+  }
+
+  private async findVisibleRow(slug: string, actor: AuthUser): Promise<PageRow> {
     const row = await findLivePageRow(this.dataSource, normaliseSlug(slug));
     if (!row || !this.access.canSee(row.page, actor)) throw new NotFoundProblem('page');
-    return row.page;
+    return row;
+  }
+
+  /**
+   * The page's groups (ids and names). group_names and page_groups are written together, so a
+   * page without group names has no page_groups rows and needs no query.
+   */
+  private groupsOf(
+    manager: EntityManager,
+    page: PageEntity,
+  ): Promise<{ id: string; name: string }[]> {
+    if (page.groupNames.length === 0) return Promise.resolve([]);
+    return this.store.groupsOf(manager, page.id);
   }
 
   /**
