@@ -2,12 +2,16 @@
 // The ceiling: the smallest NestJS (Express) app answering GET /ceiling with a fixed 4 KB JSON
 // document. Started as its own process like the kb server, so both are measured the same way.
 // Plain JavaScript, so decorators are applied as functions.
+// CEILING_MIDDLEWARE=1 adds what every kb request passes before its handler and the ceiling
+// lacks: helmet with kb's policy, cookie-parser, a request id (X-Request-Id, a UUID, a finish
+// listener) and the JSON body parser; CEILING_BYTES sets the document size (default 4 KB).
 require('reflect-metadata');
 const { Controller, Get, Module } = require('@nestjs/common');
 const { NestFactory } = require('@nestjs/core');
 
 const DOCUMENT = { slug: 'ceiling/fixed-document', title: 'A fixed document', items: [] };
-for (let i = 0; JSON.stringify(DOCUMENT).length < 4096 - 64; i++) {
+const BYTES = Number(process.env.CEILING_BYTES || 4096);
+for (let i = 0; JSON.stringify(DOCUMENT).length < BYTES - 64; i++) {
   DOCUMENT.items.push({
     id: i,
     name: `item-${i}`,
@@ -30,8 +34,52 @@ Controller('ceiling')(CeilingController);
 class CeilingModule {}
 Module({ controllers: [CeilingController] })(CeilingModule);
 
+/** The middleware of src/app.factory.ts, in its order, without kb's logger (LOG_LEVEL=warn drops it). */
+function addKbMiddleware(app) {
+  const { randomUUID } = require('node:crypto');
+  const helmet = require('helmet');
+  const cookieParser = require('cookie-parser');
+  const { json } = require('express');
+  app.use((req, res, next) => {
+    const incoming = req.get('x-request-id');
+    const id = incoming && /^[A-Za-z0-9._-]{1,100}$/.test(incoming) ? incoming : randomUUID();
+    req.id = id;
+    res.setHeader('X-Request-Id', id);
+    const started = process.hrtime.bigint();
+    res.on('finish', () => Number(process.hrtime.bigint() - started));
+    next();
+  });
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: {
+          defaultSrc: ["'self'"],
+          scriptSrc: ["'self'"],
+          styleSrc: ["'self'", "'unsafe-inline'"],
+          imgSrc: ["'self'", 'data:'],
+          objectSrc: ["'none'"],
+          frameAncestors: ["'none'"],
+          baseUri: ["'none'"],
+          formAction: ["'self'"],
+        },
+      },
+      crossOriginResourcePolicy: { policy: 'same-origin' },
+      strictTransportSecurity: { maxAge: 15_552_000, includeSubDomains: true },
+    }),
+  );
+  app.use(cookieParser());
+  app.use(json({ limit: '1mb' }));
+}
+
 async function main() {
-  const app = await NestFactory.create(CeilingModule, { logger: false });
+  const withMiddleware = process.env.CEILING_MIDDLEWARE === '1';
+  // kb registers its own JSON parser (bodyParser: false); the plain ceiling keeps Nest's default.
+  const app = await NestFactory.create(CeilingModule, {
+    logger: false,
+    bodyParser: !withMiddleware,
+  });
+  if (withMiddleware) addKbMiddleware(app);
   await app.listen(Number(process.env.PORT || 3999), '127.0.0.1');
   process.send?.('ready');
 }

@@ -1,12 +1,16 @@
 'use strict';
 // `npm run bench` (scripts/bench.js builds first, then calls main()).
 //
-// 1. the ceiling app alone: GET /ceiling (fixed 4 KB JSON);
+// 1. the ceiling app alone: GET /ceiling (fixed 4 KB JSON), then the same with kb's middleware
+//    and a 12 KB document (a reference for what the plain ceiling leaves out);
 // 2. kb on a fresh SQLite database: 10,000 pages created through POST /api/pages, then every
 //    scenario of phase "pages" and "search" (bench/scenarios/*.js);
 // 3. kb stopped, 90,000 more pages written with SQL batches, kb restarted: phase "search" again
 //    at 100,000 pages;
-// 4. docs/PERFORMANCE.md and bench/.work/results.json written.
+// 4. the import benchmark (bench/import-bench.js) on a fresh SQLite database and, when
+//    BENCH_MYSQL_URL (default mysql://root@127.0.0.1:3306) answers, on a fresh MariaDB database
+//    `kb_bench` that the bench creates and drops (BENCH_ONLY=import runs it alone);
+// 5. docs/PERFORMANCE.md and bench/.work/results.json written.
 //
 // Hooks: a scenario is {key, name, phase: 'pages' | 'search', run(ctx)} in any bench/scenarios/*.js
 // file (an array export); run(ctx) returns ctx.measure(requests[, options]) or its own row
@@ -19,6 +23,7 @@ const { measure } = require('./measure');
 const { bulkAddSearchPages, seedViaApi } = require('./seed');
 const { bearerToken, startCeiling, startKb } = require('./server');
 const { writeReport } = require('./report');
+const { runImportBench } = require('./import-bench');
 
 const ROOT = join(__dirname, '..');
 const WORK = join(__dirname, '.work');
@@ -37,7 +42,90 @@ const SETTINGS = {
   port: envInt('BENCH_PORT', 3901),
   ceilingPort: envInt('BENCH_CEILING_PORT', 3902),
   only: process.env.BENCH_ONLY ? process.env.BENCH_ONLY.split(',') : null,
+  // e.g. BENCH_NODE_ARGS=--cpu-prof for a profile of the first server (seeding + phase "pages").
+  nodeArgs: process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : [],
+  mysqlUrl: process.env.BENCH_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306',
 };
+
+const wanted = (key) => !SETTINGS.only || SETTINGS.only.includes(key);
+
+/** Whether a MariaDB/MySQL server answers at BENCH_MYSQL_URL (a TCP connect, 2 s at most). */
+function mysqlAnswers() {
+  const { hostname, port } = new URL(SETTINGS.mysqlUrl);
+  return new Promise((resolve) => {
+    const socket = require('node:net').connect(Number(port || 3306), hostname);
+    const done = (ok) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(2000, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+/**
+ * The import benchmark (bench/import-bench.js) on a fresh SQLite database, then on a fresh
+ * MariaDB database `kb_bench` (created and dropped here) when one answers; rows for the report.
+ */
+async function runImports(imports) {
+  const workDir = join(WORK, 'import');
+  const attempt = async (dbType, env) => {
+    const dataDir = join(workDir, `data-${dbType}`);
+    mkdirSync(dataDir, { recursive: true });
+    const server = await startKb({ port: SETTINGS.port, dataDir, env });
+    try {
+      const token = await bearerToken(server.url);
+      imports.push(
+        ...(await runImportBench({
+          baseUrl: server.url,
+          token,
+          workDir,
+          dbType,
+          serverPid: server.pid,
+        })),
+      );
+    } catch (error) {
+      console.error(error);
+      imports.push({
+        name: `Import benchmark (${dbType})`,
+        value: 'failed',
+        ok: false,
+        note: error.message,
+      });
+    } finally {
+      await server.stop();
+    }
+  };
+  log('import benchmark on SQLite...');
+  await attempt('sqlite', {});
+  if (!(await mysqlAnswers())) {
+    imports.push({
+      name: 'Import benchmark (MariaDB)',
+      value: 'skipped',
+      target: '-',
+      ok: null,
+      note: `no server answered at ${new URL(SETTINGS.mysqlUrl).host}`,
+    });
+    return;
+  }
+  log('import benchmark on MariaDB (database kb_bench)...');
+  const { createConnection } = require(join(ROOT, 'node_modules', 'mysql2', 'promise'));
+  const admin = await createConnection(SETTINGS.mysqlUrl);
+  try {
+    await admin.query('DROP DATABASE IF EXISTS `kb_bench`');
+    await admin.query(
+      'CREATE DATABASE `kb_bench` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci',
+    );
+    await attempt('mysql', {
+      DB_TYPE: 'mysql',
+      DATABASE_URL: `${SETTINGS.mysqlUrl.replace(/\/$/, '')}/kb_bench`,
+    });
+  } finally {
+    await admin.query('DROP DATABASE IF EXISTS `kb_bench`');
+    await admin.end();
+  }
+}
 
 function loadScenarios() {
   const dir = join(__dirname, 'scenarios');
@@ -104,39 +192,36 @@ function contextFor(server, token, pages, corpus) {
   };
 }
 
-async function main() {
-  const started = Date.now();
-  const loadBefore = os.loadavg()[0];
-  rmSync(WORK, { recursive: true, force: true });
-  const dataDir = join(WORK, 'data');
-  mkdirSync(dataDir, { recursive: true });
-  const scenarios = loadScenarios();
-  const results = [];
-  const seeding = {};
-  const corpus = new Corpus(42);
-
-  log('ceiling app...');
-  const ceilingServer = await startCeiling({ port: SETTINGS.ceilingPort });
-  let ceiling;
-  try {
-    ceiling = await measure({
-      url: `${ceilingServer.url}/ceiling`,
-      connections: SETTINGS.connections,
-      duration: SETTINGS.duration,
-      warmup: SETTINGS.warmup,
-    });
-    results.push({
-      key: 'ceiling',
-      name: 'Ceiling: minimal NestJS, fixed 4 KB JSON',
-      dataset: '-',
-      ...ceiling,
-    });
-    log(`  ${ceiling.requestsPerSecond.toFixed(0)} req/s, p99 ${ceiling.p99} ms`);
-  } finally {
-    await ceilingServer.stop();
+async function runHttp(scenarios, results, seeding, corpus, dataDir) {
+  // The ceiling, and the same app with what kb puts in front of every handler and a body the size
+  // of a page read's (which carries Markdown and HTML): the gap between the two is not kb's code.
+  const ceilings = [
+    { key: 'ceiling', name: 'Ceiling: minimal NestJS, fixed 4 KB JSON', env: {} },
+    {
+      key: 'ceilingMiddleware',
+      name: 'Ceiling + kb middleware (request id, helmet, cookie-parser, JSON parser), 12 KB JSON',
+      env: { CEILING_MIDDLEWARE: '1', CEILING_BYTES: '12288' },
+    },
+  ];
+  for (const variant of ceilings) {
+    if (variant.key !== 'ceiling' && !wanted(variant.key)) continue;
+    log(`${variant.name}...`);
+    const ceilingServer = await startCeiling({ port: SETTINGS.ceilingPort, env: variant.env });
+    try {
+      const row = await measure({
+        url: `${ceilingServer.url}/ceiling`,
+        connections: SETTINGS.connections,
+        duration: SETTINGS.duration,
+        warmup: SETTINGS.warmup,
+      });
+      results.push({ key: variant.key, name: variant.name, dataset: '-', ...row });
+      log(`  ${row.requestsPerSecond.toFixed(0)} req/s, p99 ${row.p99} ms`);
+    } finally {
+      await ceilingServer.stop();
+    }
   }
 
-  let kb = await startKb({ port: SETTINGS.port, dataDir });
+  let kb = await startKb({ port: SETTINGS.port, dataDir, nodeArgs: SETTINGS.nodeArgs });
   let pages;
   try {
     const token = await bearerToken(kb.url);
@@ -203,6 +288,24 @@ async function main() {
     }
   }
   seeding.databaseMiB = Math.round(statSync(join(dataDir, 'kb.sqlite')).size / 2 ** 20);
+}
+
+async function main() {
+  const started = Date.now();
+  const loadBefore = os.loadavg()[0];
+  rmSync(WORK, { recursive: true, force: true });
+  const dataDir = join(WORK, 'data');
+  mkdirSync(dataDir, { recursive: true });
+  const scenarios = loadScenarios();
+  const results = [];
+  const seeding = {};
+  const corpus = new Corpus(42);
+
+  // BENCH_ONLY=import runs the import benchmark alone.
+  if (scenarios.length > 0) await runHttp(scenarios, results, seeding, corpus, dataDir);
+
+  const imports = [];
+  if (wanted('import')) await runImports(imports);
 
   const report = {
     date: new Date().toISOString(),
@@ -210,6 +313,7 @@ async function main() {
     settings: SETTINGS,
     seeding,
     results,
+    imports,
     totalSeconds: (Date.now() - started) / 1000,
   };
   writeFileSync(join(WORK, 'results.json'), JSON.stringify(report, null, 2));

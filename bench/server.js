@@ -54,11 +54,11 @@ async function startKb({ port, dataDir, env = {}, nodeArgs = [] }) {
   return { url: `http://127.0.0.1:${port}`, stop: () => stop(child), pid: child.pid };
 }
 
-async function startCeiling({ port }) {
+async function startCeiling({ port, env = {} }) {
   const child = spawn(process.execPath, [join(__dirname, 'ceiling-app.js')], {
     cwd: ROOT,
     stdio: ['ignore', 'inherit', 'inherit'],
-    env: { ...process.env, PORT: String(port), NODE_ENV: 'production' },
+    env: { ...process.env, PORT: String(port), NODE_ENV: 'production', ...env },
   });
   await waitFor(`http://127.0.0.1:${port}/ceiling`, child);
   return { url: `http://127.0.0.1:${port}`, stop: () => stop(child), pid: child.pid };

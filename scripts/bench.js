@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // `npm run bench`: builds dist/ when it is missing or older than src/, then runs the benchmark
 // (bench/run.js). Never part of `npm test`. Settings: BENCH_PAGES, BENCH_SEARCH_PAGES,
-// BENCH_CONNECTIONS, BENCH_DURATION, BENCH_WARMUP, BENCH_PORT, BENCH_CEILING_PORT, and
-// BENCH_ONLY=key,key for a partial run that leaves docs/PERFORMANCE.md alone.
+// BENCH_CONNECTIONS, BENCH_DURATION, BENCH_WARMUP, BENCH_PORT, BENCH_CEILING_PORT,
+// BENCH_MYSQL_URL (import benchmark on MariaDB), BENCH_NODE_ARGS (e.g. --cpu-prof for the kb
+// server), and BENCH_ONLY=key,key (scenario keys, ceilingMiddleware, import) for a partial run
+// that leaves docs/PERFORMANCE.md alone.
 const { spawnSync } = require('node:child_process');
 const { existsSync, readdirSync, statSync } = require('node:fs');
 const { join } = require('node:path');
