@@ -37,7 +37,7 @@ Module({ controllers: [CeilingController] })(CeilingModule);
 /** The middleware of src/app.factory.ts, in its order, without kb's logger (LOG_LEVEL=warn drops it). */
 function addKbMiddleware(app) {
   const { randomUUID } = require('node:crypto');
-  const helmet = require('helmet');
+  const { securityHeaders } = require('../dist/common/http/security-headers');
   const cookieParser = require('cookie-parser');
   const { json } = require('express');
   app.use((req, res, next) => {
@@ -49,25 +49,8 @@ function addKbMiddleware(app) {
     res.on('finish', () => Number(process.hrtime.bigint() - started));
     next();
   });
-  app.use(
-    helmet({
-      contentSecurityPolicy: {
-        useDefaults: false,
-        directives: {
-          defaultSrc: ["'self'"],
-          scriptSrc: ["'self'"],
-          styleSrc: ["'self'", "'unsafe-inline'"],
-          imgSrc: ["'self'", 'data:'],
-          objectSrc: ["'none'"],
-          frameAncestors: ["'none'"],
-          baseUri: ["'none'"],
-          formAction: ["'self'"],
-        },
-      },
-      crossOriginResourcePolicy: { policy: 'same-origin' },
-      strictTransportSecurity: { maxAge: 15_552_000, includeSubDomains: true },
-    }),
-  );
+  // The same security headers kb sends (dist/ is built before the bench runs).
+  app.use(securityHeaders());
   app.use(cookieParser());
   app.use(json({ limit: '1mb' }));
 }

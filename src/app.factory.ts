@@ -3,12 +3,12 @@ import { NestFactory, Reflector } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import cookieParser from 'cookie-parser';
 import { json, NextFunction, Request, Response } from 'express';
-import helmet from 'helmet';
 import { AppModule } from './app.module';
 import { AppConfig } from './common/config/app-config';
 import { JsonBodyInterceptor } from './common/http/json-body';
 import { mountOpenApi } from './common/http/openapi';
 import { requestContext } from './common/http/request-context';
+import { securityHeaders } from './common/http/security-headers';
 import { JsonLogger } from './common/logging/json-logger';
 import { problemErrorMiddleware, ProblemFilter } from './common/problems/problem.filter';
 import { createValidationPipe } from './common/problems/validation';
@@ -34,25 +34,7 @@ function configureApp(app: NestExpressApplication, config: AppConfig, logger: Js
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(requestContext(logger));
-  app.use(
-    helmet({
-      contentSecurityPolicy: {
-        useDefaults: false,
-        directives: {
-          defaultSrc: ["'self'"],
-          scriptSrc: ["'self'"],
-          styleSrc: ["'self'", "'unsafe-inline'"],
-          imgSrc: ["'self'", 'data:'],
-          objectSrc: ["'none'"],
-          frameAncestors: ["'none'"],
-          baseUri: ["'none'"],
-          formAction: ["'self'"],
-        },
-      },
-      crossOriginResourcePolicy: { policy: 'same-origin' },
-      strictTransportSecurity: { maxAge: 15_552_000, includeSubDomains: true },
-    }),
-  );
+  app.use(securityHeaders());
   app.use(cookieParser());
   // Browser export answers are private to one request (overrides): never cached, errors included.
   app.use('/export', (req: Request, res: Response, next: NextFunction) => {
