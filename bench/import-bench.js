@@ -17,6 +17,8 @@ const { mkdirSync, readFileSync, writeFileSync, existsSync } = require('node:fs'
 const { join } = require('node:path');
 const { crc32, deflateRawSync, deflateSync } = require('node:zlib');
 const { zipSync } = require('fflate');
+// Deterministic pseudo-random numbers, so every run imports the same archive.
+const { prng: random } = require('./corpus');
 
 const MIB = 1024 * 1024;
 const PAGES = 10_000;
@@ -25,18 +27,6 @@ const IMAGES = 300;
 const PAGE_BYTES = 5 * 1024;
 const BOMB_BYTES = 150 * MIB;
 const BOMB_RUNS = 3;
-
-/** Deterministic pseudo-random numbers (mulberry32), so every run imports the same archive. */
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = (
   'the a of to and in is that for it as with was on be by this are or from at which an have ' +
