@@ -5,7 +5,7 @@ delete swc.$schema;
 module.exports = {
   rootDir: '.',
   testEnvironment: 'node',
-  testRegex: process.env.JEST_E2E_ONLY === '1' ? 'test/.*\\.e2e-spec\\.ts$' : '(src|test)/.*\\.(spec|e2e-spec)\\.ts$',
+  testRegex: process.env.JEST_E2E_ONLY === '1' ? 'test/.*\\.e2e-spec\\.ts$' : '(src|test|console/src)/.*\\.(spec|e2e-spec|browser-spec)\\.ts$',
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/bench/', '/test/corpora/'],
   moduleFileExtensions: ['ts', 'js', 'json'],
   transform: { '^.+\\.ts$': ['@swc/jest', swc] },

@@ -5,6 +5,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from './auth/auth.module';
 import { AppConfig } from './common/config/app-config';
 import { ConfigModule } from './common/config/config.module';
+import { ConsoleModule } from './console/console.module';
 import { buildDataSourceOptions } from './common/database/data-source';
 import { HealthController } from './common/health/health.controller';
 import { DraftsModule } from './drafts/drafts.module';
@@ -31,6 +32,7 @@ export class AppModule {
         NotificationsModule,
         ImportModule,
         ExportModule,
+        ConsoleModule.register(config.consoleDir),
       ],
       controllers: [HealthController],
     };

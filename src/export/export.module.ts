@@ -8,14 +8,17 @@ import { PdfClient } from './pdf/pdf-client';
 import { PrintDocumentService } from './print/print-document.service';
 import { PrintService } from './print/print.service';
 import { PrintController } from './print.controller';
+import { PrintVariablesController } from './print-variables.controller';
+import { PrintVariablesService } from './print/print-variables.service';
 
 @Module({
   imports: [PagesModule, MediaModule],
-  controllers: [ExportController, PrintController],
+  controllers: [ExportController, PrintController, PrintVariablesController],
   providers: [
     PdfClient,
     PrintDocumentService,
     PrintService,
+    PrintVariablesService,
     MarkdownExportService,
     ArchiveExportService,
   ],

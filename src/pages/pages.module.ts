@@ -23,6 +23,8 @@ import { PagesService } from './pages.service';
 import { PageSearchModule } from './search/page-search.module';
 import { BinController, RevisionsController } from './revisions.controller';
 import { SiteVariablesService } from './site-variables.service';
+import { PageTreeController } from './tree/page-tree.controller';
+import { PageTreeService } from './tree/page-tree.service';
 
 @Module({
   imports: [
@@ -42,7 +44,13 @@ import { SiteVariablesService } from './site-variables.service';
     PageSearchModule,
   ],
   // Order matters: the `*slug` routes of PagesController must not shadow other /api routes.
-  controllers: [PagesBrowseController, RevisionsController, BinController, PagesController],
+  controllers: [
+    PagesBrowseController,
+    PageTreeController,
+    RevisionsController,
+    BinController,
+    PagesController,
+  ],
   providers: [
     MarkdownRenderer,
     PageAccessService,
@@ -55,6 +63,7 @@ import { SiteVariablesService } from './site-variables.service';
     PageRevisionsService,
     PagePreviewService,
     PagesService,
+    PageTreeService,
   ],
   exports: [PageAccessService, PagesService, MarkdownRenderer, SiteVariablesService],
 })

@@ -44,6 +44,8 @@ export interface AppConfig {
   reviewCheckIntervalSeconds: number;
   /** How long a resolved credential may be reused from the in-process cache. */
   authCacheSeconds: number;
+  /** The built console's folder (KB_CONSOLE_DIR); default dist/console/public. */
+  consoleDir?: string;
 }
 
 export class ConfigError extends Error {
@@ -196,6 +198,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     passwordHashCost: oneOf(env, 'PASSWORD_HASH_COST', ['default', 'fast'] as const, 'default'),
     reviewCheckIntervalSeconds: int(env, 'REVIEW_CHECK_INTERVAL_SECONDS', 300, 0, 86_400),
     authCacheSeconds: int(env, 'AUTH_CACHE_SECONDS', 5, 0, 300),
+    consoleDir: str(env, 'KB_CONSOLE_DIR') && resolve(str(env, 'KB_CONSOLE_DIR')!),
   };
 }
 

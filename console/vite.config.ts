@@ -1,0 +1,25 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+
+/**
+ * The console builds into dist/console/public, which kb's ConsoleModule serves: assets/ with
+ * content-hashed names (cached for a year) and index.html (revalidated). The editor, diff and
+ * admin screens are lazy routes, so they are chunks of their own.
+ */
+export default defineConfig({
+  root,
+  base: '/',
+  publicDir: 'public',
+  oxc: { jsx: { runtime: 'automatic' } },
+  build: {
+    outDir: fileURLToPath(new URL('../dist/console/public', import.meta.url)),
+    emptyOutDir: true,
+    assetsDir: 'assets',
+    target: 'es2022',
+    sourcemap: false,
+    reportCompressedSize: false,
+    modulePreload: { polyfill: false },
+  },
+});

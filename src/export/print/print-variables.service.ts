@@ -1,0 +1,31 @@
+import { Injectable } from '@nestjs/common';
+import { AuthUser } from '../../common/auth/auth-user';
+import { PagesService } from '../../pages/pages.service';
+
+export interface PrintVariable {
+  name: string;
+  value: string;
+  source: 'page' | 'site';
+}
+
+/**
+ * The variables a print or PDF request may override for a page: those defined for the page or
+ * site-wide that its content uses (the same rule that judges overrides), with their saved values.
+ */
+@Injectable()
+export class PrintVariablesService {
+  constructor(private readonly pages: PagesService) {}
+
+  async list(slug: string, user: AuthUser): Promise<PrintVariable[]> {
+    const page = await this.pages.getVisible(slug, user);
+    const [names, values] = await Promise.all([
+      this.pages.usableVariableNames(page),
+      this.pages.resolveVariables(page),
+    ]);
+    return names.map((name) => ({
+      name,
+      value: values[name],
+      source: Object.prototype.hasOwnProperty.call(page.variables, name) ? 'page' : 'site',
+    }));
+  }
+}

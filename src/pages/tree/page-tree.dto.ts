@@ -1,0 +1,43 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional, IsString } from 'class-validator';
+import { PageQueryDto } from '../../common/http/page-query.dto';
+
+export class PageTreeQueryDto extends PageQueryDto {
+  @ApiPropertyOptional({
+    description: 'the slug whose children to list; absent: the top level',
+    example: 'guides',
+  })
+  @IsOptional()
+  @IsString()
+  parent?: string;
+}
+
+/** One child of a slug in the page tree: a page, a folder of deeper pages, or both. */
+export class PageTreeNodeResponse {
+  @ApiProperty({ example: 'guides/setup' })
+  slug: string;
+
+  @ApiProperty({ description: 'the last segment of the slug', example: 'setup' })
+  name: string;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'the title of the page at this slug; null when only deeper pages exist',
+  })
+  title: string | null;
+
+  @ApiProperty({ type: String, nullable: true })
+  icon: string | null;
+
+  @ApiProperty({ description: 'whether visible pages exist below this slug' })
+  hasChildren: boolean;
+}
+
+export class PageTreePageResponse {
+  @ApiProperty({ type: [PageTreeNodeResponse] })
+  items: PageTreeNodeResponse[];
+
+  @ApiProperty({ type: String, nullable: true })
+  nextCursor: string | null;
+}
