@@ -20,6 +20,15 @@ export default defineConfig({
     target: 'es2022',
     sourcemap: false,
     reportCompressedSize: false,
+    // The editor chunk (CodeMirror with Markdown, which embeds HTML, CSS and JS parsing) loads only on editing routes.
+    chunkSizeWarningLimit: 700,
     modulePreload: { polyfill: false },
+    rolldownOptions: {
+      onwarn(warning, warn) {
+        // React Query marks its modules "use client" for server components; nothing to do here.
+        if (warning.code === 'MODULE_LEVEL_DIRECTIVE') return;
+        warn(warning);
+      },
+    },
   },
 });

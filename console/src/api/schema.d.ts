@@ -759,31 +759,31 @@ export type components = {
              */
             readonly createdAt?: string;
             /** @description slug of a live page */
-            deprecatedTarget?: Record<string, never> | null;
+            deprecatedTarget?: string | null;
             /** @description group names; empty: visible to every signed-in user */
             groups?: string[];
             /** @description answered by reads; ignored in a request */
             readonly html?: string;
-            icon?: Record<string, never> | null;
+            icon?: string | null;
             /**
              * @description BCP 47 language tag
              * @example en-GB
              */
-            language?: Record<string, never> | null;
+            language?: string | null;
             /**
              * @default published
              * @enum {string}
              */
             lifecycle: "draft" | "published" | "in_review" | "deprecated" | "archived";
             /** Format: date-time */
-            nextReviewAt?: Record<string, never> | null;
+            nextReviewAt?: string | null;
             /** @description username of the owner */
-            owner?: Record<string, never> | null;
+            owner?: string | null;
             /** @description scalars only */
             properties?: {
                 [key: string]: unknown;
             };
-            reviewIntervalDays?: Record<string, never> | null;
+            reviewIntervalDays?: number | null;
             /** @description answered by reads; ignored in a request */
             readonly revision?: number;
             /** @example guides/getting-started */
@@ -894,31 +894,31 @@ export type components = {
              */
             readonly createdAt?: string;
             /** @description slug of a live page */
-            deprecatedTarget?: Record<string, never> | null;
+            deprecatedTarget?: string | null;
             /** @description group names; empty: visible to every signed-in user */
             groups?: string[];
             /** @description answered by reads; ignored in a request */
             readonly html?: string;
-            icon?: Record<string, never> | null;
+            icon?: string | null;
             /**
              * @description BCP 47 language tag
              * @example en-GB
              */
-            language?: Record<string, never> | null;
+            language?: string | null;
             /**
              * @default published
              * @enum {string}
              */
             lifecycle: "draft" | "published" | "in_review" | "deprecated" | "archived";
             /** Format: date-time */
-            nextReviewAt?: Record<string, never> | null;
+            nextReviewAt?: string | null;
             /** @description username of the owner */
-            owner?: Record<string, never> | null;
+            owner?: string | null;
             /** @description scalars only */
             properties?: {
                 [key: string]: unknown;
             };
-            reviewIntervalDays?: Record<string, never> | null;
+            reviewIntervalDays?: number | null;
             /** @description answered by reads; ignored in a request */
             readonly revision?: number;
             /** @description a new slug moves the page */
@@ -1137,7 +1137,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description the draft key; may contain slashes (a/b/c) */
+                key: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
@@ -1154,7 +1157,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description the draft key; may contain slashes (a/b/c) */
+                key: string;
+            };
             cookie?: never;
         };
         requestBody: {
@@ -1178,7 +1184,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description the draft key; may contain slashes (a/b/c) */
+                key: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
@@ -1218,7 +1227,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description the page slug; may contain slashes (a/b/c) */
+                slug: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
@@ -1525,7 +1537,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description the page slug; may contain slashes (a/b/c) */
+                slug: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
@@ -1542,7 +1557,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description the page slug; may contain slashes (a/b/c) */
+                slug: string;
+            };
             cookie?: never;
         };
         requestBody: {
@@ -1563,7 +1581,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description the page slug; may contain slashes (a/b/c) */
+                slug: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
@@ -1985,7 +2006,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description the page slug; may contain slashes (a/b/c) */
+                slug: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
@@ -2002,7 +2026,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description the page slug; may contain slashes (a/b/c) */
+                slug: string;
+            };
             cookie?: never;
         };
         requestBody: {
@@ -2027,7 +2054,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description the page slug; may contain slashes (a/b/c) */
+                slug: string;
+            };
             cookie?: never;
         };
         requestBody: {
@@ -2052,7 +2082,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description the page slug; may contain slashes (a/b/c) */
+                slug: string;
+            };
             cookie?: never;
         };
         requestBody?: never;

@@ -28,6 +28,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     )
     .build();
   const document = SwaggerModule.createDocument(app, config);
+  declareWildcardParameters(document);
   const policies = new Map(listRoutes(app).map((r) => [pathKey(r.method, r.path), r]));
   for (const [path, item] of Object.entries(document.paths)) {
     for (const [method, operation] of Object.entries(
@@ -54,4 +55,28 @@ export function mountOpenApi(app: INestApplication): void {
     jsonDocumentUrl: 'api/docs/json',
     yamlDocumentUrl: 'api/docs/yaml',
   });
+}
+
+/**
+ * Nest declares no parameter for its wildcard routes (`*slug`, `*key`), which OpenAPI shows as
+ * `{slug}`: declare each missing path parameter, noting that it spans several segments.
+ */
+function declareWildcardParameters(document: OpenAPIObject): void {
+  for (const [path, item] of Object.entries(document.paths)) {
+    const names = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+    for (const operation of Object.values(item as Record<string, { parameters?: unknown[] }>)) {
+      if (typeof operation !== 'object' || operation === null) continue;
+      const parameters = (operation.parameters ??= []) as { name: string; in: string }[];
+      for (const name of names) {
+        if (parameters.some((p) => p.in === 'path' && p.name === name)) continue;
+        parameters.push({
+          name,
+          in: 'path',
+          required: true,
+          schema: { type: 'string' },
+          description: `${name === 'key' ? 'the draft key' : 'the page slug'}; may contain slashes (a/b/c)`,
+        } as { name: string; in: string });
+      }
+    }
+  }
 }

@@ -23,12 +23,17 @@ export class PageFieldsDto {
   @IsString()
   content?: string;
 
-  @ApiPropertyOptional({ nullable: true, maxLength: 64 })
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 64 })
   @IsOptional()
   @IsString()
   icon?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, example: 'en-GB', description: 'BCP 47 language tag' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: 'en-GB',
+    description: 'BCP 47 language tag',
+  })
   @IsOptional()
   @IsString()
   language?: string | null;
@@ -49,17 +54,17 @@ export class PageFieldsDto {
   @IsIn(LIFECYCLES)
   lifecycle?: Lifecycle;
 
-  @ApiPropertyOptional({ nullable: true, description: 'username of the owner' })
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'username of the owner' })
   @IsOptional()
   @IsString()
   owner?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, minimum: 1, maximum: 3650 })
+  @ApiPropertyOptional({ type: 'integer', nullable: true, minimum: 1, maximum: 3650 })
   @IsOptional()
   @IsInt()
   reviewIntervalDays?: number | null;
 
-  @ApiPropertyOptional({ nullable: true, format: 'date-time' })
+  @ApiPropertyOptional({ type: String, nullable: true, format: 'date-time' })
   @IsOptional()
   @IsString()
   nextReviewAt?: string | null;
@@ -74,7 +79,7 @@ export class PageFieldsDto {
   @IsString({ each: true })
   groups?: string[];
 
-  @ApiPropertyOptional({ nullable: true, description: 'slug of a live page' })
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'slug of a live page' })
   @IsOptional()
   @IsString()
   deprecatedTarget?: string | null;

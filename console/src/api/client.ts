@@ -1,0 +1,75 @@
+import createClient, { type Middleware } from 'openapi-fetch';
+import { ApiProblem } from './problem';
+import type { paths } from './schema';
+
+/** Parameters that hold a slug (or draft key) keep their slashes: each segment is encoded. */
+const MULTI_SEGMENT = new Set(['slug', 'key']);
+
+function serializePath(pathname: string, params: Record<string, unknown>): string {
+  return pathname.replace(/\{([^}]+)\}/g, (_, name: string) => {
+    const value = String(params[name] ?? '');
+    return MULTI_SEGMENT.has(name)
+      ? value.split('/').map(encodeURIComponent).join('/')
+      : encodeURIComponent(value);
+  });
+}
+
+let sessionLost: (() => void) | null = null;
+
+/** Called with every 401 outside sign-in: the session expired or was ended elsewhere. */
+export function onSessionLost(handler: () => void): void {
+  sessionLost = handler;
+}
+
+const watchSession: Middleware = {
+  onResponse({ request, response }) {
+    if (response.status === 401 && new URL(request.url).pathname !== '/auth/login') sessionLost?.();
+  },
+};
+
+/** The one typed client for kb's API (session cookie, same origin). */
+export const api = createClient<paths>({
+  baseUrl: '',
+  credentials: 'same-origin',
+  pathSerializer: serializePath,
+});
+api.use(watchSession);
+
+interface FetchResult {
+  data?: unknown;
+  error?: unknown;
+  response: Response;
+}
+
+/** The body of a successful answer; any other answer throws its problem as ApiProblem. */
+export async function unwrap<T>(call: Promise<FetchResult>): Promise<T> {
+  const { data, error, response } = await call;
+  if (!response.ok) throw await ApiProblem.fromResponse(response, error);
+  return data as T;
+}
+
+/** A file answer (Markdown, ZIP, PDF) as a Blob with the server's file name. */
+export async function unwrapFile(
+  call: Promise<FetchResult>,
+  fallbackName: string,
+): Promise<{ blob: Blob; filename: string }> {
+  const { data, error, response } = await call;
+  if (!response.ok) throw await ApiProblem.fromResponse(response, error);
+  return { blob: data as Blob, filename: filenameOf(response) ?? fallbackName };
+}
+
+/** RFC 6266: `filename*=UTF-8''…` wins over the ASCII `filename="…"`. */
+export function filenameOf(response: Response): string | null {
+  const header = response.headers.get('Content-Disposition') ?? '';
+  const extended = /filename\*=UTF-8''([^;]+)/i.exec(header);
+  if (extended) return decodeURIComponent(extended[1]);
+  const plain = /filename="([^"]+)"/i.exec(header);
+  return plain ? plain[1] : null;
+}
+
+/** Same-origin fetch for what the client above does not cover; 401 handling included. */
+export async function rawFetch(input: string, init: RequestInit = {}): Promise<Response> {
+  const response = await fetch(input, { credentials: 'same-origin', ...init });
+  if (response.status === 401 && input !== '/auth/login') sessionLost?.();
+  return response;
+}

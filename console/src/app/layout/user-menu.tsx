@@ -1,0 +1,88 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { paths } from '../../lib/slugs';
+import { useCurrentUser, useLogout } from '../../features/auth/api/me';
+
+/** The signed-in person's menu: who they are, access tokens, sign out. */
+export function UserMenu() {
+  const user = useCurrentUser();
+  const logout = useLogout();
+  const navigate = useNavigate();
+  const [open, setOpen] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const panel = useRef<HTMLDivElement>(null);
+  const panelId = useId();
+
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') {
+        setOpen(false);
+        button.current?.focus();
+      }
+    };
+    const onPointer = (e: PointerEvent) => {
+      const target = e.target as Node;
+      if (!panel.current?.contains(target) && !button.current?.contains(target)) setOpen(false);
+    };
+    document.addEventListener('keydown', onKey);
+    document.addEventListener('pointerdown', onPointer);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      document.removeEventListener('pointerdown', onPointer);
+    };
+  }, [open]);
+
+  const signOut = () =>
+    logout.mutate(undefined, { onSettled: () => navigate(paths.login(), { replace: true }) });
+
+  return (
+    <div className="user-menu">
+      <button
+        ref={button}
+        type="button"
+        className="avatar-button"
+        aria-expanded={open}
+        aria-controls={panelId}
+        aria-label={`Account: ${user.username}`}
+        onClick={() => setOpen((o) => !o)}
+      >
+        <span className="avatar" aria-hidden="true">
+          {(user.displayName || user.username).slice(0, 1).toUpperCase()}
+        </span>
+      </button>
+      {open && (
+        <div
+          ref={panel}
+          id={panelId}
+          className="popover popover--menu"
+          role="region"
+          aria-label="Account"
+        >
+          <p className="user-menu__who">
+            <strong>{user.displayName || user.username}</strong>
+            <span className="user-menu__role">{user.role}</span>
+          </p>
+          <Link to={paths.tokens()} className="user-menu__item" onClick={() => setOpen(false)}>
+            Access tokens
+          </Link>
+          <Link
+            to={paths.notifications()}
+            className="user-menu__item"
+            onClick={() => setOpen(false)}
+          >
+            Inbox
+          </Link>
+          <button
+            type="button"
+            className="user-menu__item"
+            onClick={signOut}
+            disabled={logout.isPending}
+          >
+            Sign out
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}

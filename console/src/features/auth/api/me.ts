@@ -1,0 +1,45 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, unwrap } from '../../../api/client';
+import type { Me } from '../../../api/types';
+
+export const meKey = ['/api/me'] as const;
+
+export function getMe(): Promise<Me> {
+  return unwrap<Me>(api.GET('/api/me'));
+}
+
+/** The signed-in user; a 401 means nobody is (the shell sends the person to sign-in). */
+export function useMe() {
+  return useQuery({ queryKey: meKey, queryFn: getMe, staleTime: 5 * 60_000, retry: false });
+}
+
+/** The signed-in user where the shell guarantees one. */
+export function useCurrentUser(): Me {
+  const { data } = useMe();
+  if (!data) throw new Error('useCurrentUser outside the signed-in shell');
+  return data;
+}
+
+export function canEdit(user: Me): boolean {
+  return user.role === 'admin' || user.role === 'editor';
+}
+
+export function useLogin() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { username: string; password: string }) =>
+      unwrap<Me>(api.POST('/auth/login', { body })),
+    onSuccess: (me) => {
+      queryClient.clear();
+      queryClient.setQueryData(meKey, me);
+    },
+  });
+}
+
+export function useLogout() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => unwrap<void>(api.POST('/auth/logout')),
+    onSettled: () => queryClient.clear(),
+  });
+}

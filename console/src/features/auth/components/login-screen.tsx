@@ -1,0 +1,110 @@
+import { useState, type FormEvent } from 'react';
+import { Navigate, useNavigate, useSearchParams } from 'react-router';
+import { isProblem } from '../../../api/problem';
+import { ProblemMessage } from '../../../components/problem-message';
+import { useLogin, useMe } from '../api/me';
+
+/** Only a path of this site may be the place to return to after signing in. */
+function safeNext(next: string | null): string {
+  return next && next.startsWith('/') && !next.startsWith('//') ? next : '/';
+}
+
+function minutes(seconds: number): string {
+  const m = Math.ceil(seconds / 60);
+  return m <= 1 ? 'a minute' : `${m} minutes`;
+}
+
+function loginError(error: unknown): string | null {
+  if (!error) return null;
+  if (isProblem(error, 401))
+    return 'The username or password is wrong, or the account is disabled.';
+  if (isProblem(error, 429)) {
+    const wait = error.retryAfterSeconds;
+    return `Too many failed sign-ins. Try again in ${wait ? minutes(wait) : 'a few minutes'}.`;
+  }
+  return null;
+}
+
+export function LoginScreen() {
+  const [params] = useSearchParams();
+  const next = safeNext(params.get('next'));
+  const expired = params.get('expired') === '1';
+  const me = useMe();
+  const login = useLogin();
+  const navigate = useNavigate();
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+
+  if (me.data) return <Navigate to={next} replace />;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    login.mutate(
+      { username: username.trim(), password },
+      { onSuccess: () => navigate(next, { replace: true }) },
+    );
+  };
+  const message = loginError(login.error);
+
+  return (
+    <main className="login">
+      <form className="login__card" onSubmit={submit} aria-labelledby="login-title">
+        <div className="login__brand" aria-hidden="true">
+          kb
+        </div>
+        <h1 id="login-title" className="login__title">
+          Sign in to kb
+        </h1>
+        {expired && !login.error && (
+          <p className="notice" role="status">
+            Your session has ended. Sign in again to continue where you were.
+          </p>
+        )}
+        {message ? (
+          <p className="problem" role="alert">
+            {message}
+          </p>
+        ) : (
+          <ProblemMessage error={login.error} />
+        )}
+        <div className="field">
+          <label className="field__label" htmlFor="login-username">
+            Username
+          </label>
+          <input
+            id="login-username"
+            className="input"
+            name="username"
+            autoComplete="username"
+            autoFocus
+            required
+            value={username}
+            onChange={(e) => setUsername(e.target.value)}
+          />
+        </div>
+        <div className="field">
+          <label className="field__label" htmlFor="login-password">
+            Password
+          </label>
+          <input
+            id="login-password"
+            className="input"
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+        </div>
+        <button
+          type="submit"
+          className="button button--primary button--block"
+          disabled={login.isPending}
+        >
+          {login.isPending ? 'Signing in…' : 'Sign in'}
+        </button>
+      </form>
+    </main>
+  );
+}

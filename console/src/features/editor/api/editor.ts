@@ -1,0 +1,81 @@
+import { useQuery } from '@tanstack/react-query';
+import { api, rawFetch, unwrap } from '../../../api/client';
+import { ApiProblem } from '../../../api/problem';
+import type { Group, ListPage, Media, Page, Revision, RevisionSummary } from '../../../api/types';
+import type { PageBody } from '../model/fields';
+
+export function createPage(body: PageBody): Promise<Page> {
+  return unwrap<Page>(api.POST('/api/pages', { body }));
+}
+
+/** Saves on top of `baseRevision` (If-Match): 412 when someone saved in between. */
+export function updatePage(slug: string, body: PageBody, baseRevision: number): Promise<Page> {
+  return unwrap<Page>(
+    api.PUT('/api/pages/{slug}', {
+      params: { path: { slug } },
+      body,
+      headers: { 'If-Match': `"${baseRevision}"` },
+    }),
+  );
+}
+
+/** Live preview: debounced by the caller, keyed by the text so typing never waits for it. */
+export function usePreview(content: string, variables: Record<string, string>, slug: string) {
+  return useQuery({
+    queryKey: ['/api/preview', content, variables, slug],
+    queryFn: ({ signal }) =>
+      unwrap<{ html: string }>(
+        api.POST('/api/preview', { body: { content, variables, slug: slug || undefined }, signal }),
+      ),
+    placeholderData: (previous) => previous,
+    staleTime: Infinity,
+    retry: false,
+  });
+}
+
+export function useAssignableGroups() {
+  return useQuery({
+    queryKey: ['/api/groups'],
+    queryFn: () => unwrap<ListPage<Group>>(api.GET('/api/groups')),
+    staleTime: 5 * 60_000,
+  });
+}
+
+/** Uploads a pasted or dropped file: images to /api/images, anything else as an attachment. */
+export async function uploadFile(file: File): Promise<{ media: Media; image: boolean }> {
+  const image = /^image\/(png|jpeg|gif|webp)$/.test(file.type);
+  const form = new FormData();
+  form.append('file', file, file.name || (image ? 'pasted-image.png' : 'file'));
+  const response = await rawFetch(image ? '/api/images' : '/api/attachments', {
+    method: 'POST',
+    body: form,
+  });
+  if (!response.ok) throw await ApiProblem.fromResponse(response);
+  return { media: (await response.json()) as Media, image };
+}
+
+/** The Markdown that shows an uploaded file. */
+export function markdownFor(upload: { media: Media; image: boolean }): string {
+  const label = upload.media.filename.replace(/[[\]\\]/g, '');
+  return upload.image ? `![${label}](${upload.media.url})` : `[${label}](${upload.media.url})`;
+}
+
+/** The text of one revision of a page (the base of a three-way merge). */
+export async function getRevisionContent(slug: string, revision: number): Promise<string | null> {
+  let cursor: string | undefined;
+  do {
+    const page = await unwrap<ListPage<RevisionSummary>>(
+      api.GET('/api/revisions', { params: { query: { slug, cursor, limit: '100' } } }),
+    );
+    const found = page.items.find((r) => r.revision === revision);
+    if (found) {
+      const full = await unwrap<Revision>(
+        api.GET('/api/revisions/{id}', { params: { path: { id: found.id } } }),
+      );
+      return full.content;
+    }
+    if (page.items.length && page.items[page.items.length - 1].revision < revision) return null;
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+  return null;
+}

@@ -1,0 +1,38 @@
+import { useEffect, useState } from 'react';
+import { PageHtml } from '../../pages/components/page-html';
+import { usePreview } from '../api/editor';
+
+function useDebounced<T>(value: T, ms: number): T {
+  const [debounced, setDebounced] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setDebounced(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return debounced;
+}
+
+/** The server's rendering of the unsaved text, a moment after typing stops. */
+export function PreviewPane({
+  content,
+  variables,
+  slug,
+}: {
+  content: string;
+  variables: Record<string, string>;
+  slug: string;
+}) {
+  const text = useDebounced(content, 400);
+  const vars = useDebounced(variables, 400);
+  const preview = usePreview(text, vars, slug);
+  return (
+    <section className="preview" aria-label="Preview" aria-busy={preview.isFetching}>
+      {preview.isError && !preview.data ? (
+        <p className="preview__status">The preview could not be rendered.</p>
+      ) : preview.data ? (
+        <PageHtml html={preview.data.html} />
+      ) : (
+        <p className="preview__status">Rendering…</p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,116 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { Link } from 'react-router';
+import { paths } from '../../../lib/slugs';
+import { useMarkAllRead, useMarkRead, useNotificationSummary } from '../api/notifications';
+import { NotificationText } from './notification-text';
+
+/**
+ * The header's "Notifications" button: an unread badge, and a panel with the newest items.
+ * Escape or a click outside closes the panel and focus goes back to the button.
+ */
+export function NotificationsButton() {
+  const summary = useNotificationSummary();
+  const markRead = useMarkRead();
+  const markAll = useMarkAllRead();
+  const [open, setOpen] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const panel = useRef<HTMLDivElement>(null);
+  const panelId = useId();
+  const countId = useId();
+  const unread = summary.data?.unreadCount ?? 0;
+
+  useEffect(() => {
+    if (!open) return;
+    const close = (restoreFocus: boolean) => {
+      setOpen(false);
+      if (restoreFocus) button.current?.focus();
+    };
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && close(true);
+    const onPointer = (e: PointerEvent) => {
+      const target = e.target as Node;
+      if (!panel.current?.contains(target) && !button.current?.contains(target)) close(false);
+    };
+    document.addEventListener('keydown', onKey);
+    document.addEventListener('pointerdown', onPointer);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      document.removeEventListener('pointerdown', onPointer);
+    };
+  }, [open]);
+
+  return (
+    <div className="notifications">
+      <button
+        ref={button}
+        type="button"
+        className="icon-button"
+        aria-label="Notifications"
+        aria-describedby={countId}
+        aria-expanded={open}
+        aria-controls={panelId}
+        onClick={() => setOpen((o) => !o)}
+      >
+        <svg aria-hidden="true" viewBox="0 0 24 24" className="icon">
+          <path d="M6 16V11a6 6 0 1 1 12 0v5l1.5 2h-15L6 16Zm4 4h4" />
+        </svg>
+      </button>
+      {/* Beside the button, not in it: the button's name stays "Notifications". */}
+      {unread > 0 && (
+        <span className="badge" aria-hidden="true">
+          {unread > 99 ? '99+' : unread}
+        </span>
+      )}
+      <span id={countId} className="visually-hidden">
+        {unread === 0 ? 'No unread notifications' : `${unread} unread`}
+      </span>
+      {open && (
+        <div
+          ref={panel}
+          id={panelId}
+          className="popover"
+          role="region"
+          aria-label="Latest notifications"
+        >
+          <div className="popover__header">
+            <h2 className="popover__title">Notifications</h2>
+            <button
+              type="button"
+              className="button button--small"
+              onClick={() => markAll.mutate()}
+              disabled={unread === 0 || markAll.isPending}
+            >
+              Mark all read
+            </button>
+          </div>
+          {summary.data?.items.length ? (
+            <ul className="notification-list">
+              {summary.data.items.map((item) => (
+                <li
+                  key={item.id}
+                  className={`notification ${item.read ? '' : 'notification--unread'}`}
+                >
+                  <NotificationText
+                    item={item}
+                    onOpen={() => {
+                      if (!item.read) markRead.mutate(item.id);
+                      setOpen(false);
+                    }}
+                  />
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p className="popover__empty">Nothing new.</p>
+          )}
+          <Link
+            to={paths.notifications()}
+            className="popover__footer"
+            onClick={() => setOpen(false)}
+          >
+            Open the inbox
+          </Link>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,61 @@
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { api, unwrap, unwrapFile } from '../../../api/client';
+import type { ListPage, Page, PageSummary, Tag, TreeNode } from '../../../api/types';
+
+const PAGE_SIZE = 20;
+
+export const pageKey = (slug: string) => ['/api/pages/{slug}', slug] as const;
+
+export function getPage(slug: string): Promise<Page> {
+  return unwrap<Page>(api.GET('/api/pages/{slug}', { params: { path: { slug } } }));
+}
+
+export function usePage(slug: string) {
+  return useQuery({ queryKey: pageKey(slug), queryFn: () => getPage(slug), enabled: slug !== '' });
+}
+
+/** A list the API pages with cursors, as an infinite query ("Load more"). */
+export function useCursorList<T>(
+  key: readonly unknown[],
+  fetchPage: (cursor?: string) => Promise<ListPage<T>>,
+) {
+  const query = useInfiniteQuery({
+    queryKey: key,
+    queryFn: ({ pageParam }) => fetchPage(pageParam),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+  });
+  return { ...query, items: query.data?.pages.flatMap((p) => p.items) ?? [] };
+}
+
+export function useRecentPages(limit = 8) {
+  return useCursorList<PageSummary>(['/api/recent', limit], (cursor) =>
+    unwrap(api.GET('/api/recent', { params: { query: { limit: String(limit), cursor } } })),
+  );
+}
+
+export function usePagesByTag(tag: string) {
+  return useCursorList<PageSummary>(['/api/pages', { tag }], (cursor) =>
+    unwrap(api.GET('/api/pages', { params: { query: { tag, cursor, limit: String(PAGE_SIZE) } } })),
+  );
+}
+
+export function useTags(limit = 12) {
+  return useCursorList<Tag>(['/api/tags', limit], (cursor) =>
+    unwrap(api.GET('/api/tags', { params: { query: { limit: String(limit), cursor } } })),
+  );
+}
+
+/** One level of the page tree; a branch's level is loaded when the branch is first opened. */
+export function useTreeLevel(parent: string | undefined) {
+  return useCursorList<TreeNode>(['/api/tree', parent ?? ''], (cursor) =>
+    unwrap(api.GET('/api/tree', { params: { query: { parent, cursor, limit: '50' } } })),
+  );
+}
+
+export function exportPage(slug: string) {
+  return unwrapFile(
+    api.GET('/api/export/pages/{slug}', { params: { path: { slug } }, parseAs: 'blob' }),
+    `${slug.split('/').pop()}.md`,
+  );
+}

@@ -1,0 +1,40 @@
+import { Link } from 'react-router';
+import { EmptyState } from '../../../components/empty-state';
+import { LoadMore } from '../../../components/load-more';
+import { Spinner } from '../../../components/spinner';
+import { paths } from '../../../lib/slugs';
+import { canEdit, useCurrentUser } from '../../auth/api/me';
+import { useRecentPages } from '../api/pages';
+import { PageList } from './page-list';
+
+export function HomeScreen() {
+  const user = useCurrentUser();
+  const recent = useRecentPages(15);
+  return (
+    <div className="screen screen--narrow">
+      <header className="screen__header">
+        <h1 className="screen__title">Welcome, {user.displayName || user.username}</h1>
+        {canEdit(user) && (
+          <Link to={paths.newPage()} className="button button--primary">
+            New page
+          </Link>
+        )}
+      </header>
+      <h2 className="section-title">Recently updated</h2>
+      {recent.isPending ? (
+        <Spinner />
+      ) : recent.items.length === 0 ? (
+        <EmptyState>No pages yet.{canEdit(user) && ' Create the first one.'}</EmptyState>
+      ) : (
+        <PageList pages={recent.items} label="Recently updated" />
+      )}
+      <LoadMore
+        hasMore={!!recent.hasNextPage}
+        loading={recent.isFetchingNextPage}
+        onLoad={() => recent.fetchNextPage()}
+      />
+    </div>
+  );
+}
+
+export default HomeScreen;

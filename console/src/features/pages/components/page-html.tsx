@@ -1,0 +1,42 @@
+import { useLayoutEffect, useRef, type MouseEvent } from 'react';
+import { useNavigate } from 'react-router';
+import { consoleHrefOf } from '../../../lib/slugs';
+
+/**
+ * Page HTML as the API rendered and sanitised it, shown as is. Internal links (the renderer
+ * writes them as `/<slug>`) are pointed at `/wiki/<slug>` so hovering, copying and opening in
+ * a new tab work, and a plain click navigates inside the console.
+ */
+export function PageHtml({ html, className = 'prose' }: { html: string; className?: string }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const navigate = useNavigate();
+
+  useLayoutEffect(() => {
+    for (const link of ref.current?.querySelectorAll<HTMLAnchorElement>('a[href]') ?? []) {
+      const mapped = consoleHrefOf(link.getAttribute('href') ?? '');
+      if (mapped) link.setAttribute('href', mapped);
+    }
+  }, [html]);
+
+  const onClick = (event: MouseEvent<HTMLDivElement>) => {
+    const link = (event.target as Element).closest?.('a[href]');
+    if (!link || event.defaultPrevented || event.button !== 0) return;
+    if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    if (link.getAttribute('target') || link.hasAttribute('download')) return;
+    const href = link.getAttribute('href') ?? '';
+    if (href.startsWith('#')) return;
+    if (!href.startsWith('/wiki/')) return;
+    event.preventDefault();
+    navigate(href);
+  };
+
+  return (
+    // Delegation: Enter on a focused link fires this click too.
+    <div
+      ref={ref}
+      className={className}
+      onClick={onClick}
+      dangerouslySetInnerHTML={{ __html: html }}
+    />
+  );
+}

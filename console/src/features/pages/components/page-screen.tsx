@@ -1,0 +1,100 @@
+import { Link, useParams } from 'react-router';
+import { isProblem } from '../../../api/problem';
+import { ProblemMessage } from '../../../components/problem-message';
+import { Spinner } from '../../../components/spinner';
+import { ancestorsOf, paths, slugFromSplat } from '../../../lib/slugs';
+import { canEdit, useCurrentUser } from '../../auth/api/me';
+import { usePage } from '../api/pages';
+import { DraftNotice } from './draft-notice';
+import { PageActions } from './page-actions';
+import { PageHtml } from './page-html';
+import { Backlinks, LifecycleBadge, PageMeta, VerifiedMark } from './page-meta';
+
+function Breadcrumbs({ slug }: { slug: string }) {
+  const parts = ancestorsOf(slug);
+  if (parts.length < 2) return null;
+  return (
+    <nav aria-label="Breadcrumb" className="breadcrumbs">
+      <ol>
+        {parts.slice(0, -1).map((part) => (
+          <li key={part.slug}>
+            <Link to={paths.page(part.slug)}>{part.name}</Link>
+          </li>
+        ))}
+        <li aria-current="page">{parts[parts.length - 1].name}</li>
+      </ol>
+    </nav>
+  );
+}
+
+function Missing({ slug, editor }: { slug: string; editor: boolean }) {
+  return (
+    <div className="screen screen--narrow">
+      <h1 className="screen__title">No page at “{slug}”</h1>
+      <p className="screen__lead">
+        It does not exist, it was moved to the bin, or you may not see it.
+      </p>
+      {editor && (
+        <Link
+          className="button button--primary"
+          to={`${paths.newPage()}?slug=${encodeURIComponent(slug)}`}
+        >
+          Create this page
+        </Link>
+      )}
+    </div>
+  );
+}
+
+export function PageScreen() {
+  const slug = slugFromSplat(useParams()['*']);
+  const user = useCurrentUser();
+  const editor = canEdit(user);
+  const { data: page, error, isPending } = usePage(slug);
+
+  if (isPending) return <Spinner />;
+  if (isProblem(error, 404)) return <Missing slug={slug} editor={editor} />;
+  if (error || !page) return <ProblemMessage error={error} />;
+
+  return (
+    <article className="page" lang={page.language ?? undefined} aria-labelledby="page-title">
+      <Breadcrumbs slug={page.slug} />
+      {editor && <DraftNotice slug={page.slug} content={page.content} />}
+      {(page.lifecycle === 'deprecated' || page.deprecatedTarget) && (
+        <div className="banner banner--warning" role="note">
+          <strong>Deprecated.</strong>{' '}
+          {page.deprecatedTarget ? (
+            <>
+              See <Link to={paths.page(page.deprecatedTarget)}>{page.deprecatedTarget}</Link>{' '}
+              instead.
+            </>
+          ) : (
+            'This page is no longer maintained.'
+          )}
+        </div>
+      )}
+      <header className="page__header">
+        <h1 id="page-title" className="page__title">
+          {page.icon && (
+            <span className="page__icon" aria-hidden="true">
+              {page.icon}
+            </span>
+          )}
+          {page.title}
+        </h1>
+        <div className="page__badges">
+          <LifecycleBadge lifecycle={page.lifecycle} />
+          {page.verified && <VerifiedMark />}
+        </div>
+        <PageActions page={page} canEdit={editor} />
+      </header>
+      <div className="page__body">
+        <PageHtml html={page.html} />
+        <PageMeta page={page} />
+      </div>
+      <Backlinks page={page} />
+    </article>
+  );
+}
+
+export default PageScreen;

@@ -1,0 +1,70 @@
+import { Link, useParams } from 'react-router';
+import { EmptyState } from '../../../components/empty-state';
+import { LoadMore } from '../../../components/load-more';
+import { ProblemMessage } from '../../../components/problem-message';
+import { Spinner } from '../../../components/spinner';
+import { paths } from '../../../lib/slugs';
+import { usePagesByTag, useTags } from '../api/pages';
+import { PageList } from './page-list';
+
+export function TagScreen() {
+  const tag = useParams().tag ?? '';
+  const pages = usePagesByTag(tag);
+  return (
+    <div className="screen screen--narrow">
+      <header className="screen__header">
+        <h1 className="screen__title">
+          Pages tagged <span className="tag-chip tag-chip--title">{tag}</span>
+        </h1>
+      </header>
+      {pages.isPending ? (
+        <Spinner />
+      ) : pages.isError ? (
+        <ProblemMessage error={pages.error} />
+      ) : pages.items.length === 0 ? (
+        <EmptyState>No page you can see has this tag.</EmptyState>
+      ) : (
+        <PageList pages={pages.items} label={`Pages tagged ${tag}`} />
+      )}
+      <LoadMore
+        hasMore={!!pages.hasNextPage}
+        loading={pages.isFetchingNextPage}
+        onLoad={() => pages.fetchNextPage()}
+      />
+    </div>
+  );
+}
+
+export function TagsScreen() {
+  const tags = useTags(100);
+  return (
+    <div className="screen screen--narrow">
+      <header className="screen__header">
+        <h1 className="screen__title">All tags</h1>
+      </header>
+      {tags.isPending ? (
+        <Spinner />
+      ) : tags.items.length === 0 ? (
+        <EmptyState>No tags yet.</EmptyState>
+      ) : (
+        <ul className="tag-cloud tag-cloud--large">
+          {tags.items.map((tag) => (
+            <li key={tag.name}>
+              <Link to={paths.tag(tag.name)} className="tag-chip">
+                {tag.name}
+                <span className="tag-chip__count" aria-label={`${tag.count} pages`}>
+                  {tag.count}
+                </span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+      <LoadMore
+        hasMore={!!tags.hasNextPage}
+        loading={tags.isFetchingNextPage}
+        onLoad={() => tags.fetchNextPage()}
+      />
+    </div>
+  );
+}

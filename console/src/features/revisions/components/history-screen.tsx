@@ -1,0 +1,180 @@
+import { useState } from 'react';
+import { Link, useParams } from 'react-router';
+import type { RevisionSummary } from '../../../api/types';
+import { ConfirmDialog } from '../../../components/dialog';
+import { LoadMore } from '../../../components/load-more';
+import { ProblemMessage } from '../../../components/problem-message';
+import { Spinner } from '../../../components/spinner';
+import { formatDateTime } from '../../../lib/format';
+import { paths, slugFromSplat } from '../../../lib/slugs';
+import { canEdit, useCurrentUser } from '../../auth/api/me';
+import { usePage } from '../../pages/api/pages';
+import { useRestoreRevision, useRevision, useRevisions } from '../api/revisions';
+import { DiffView } from './diff-view';
+
+const ACTIONS: Record<string, string> = {
+  created: 'created',
+  updated: 'edited',
+  restored: 'restored',
+  imported: 'imported',
+};
+
+function Comparison({ from, to }: { from: RevisionSummary; to: RevisionSummary }) {
+  const [mode, setMode] = useState<'split' | 'inline'>('split');
+  const before = useRevision(from.id);
+  const after = useRevision(to.id);
+  if (before.isPending || after.isPending) return <Spinner label="Loading the revisions…" />;
+  if (before.error || after.error) return <ProblemMessage error={before.error ?? after.error} />;
+  return (
+    <section className="comparison" aria-labelledby="comparison-title">
+      <div className="comparison__header">
+        <h2 id="comparison-title" className="section-title">
+          Revision {from.revision} → {to.revision}
+        </h2>
+        <div className="segmented" role="group" aria-label="Diff layout">
+          <button type="button" aria-pressed={mode === 'split'} onClick={() => setMode('split')}>
+            Side by side
+          </button>
+          <button type="button" aria-pressed={mode === 'inline'} onClick={() => setMode('inline')}>
+            Inline
+          </button>
+        </div>
+      </div>
+      {before.data!.title !== after.data!.title && (
+        <p className="comparison__title-change">
+          Title: “{before.data!.title}” → “{after.data!.title}”
+        </p>
+      )}
+      <DiffView
+        before={before.data!.content}
+        after={after.data!.content}
+        beforeLabel={`Revision ${from.revision}`}
+        afterLabel={`Revision ${to.revision}`}
+        mode={mode}
+      />
+    </section>
+  );
+}
+
+export function HistoryScreen() {
+  const slug = slugFromSplat(useParams()['*']);
+  const user = useCurrentUser();
+  const page = usePage(slug);
+  const revisions = useRevisions(slug);
+  const restore = useRestoreRevision(slug);
+  const [from, setFrom] = useState<string | null>(null);
+  const [to, setTo] = useState<string | null>(null);
+  const [restoring, setRestoring] = useState<RevisionSummary | null>(null);
+
+  if (revisions.isPending || page.isPending) return <Spinner />;
+  if (revisions.error || page.error) return <ProblemMessage error={revisions.error ?? page.error} />;
+  const items = revisions.items;
+  // Default comparison: the newest revision against the one before it.
+  const toId = to ?? items[0]?.id ?? null;
+  const fromId = from ?? items[1]?.id ?? null;
+  const fromRev = items.find((r) => r.id === fromId);
+  const toRev = items.find((r) => r.id === toId);
+  const current = page.data!.revision;
+
+  return (
+    <div className="screen">
+      <header className="screen__header">
+        <div>
+          <p className="screen__eyebrow">
+            <Link to={paths.page(slug)}>{page.data!.title}</Link>
+          </p>
+          <h1 className="screen__title">Revisions</h1>
+        </div>
+      </header>
+      <ProblemMessage error={restore.error} title="Not restored." />
+      <table className="table revisions">
+        <caption className="visually-hidden">Revisions, newest first; choose two to compare</caption>
+        <thead>
+          <tr>
+            <th scope="col">Revision</th>
+            <th scope="col">Author</th>
+            <th scope="col">Time</th>
+            <th scope="col">From</th>
+            <th scope="col">To</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {items.map((r) => (
+            <tr key={r.id}>
+              <th scope="row">
+                {r.revision} <span className="revisions__action">{ACTIONS[r.action] ?? r.action}</span>
+                {r.revision === current && <span className="badge-pill">current</span>}
+                <div className="revisions__title">{r.title}</div>
+              </th>
+              <td>{r.author ?? '—'}</td>
+              <td>{formatDateTime(r.createdAt)}</td>
+              <td>
+                <input
+                  type="radio"
+                  name="from"
+                  aria-label={`Compare from revision ${r.revision}`}
+                  checked={r.id === fromId}
+                  onChange={() => setFrom(r.id)}
+                />
+              </td>
+              <td>
+                <input
+                  type="radio"
+                  name="to"
+                  aria-label={`Compare to revision ${r.revision}`}
+                  checked={r.id === toId}
+                  onChange={() => setTo(r.id)}
+                />
+              </td>
+              <td>
+                {canEdit(user) && r.revision !== current && (
+                  <button
+                    type="button"
+                    className="button button--small"
+                    aria-label={`Restore revision ${r.revision}`}
+                    onClick={() => setRestoring(r)}
+                  >
+                    Restore
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <LoadMore
+        hasMore={!!revisions.hasNextPage}
+        loading={revisions.isFetchingNextPage}
+        onLoad={() => revisions.fetchNextPage()}
+        label="Older revisions"
+      />
+      {fromRev && toRev && fromRev.id !== toRev.id && <Comparison from={fromRev} to={toRev} />}
+      {restoring && (
+        <ConfirmDialog
+          title={`Restore revision ${restoring.revision}?`}
+          message={`The page gets its text and details from revision ${restoring.revision} as a new revision; no revision is lost.`}
+          confirmLabel="Restore"
+          busy={restore.isPending}
+          onCancel={() => setRestoring(null)}
+          onConfirm={() =>
+            restore.mutate(
+              { id: restoring.id, baseRevision: current },
+              {
+                onSettled: () => setRestoring(null),
+                onSuccess: () => {
+                  setFrom(null);
+                  setTo(null);
+                },
+              },
+            )
+          }
+        />
+      )}
+    </div>
+  );
+}
+
+export default HistoryScreen;

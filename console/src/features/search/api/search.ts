@@ -1,0 +1,11 @@
+import { api, unwrap } from '../../../api/client';
+import type { ListPage, SearchHit } from '../../../api/types';
+import { useCursorList } from '../../pages/api/pages';
+
+export function useSearch(q: string) {
+  return useCursorList<SearchHit>(['/api/search', q], (cursor) =>
+    unwrap<ListPage<SearchHit>>(
+      api.GET('/api/search', { params: { query: { q, cursor, limit: '20' } } }),
+    ),
+  );
+}

@@ -1,0 +1,34 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api, unwrap } from '../../../api/client';
+import type { AccessToken, ListPage, Role } from '../../../api/types';
+import { useCursorList } from '../../pages/api/pages';
+
+const key = ['/api/tokens'] as const;
+
+export function useTokens() {
+  return useCursorList<AccessToken>(key, (cursor) =>
+    unwrap<ListPage<AccessToken>>(api.GET('/api/tokens', { params: { query: { cursor, limit: '50' } } })),
+  );
+}
+
+export interface NewToken {
+  name: string;
+  expiresAt?: string;
+  scope?: Role;
+}
+
+export function useCreateToken() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: NewToken) => unwrap<AccessToken & { token: string }>(api.POST('/api/tokens', { body })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: key }),
+  });
+}
+
+export function useRevokeToken() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => unwrap<void>(api.DELETE('/api/tokens/{id}', { params: { path: { id } } })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: key }),
+  });
+}

@@ -1,0 +1,173 @@
+import { useState, type FormEvent } from 'react';
+import { ApiProblem } from '../../../api/problem';
+import type { AccessToken, Role } from '../../../api/types';
+import { ConfirmDialog } from '../../../components/dialog';
+import { EmptyState } from '../../../components/empty-state';
+import { Field } from '../../../components/field';
+import { LoadMore } from '../../../components/load-more';
+import { ProblemMessage } from '../../../components/problem-message';
+import { Spinner } from '../../../components/spinner';
+import { formatDate, formatRelative } from '../../../lib/format';
+import { useCurrentUser } from '../../auth/api/me';
+import { useCreateToken, useRevokeToken, useTokens } from '../api/tokens';
+
+const ROLES: Role[] = ['reader', 'editor', 'admin'];
+
+function NewTokenSecret({ token, onDone }: { token: AccessToken & { token: string }; onDone: () => void }) {
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    await navigator.clipboard.writeText(token.token);
+    setCopied(true);
+  };
+  return (
+    <section className="secret" aria-labelledby="secret-title">
+      <h2 id="secret-title" className="section-title">
+        Your new token “{token.name}”
+      </h2>
+      <p>Copy it now: kb shows it only this once and keeps only its hash.</p>
+      <div className="secret__row">
+        <input className="input input--mono" readOnly value={token.token} aria-label="New token" onFocus={(e) => e.target.select()} />
+        <button type="button" className="button button--primary" onClick={copy}>
+          Copy
+        </button>
+      </div>
+      <p role="status" className="secret__status">
+        {copied ? 'Copied to the clipboard.' : ''}
+      </p>
+      <button type="button" className="button button--quiet" onClick={onDone}>
+        Done
+      </button>
+    </section>
+  );
+}
+
+function CreateTokenForm({ onCreated }: { onCreated: (t: AccessToken & { token: string }) => void }) {
+  const user = useCurrentUser();
+  const create = useCreateToken();
+  const [name, setName] = useState('');
+  const [expires, setExpires] = useState('');
+  const allowed = ROLES.slice(0, ROLES.indexOf(user.role) + 1);
+  const [scope, setScope] = useState<Role>(user.role);
+  const problems = create.error instanceof ApiProblem ? create.error : null;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate(
+      { name: name.trim(), scope, expiresAt: expires ? new Date(`${expires}T23:59:59`).toISOString() : undefined },
+      {
+        onSuccess: (token) => {
+          setName('');
+          setExpires('');
+          onCreated(token);
+        },
+      },
+    );
+  };
+
+  return (
+    <form className="token-form" onSubmit={submit} aria-labelledby="new-token-title">
+      <h2 id="new-token-title" className="section-title">
+        New token
+      </h2>
+      <div className="token-form__fields">
+        <Field label="Name" errors={problems?.errorsFor('name') ?? []}>
+          <input className="input" value={name} required maxLength={100} onChange={(e) => setName(e.target.value)} />
+        </Field>
+        <Field label="Expires" hint="Empty: never." errors={problems?.errorsFor('expiresAt') ?? []}>
+          <input className="input" type="date" value={expires} onChange={(e) => setExpires(e.target.value)} />
+        </Field>
+        <Field label="Scope" hint="The widest role the token acts with." errors={problems?.errorsFor('scope') ?? []}>
+          <select className="input" value={scope} onChange={(e) => setScope(e.target.value as Role)}>
+            {allowed.map((role) => (
+              <option key={role} value={role}>
+                {role}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <button type="submit" className="button button--primary" disabled={create.isPending}>
+          Create token
+        </button>
+      </div>
+      {!problems?.errors.length && <ProblemMessage error={create.error} />}
+    </form>
+  );
+}
+
+export function TokensScreen() {
+  const tokens = useTokens();
+  const revoke = useRevokeToken();
+  const [created, setCreated] = useState<(AccessToken & { token: string }) | null>(null);
+  const [revoking, setRevoking] = useState<AccessToken | null>(null);
+
+  return (
+    <div className="screen">
+      <header className="screen__header">
+        <h1 className="screen__title">Access tokens</h1>
+      </header>
+      <p className="screen__lead">
+        Personal access tokens let scripts and CI pipelines call kb’s API as you: send{' '}
+        <code>Authorization: Bearer &lt;token&gt;</code>.
+      </p>
+      {created ? <NewTokenSecret token={created} onDone={() => setCreated(null)} /> : <CreateTokenForm onCreated={setCreated} />}
+      <ProblemMessage error={revoke.error} title="Not revoked." />
+      {tokens.isPending ? (
+        <Spinner />
+      ) : tokens.items.length === 0 ? (
+        <EmptyState>You have no tokens.</EmptyState>
+      ) : (
+        <div className="table-scroll">
+          <table className="table">
+            <caption className="visually-hidden">Your tokens</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Token</th>
+                <th scope="col">Scope</th>
+                <th scope="col">Created</th>
+                <th scope="col">Expires</th>
+                <th scope="col">Last used</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {tokens.items.map((t) => (
+                <tr key={t.id}>
+                  <th scope="row">{t.name}</th>
+                  <td>
+                    <code>{t.prefix}…</code>
+                  </td>
+                  <td>{t.scope}</td>
+                  <td>{formatDate(t.createdAt)}</td>
+                  <td>{t.expiresAt ? formatDate(t.expiresAt) : 'Never'}</td>
+                  <td>{t.lastUsedAt ? formatRelative(t.lastUsedAt) : 'Never'}</td>
+                  <td>
+                    <button type="button" className="button button--small button--danger-quiet" aria-label={`Revoke ${t.name}`} onClick={() => setRevoking(t)}>
+                      Revoke
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <LoadMore hasMore={!!tokens.hasNextPage} loading={tokens.isFetchingNextPage} onLoad={() => tokens.fetchNextPage()} />
+      {revoking && (
+        <ConfirmDialog
+          title={`Revoke “${revoking.name}”?`}
+          message="Scripts using it stop working at once. This cannot be undone."
+          confirmLabel="Revoke"
+          danger
+          busy={revoke.isPending}
+          onCancel={() => setRevoking(null)}
+          onConfirm={() => revoke.mutate(revoking.id, { onSettled: () => setRevoking(null) })}
+        />
+      )}
+    </div>
+  );
+}
+
+export default TokensScreen;

@@ -1,0 +1,179 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import {
+  launchBrowser,
+  newContext,
+  seedWiki,
+  seriousA11yViolations,
+  signIn,
+  startConsoleApp,
+  type ConsoleApp,
+} from '../support/console';
+import { updatePage } from '../support/pages';
+
+/**
+ * Every main screen at a desktop and a phone width: it renders its content, and axe-core finds
+ * no serious or critical violation. `npm run screenshots` (UPDATE_SCREENSHOTS=1) also writes
+ * the PNGs docs/console.md shows.
+ */
+const shots =
+  process.env.UPDATE_SCREENSHOTS === '1' ? join(__dirname, '..', '..', 'docs', 'console') : null;
+
+interface Screen {
+  name: string;
+  open: (page: Page) => Promise<void>;
+}
+
+const SCREENS: Screen[] = [
+  {
+    name: 'home',
+    open: async (page) => {
+      await page.goto('/');
+      await page.getByRole('heading', { name: /Welcome/ }).waitFor();
+    },
+  },
+  {
+    name: 'page',
+    open: async (page) => {
+      await page.goto('/wiki/handbook/onboarding');
+      await page.getByRole('heading', { name: 'Your first day' }).waitFor();
+    },
+  },
+  {
+    name: 'deprecated-page',
+    open: async (page) => {
+      await page.goto('/wiki/runbooks/old-deploy');
+      await page.getByRole('note').getByRole('link', { name: 'runbooks/deploy' }).waitFor();
+    },
+  },
+  {
+    name: 'search',
+    open: async (page) => {
+      await page.goto('/search?q=laptop');
+      await page.locator('.result mark').first().waitFor();
+    },
+  },
+  {
+    name: 'tag',
+    open: async (page) => {
+      await page.goto('/tags/guide');
+      await page.getByRole('list', { name: 'Pages tagged guide' }).waitFor();
+    },
+  },
+  {
+    name: 'editor',
+    open: async (page) => {
+      await page.goto('/edit/runbooks/deploy');
+      await page
+        .getByRole('region', { name: 'Preview' })
+        .getByText('Deployment checklist')
+        .waitFor();
+    },
+  },
+  {
+    name: 'new-page',
+    open: async (page) => {
+      await page.goto('/new');
+      await page.getByRole('textbox', { name: 'Content' }).waitFor();
+    },
+  },
+  {
+    name: 'revisions',
+    open: async (page) => {
+      await page.goto('/history/handbook/tools');
+      await page.getByRole('heading', { name: /Revision 1 → 2/ }).waitFor();
+    },
+  },
+  {
+    name: 'print',
+    open: async (page) => {
+      await page.goto('/wiki/runbooks/deploy');
+      await page.getByRole('button', { name: 'Print…' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Print' });
+      await dialog.getByLabel('customer', { exact: true }).fill('Initech');
+      await dialog.getByRole('button', { name: 'Preview print' }).click();
+      await page
+        .frameLocator('iframe[title="Print preview"]')
+        .getByText('Initech')
+        .first()
+        .waitFor();
+    },
+  },
+  {
+    name: 'notifications',
+    open: async (page) => {
+      await page.goto('/notifications');
+      await page.getByRole('link', { name: 'Tools' }).first().waitFor();
+    },
+  },
+  {
+    name: 'tokens',
+    open: async (page) => {
+      await page.goto('/tokens');
+      await page.getByRole('heading', { name: 'Access tokens' }).waitFor();
+    },
+  },
+];
+
+describe('console screens (desktop and phone, axe-core)', () => {
+  let app: ConsoleApp;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    [app, browser] = await Promise.all([startConsoleApp(), launchBrowser()]);
+    await seedWiki(app);
+    // A revision to compare, and a notification for ada (edith edits ada's page).
+    await app.as.admin
+      .put('/api/pages/handbook/tools')
+      .send({ owner: 'ada', baseRevision: 1 })
+      .expect(200);
+    await updatePage(app.as.editor, 'handbook/tools', {
+      content: 'The tools we use every day: an editor, a terminal and kb.',
+    });
+    await app.as.admin.post('/api/tokens').send({ name: 'ci-import', scope: 'editor' }).expect(201);
+    if (shots) mkdirSync(shots, { recursive: true });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+
+  for (const [device, viewport] of [
+    ['desktop', { width: 1280, height: 800 }],
+    ['phone', { width: 390, height: 844 }],
+  ] as const) {
+    it(`shows every screen on a ${device} without serious accessibility violations`, async () => {
+      const context = await newContext(browser, app, viewport);
+      const page = await context.newPage();
+      try {
+        await page.goto('/login');
+        await page.getByRole('button', { name: 'Sign in' }).waitFor();
+        expect(await seriousA11yViolations(page)).toEqual([]);
+        if (shots) await page.screenshot({ path: join(shots, `login-${device}.png`) });
+        await signIn(page, app.admin);
+        for (const screen of SCREENS) {
+          await screen.open(page);
+          expect({ screen: screen.name, violations: await seriousA11yViolations(page) }).toEqual({
+            screen: screen.name,
+            violations: [],
+          });
+          if (shots) await page.screenshot({ path: join(shots, `${screen.name}-${device}.png`) });
+          await page.keyboard.press('Escape');
+        }
+        if (device === 'phone') {
+          await page.goto('/wiki/handbook');
+          await page.getByRole('button', { name: 'Menu' }).click();
+          await page
+            .getByRole('navigation', { name: 'Pages' })
+            .getByRole('link', { name: 'Handbook' })
+            .waitFor();
+          expect(await seriousA11yViolations(page)).toEqual([]);
+          if (shots) await page.screenshot({ path: join(shots, `menu-${device}.png`) });
+        }
+      } finally {
+        await context.close();
+      }
+    }, 180_000);
+  }
+});
