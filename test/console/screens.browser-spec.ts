@@ -82,7 +82,7 @@ const SCREENS: Screen[] = [
     name: 'revisions',
     open: async (page) => {
       await page.goto('/history/handbook/tools');
-      await page.getByRole('heading', { name: /Revision 1 → 2/ }).waitFor();
+      await page.getByRole('heading', { name: /Revision 2 → 3/ }).waitFor();
     },
   },
   {

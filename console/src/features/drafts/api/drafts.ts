@@ -38,9 +38,9 @@ export function saveDraft(key: string, body: DraftBody): Promise<Draft> {
  * The last save when the person leaves: `keepalive` lets the request finish after the page
  * is gone (a closed tab, a reload).
  */
-export function saveDraftOnExit(key: string, body: DraftBody): void {
+export function saveDraftOnExit(key: string, body: DraftBody): Promise<unknown> {
   const path = `/api/drafts/${key.split('/').map(encodeURIComponent).join('/')}`;
-  void fetch(path, {
+  return fetch(path, {
     method: 'PUT',
     credentials: 'same-origin',
     keepalive: true,

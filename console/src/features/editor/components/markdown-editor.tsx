@@ -26,6 +26,7 @@ const theme = EditorView.theme({
   '.cm-content': { padding: '16px 0' },
   '.cm-line': { padding: '0 16px' },
   '&.cm-focused': { outline: 'none' },
+  '.cm-placeholder': { color: '#5f6770' },
 });
 
 /** CodeMirror 6 with Markdown, line wrapping, search and undo; named "Content" for everyone. */

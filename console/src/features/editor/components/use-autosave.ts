@@ -11,13 +11,20 @@ const INTERVAL_MS = 3000;
  * `version` counts changes; `enabled` is off until an older draft has been resumed or discarded,
  * so that one is never overwritten unseen.
  */
-export function useAutosave(key: string, body: () => DraftBody, version: number, enabled: boolean) {
+export function useAutosave(
+  key: string,
+  body: () => DraftBody,
+  version: number,
+  enabled: boolean,
+  /** After the save made on leaving: screens showing the draft read it again. */
+  onExitSaved: () => void,
+) {
   const [status, setStatus] = useState<DraftStatus>('idle');
   const [savedAt, setSavedAt] = useState<Date | null>(null);
   const saved = useRef(version);
   const inFlight = useRef<Promise<unknown>>(Promise.resolve());
-  const latest = useRef({ key, body, version, enabled });
-  latest.current = { key, body, version, enabled };
+  const latest = useRef({ key, body, version, enabled, onExitSaved });
+  latest.current = { key, body, version, enabled, onExitSaved };
 
   const dirty = () => latest.current.enabled && latest.current.version !== saved.current;
 
@@ -39,7 +46,8 @@ export function useAutosave(key: string, body: () => DraftBody, version: number,
     }, INTERVAL_MS);
     const onExit = () => {
       if (!dirty()) return;
-      saveDraftOnExit(latest.current.key, latest.current.body());
+      const { onExitSaved: done } = latest.current;
+      void saveDraftOnExit(latest.current.key, latest.current.body()).then(done);
       saved.current = latest.current.version;
     };
     const onVisibility = () => document.visibilityState === 'hidden' && onExit();

@@ -92,6 +92,7 @@ export function useEditorSession(slug: string | null) {
     }),
     version,
     fields !== null && offer === null && !saving,
+    () => void queryClient.invalidateQueries({ queryKey: draftQueryKey(key) }),
   );
 
   const change = (patch: Partial<PageFields>) => {

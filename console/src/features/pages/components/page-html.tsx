@@ -12,10 +12,14 @@ export function PageHtml({ html, className = 'prose' }: { html: string; classNam
   const navigate = useNavigate();
 
   useLayoutEffect(() => {
-    for (const link of ref.current?.querySelectorAll<HTMLAnchorElement>('a[href]') ?? []) {
+    const root = ref.current;
+    if (!root) return;
+    for (const link of root.querySelectorAll<HTMLAnchorElement>('a[href]')) {
       const mapped = consoleHrefOf(link.getAttribute('href') ?? '');
       if (mapped) link.setAttribute('href', mapped);
     }
+    // Code blocks and tables scroll sideways when wide: keyboard users must reach them too.
+    for (const block of root.querySelectorAll<HTMLElement>('pre, table')) block.tabIndex = 0;
   }, [html]);
 
   const onClick = (event: MouseEvent<HTMLDivElement>) => {

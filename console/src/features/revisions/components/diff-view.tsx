@@ -21,6 +21,12 @@ export function DiffView({ before, after, beforeLabel, afterLabel, mode }: Props
       </figcaption>
       {mode === 'split' ? (
         <table className="diff__table diff__table--split">
+          <colgroup>
+            <col className="diff__numcol" />
+            <col />
+            <col className="diff__numcol" />
+            <col />
+          </colgroup>
           <thead>
             <tr>
               <th scope="col" colSpan={2}>
@@ -50,6 +56,11 @@ export function DiffView({ before, after, beforeLabel, afterLabel, mode }: Props
         </table>
       ) : (
         <table className="diff__table">
+          <colgroup>
+            <col className="diff__numcol diff__numcol--wide" />
+            <col className="diff__numcol diff__numcol--wide" />
+            <col />
+          </colgroup>
           <thead>
             <tr>
               <th scope="col">{beforeLabel}</th>
