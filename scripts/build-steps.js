@@ -4,7 +4,14 @@
 // dist/console/public/, Vite, with .br and .gz siblings of every text asset).
 //   node scripts/build-steps.js [server|console|all] [--force]
 const { spawnSync } = require('node:child_process');
-const { existsSync, readdirSync, rmSync, statSync, readFileSync, writeFileSync } = require('node:fs');
+const {
+  existsSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  readFileSync,
+  writeFileSync,
+} = require('node:fs');
 const { join } = require('node:path');
 const zlib = require('node:zlib');
 
@@ -47,7 +54,8 @@ function ensureServerBuilt(force = false) {
   const entry = join(dist, 'main.js');
   const src = join(root, 'src');
   // An image that ships only dist/ (no src/) never rebuilds.
-  const stale = !existsSync(entry) || (existsSync(src) && newestMtime(src) > statSync(entry).mtimeMs);
+  const stale =
+    !existsSync(entry) || (existsSync(src) && newestMtime(src) > statSync(entry).mtimeMs);
   if (!force && !stale) return;
   console.warn('kb: building the server (dist/ is missing or older than src/)...');
   // Start clean: a file deleted from src/ must not live on in dist/ (entities and migrations
@@ -70,7 +78,10 @@ function precompress(dir) {
     writeFileSync(
       `${path}.br`,
       zlib.brotliCompressSync(body, {
-        params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length },
+        params: {
+          [zlib.constants.BROTLI_PARAM_QUALITY]: 11,
+          [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+        },
       }),
     );
   }
@@ -87,9 +98,18 @@ function ensureConsoleBuilt(force = false) {
     !existsSync(index) || (existsSync(console_) && consoleSourcesMtime() > statSync(index).mtimeMs);
   if (!force && !stale) return;
   if (!existsSync(console_)) return;
-  console.warn('kb: building the console (dist/console/public is missing or older than console/)...');
+  console.warn(
+    'kb: building the console (dist/console/public is missing or older than console/)...',
+  );
   run(
-    [join(require.resolve('vite/package.json'), '..', 'bin', 'vite.js'), 'build', '--config', join(console_, 'vite.config.ts'), '--logLevel', 'warn'],
+    [
+      join(require.resolve('vite/package.json'), '..', 'bin', 'vite.js'),
+      'build',
+      '--config',
+      join(console_, 'vite.config.ts'),
+      '--logLevel',
+      'warn',
+    ],
     'vite build',
   );
   precompress(consoleOut);

@@ -1,10 +1,12 @@
 #!/usr/bin/env node
-// `npm test`: every spec on SQLite, then the e2e specs on MariaDB/MySQL when one answers
-// (REQUIRE_MYSQL=1 makes a missing server a failure). Prints per-run and total counts.
+// `npm test`: every spec on SQLite (the console's browser specs included), then the e2e specs on
+// MariaDB/MySQL when one answers (REQUIRE_MYSQL=1 makes a missing server a failure). Builds the
+// console first when it is missing or older than console/. Prints per-run and total counts.
 const { spawnSync } = require('node:child_process');
 const { mkdirSync, readFileSync, existsSync, rmSync } = require('node:fs');
 const { join } = require('node:path');
 const net = require('node:net');
+const { ensureConsoleBuilt } = require('./build-steps');
 
 const root = join(__dirname, '..');
 const results = join(root, '.test-results');
@@ -49,6 +51,7 @@ function runJest(name, env, args) {
 
 (async () => {
   mkdirSync(results, { recursive: true });
+  ensureConsoleBuilt();
   const runs = [runJest('sqlite', { DB_TYPE: 'sqlite' }, [])];
   const mysqlUp = await reachable(mysqlUrl.hostname, mysqlUrl.port || 3306);
   if (mysqlUp) {

@@ -272,7 +272,10 @@ describe('console: writing pages, drafts and conflicts', () => {
       // Markers left in: not saved.
       await page.getByRole('button', { name: 'Save' }).click();
       await page.getByText(/still holds conflict markers/).waitFor();
-      await replaceText(page, 'line one (both)\nline two\nline three (theirs)\nline four\nmy new last line');
+      await replaceText(
+        page,
+        'line one (both)\nline two\nline three (theirs)\nline four\nmy new last line',
+      );
       await page.getByRole('button', { name: 'Save' }).click();
       await page.waitForURL('**/wiki/shared/merge');
       expect(await stored('shared/merge')).toMatchObject({

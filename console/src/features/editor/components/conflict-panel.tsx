@@ -16,8 +16,8 @@ export function ConflictPanel({ session }: { session: EditorSession }) {
         This page changed while you were editing
       </h2>
       <p>
-        {theirs.updatedBy ?? 'Someone'} saved revision {theirs.revision} at {formatDateTime(theirs.updatedAt)}.
-        Your text is not lost: choose how to go on.
+        {theirs.updatedBy ?? 'Someone'} saved revision {theirs.revision} at{' '}
+        {formatDateTime(theirs.updatedAt)}. Your text is not lost: choose how to go on.
       </p>
       <DiffView
         before={theirs.content}
@@ -27,10 +27,20 @@ export function ConflictPanel({ session }: { session: EditorSession }) {
         mode="split"
       />
       <div className="conflict__actions">
-        <button type="button" className="button button--primary" onClick={session.keepMine} disabled={session.saving}>
+        <button
+          type="button"
+          className="button button--primary"
+          onClick={session.keepMine}
+          disabled={session.saving}
+        >
           Keep mine
         </button>
-        <button type="button" className="button" onClick={session.takeTheirs} disabled={session.saving}>
+        <button
+          type="button"
+          className="button"
+          onClick={session.takeTheirs}
+          disabled={session.saving}
+        >
           Take theirs
         </button>
         <button type="button" className="button" onClick={session.merge} disabled={session.saving}>
@@ -39,8 +49,9 @@ export function ConflictPanel({ session }: { session: EditorSession }) {
       </div>
       <p className="conflict__help">
         <strong>Keep mine</strong> saves your text as the next revision on top of theirs.{' '}
-        <strong>Take theirs</strong> drops your changes and continues from revision {theirs.revision}.{' '}
-        <strong>Merge</strong> combines both and marks the lines you both changed for you to settle by hand.
+        <strong>Take theirs</strong> drops your changes and continues from revision{' '}
+        {theirs.revision}. <strong>Merge</strong> combines both and marks the lines you both changed
+        for you to settle by hand.
       </p>
     </section>
   );

@@ -17,28 +17,55 @@ interface Props {
 export function DetailsForm({ fields, change, problems, isNew }: Props) {
   const groups = useAssignableGroups();
   const errors = (field: string) => problems?.errorsFor(field) ?? [];
-  const available = [...new Set([...(groups.data?.items.map((g) => g.name) ?? []), ...fields.groups])].sort();
+  const available = [
+    ...new Set([...(groups.data?.items.map((g) => g.name) ?? []), ...fields.groups]),
+  ].sort();
   const toggleGroup = (name: string, on: boolean) =>
     change({ groups: on ? [...fields.groups, name] : fields.groups.filter((g) => g !== name) });
 
   return (
     <div className="details-grid">
       {!isNew && (
-        <Field label="Slug" hint="Changing it moves the page to the new address." errors={errors('slug')}>
-          <input className="input" value={fields.slug} onChange={(e) => change({ slug: e.target.value })} />
+        <Field
+          label="Slug"
+          hint="Changing it moves the page to the new address."
+          errors={errors('slug')}
+        >
+          <input
+            className="input"
+            value={fields.slug}
+            onChange={(e) => change({ slug: e.target.value })}
+          />
         </Field>
       )}
       <Field label="Icon" hint="An emoji or an icon name." errors={errors('icon')}>
-        <input className="input" value={fields.icon} maxLength={64} onChange={(e) => change({ icon: e.target.value })} />
+        <input
+          className="input"
+          value={fields.icon}
+          maxLength={64}
+          onChange={(e) => change({ icon: e.target.value })}
+        />
       </Field>
       <Field label="Language" hint="A language tag such as en, de-CH." errors={errors('language')}>
-        <input className="input" value={fields.language} onChange={(e) => change({ language: e.target.value })} />
+        <input
+          className="input"
+          value={fields.language}
+          onChange={(e) => change({ language: e.target.value })}
+        />
       </Field>
       <Field label="Tags" hint="Separated by commas." errors={errors('tags')}>
-        <input className="input" value={fields.tags} onChange={(e) => change({ tags: e.target.value })} />
+        <input
+          className="input"
+          value={fields.tags}
+          onChange={(e) => change({ tags: e.target.value })}
+        />
       </Field>
       <Field label="Lifecycle" errors={errors('lifecycle')}>
-        <select className="input" value={fields.lifecycle} onChange={(e) => change({ lifecycle: e.target.value as Lifecycle })}>
+        <select
+          className="input"
+          value={fields.lifecycle}
+          onChange={(e) => change({ lifecycle: e.target.value as Lifecycle })}
+        >
           {Object.entries(LIFECYCLE_LABELS).map(([value, label]) => (
             <option key={value} value={value}>
               {label}
@@ -46,15 +73,28 @@ export function DetailsForm({ fields, change, problems, isNew }: Props) {
           ))}
         </select>
       </Field>
-      <Field label="Deprecated, see" hint="The slug of the page that replaces this one." errors={errors('deprecatedTarget')}>
+      <Field
+        label="Deprecated, see"
+        hint="The slug of the page that replaces this one."
+        errors={errors('deprecatedTarget')}
+      >
         <input
           className="input"
           value={fields.deprecatedTarget}
           onChange={(e) => change({ deprecatedTarget: e.target.value })}
         />
       </Field>
-      <Field label="Owner" hint="Username of the person who keeps the page current." errors={errors('owner')}>
-        <input className="input" value={fields.owner} autoComplete="off" onChange={(e) => change({ owner: e.target.value })} />
+      <Field
+        label="Owner"
+        hint="Username of the person who keeps the page current."
+        errors={errors('owner')}
+      >
+        <input
+          className="input"
+          value={fields.owner}
+          autoComplete="off"
+          onChange={(e) => change({ owner: e.target.value })}
+        />
       </Field>
       <Field label="Review every (days)" errors={errors('reviewIntervalDays')}>
         <input
@@ -86,14 +126,22 @@ export function DetailsForm({ fields, change, problems, isNew }: Props) {
       </div>
       <fieldset className="field field--wide">
         <legend className="field__label">Groups</legend>
-        <p className="field__hint">Only members of the chosen groups see the page; none: everyone signed in.</p>
+        <p className="field__hint">
+          Only members of the chosen groups see the page; none: everyone signed in.
+        </p>
         {available.length === 0 ? (
-          <p className="field__hint">{groups.isPending ? 'Loading groups…' : 'No groups you can assign.'}</p>
+          <p className="field__hint">
+            {groups.isPending ? 'Loading groups…' : 'No groups you can assign.'}
+          </p>
         ) : (
           <div className="checks">
             {available.map((name) => (
               <label key={name} className="check">
-                <input type="checkbox" checked={fields.groups.includes(name)} onChange={(e) => toggleGroup(name, e.target.checked)} />
+                <input
+                  type="checkbox"
+                  checked={fields.groups.includes(name)}
+                  onChange={(e) => toggleGroup(name, e.target.checked)}
+                />
                 {name}
               </label>
             ))}

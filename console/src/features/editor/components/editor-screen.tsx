@@ -60,7 +60,8 @@ export function EditorScreen() {
   const [detailsOpen, setDetailsOpen] = useState(false);
   const { fields, fieldErrors } = session;
 
-  const detailErrors = fieldErrors?.errors.some((e) => !BAR_FIELDS.has(fieldGroup(e.field))) ?? false;
+  const detailErrors =
+    fieldErrors?.errors.some((e) => !BAR_FIELDS.has(fieldGroup(e.field))) ?? false;
   useEffect(() => {
     if (detailErrors) setDetailsOpen(true);
   }, [detailErrors]);
@@ -69,7 +70,10 @@ export function EditorScreen() {
     return (
       <div className="screen screen--narrow">
         <h1 className="screen__title">No page at “{slug}”</h1>
-        <Link to={`${paths.newPage()}?slug=${encodeURIComponent(slug)}`} className="button button--primary">
+        <Link
+          to={`${paths.newPage()}?slug=${encodeURIComponent(slug)}`}
+          className="button button--primary"
+        >
           Create this page
         </Link>
       </div>
@@ -80,18 +84,33 @@ export function EditorScreen() {
 
   const errors = (field: string) => fieldErrors?.errorsFor(field) ?? [];
   const isNew = slug === null;
-  const variables = Object.fromEntries(fields.variables.filter((r) => r.name.trim()).map((r) => [r.name.trim(), r.value]));
+  const variables = Object.fromEntries(
+    fields.variables.filter((r) => r.name.trim()).map((r) => [r.name.trim(), r.value]),
+  );
 
   return (
     <div className="editor">
       <h1 className="visually-hidden">{isNew ? 'New page' : `Edit ${fields.title}`}</h1>
       <div className="editor__bar">
         <Field label="Title" errors={errors('title')} className="editor__title">
-          <input className="input input--title" value={fields.title} onChange={(e) => session.change({ title: e.target.value })} />
+          <input
+            className="input input--title"
+            value={fields.title}
+            onChange={(e) => session.change({ title: e.target.value })}
+          />
         </Field>
         {isNew && (
-          <Field label="Slug" hint="Its address: segments such as guides/setup." errors={errors('slug')} className="editor__slug">
-            <input className="input" value={fields.slug} onChange={(e) => session.change({ slug: e.target.value })} />
+          <Field
+            label="Slug"
+            hint="Its address: segments such as guides/setup."
+            errors={errors('slug')}
+            className="editor__slug"
+          >
+            <input
+              className="input"
+              value={fields.slug}
+              onChange={(e) => session.change({ slug: e.target.value })}
+            />
           </Field>
         )}
         <div className="editor__actions">
@@ -112,11 +131,15 @@ export function EditorScreen() {
       {session.offer && (
         <div className="draft-notice" role="alert">
           <p>
-            You have an unsaved draft of this page from {formatRelative(session.offer.updatedAt)}. Resume it, or
-            discard it and start from the saved page.
+            You have an unsaved draft of this page from {formatRelative(session.offer.updatedAt)}.
+            Resume it, or discard it and start from the saved page.
           </p>
           <div className="draft-notice__actions">
-            <button type="button" className="button button--primary button--small" onClick={session.resume}>
+            <button
+              type="button"
+              className="button button--primary button--small"
+              onClick={session.resume}
+            >
               Resume draft
             </button>
             <button type="button" className="button button--small" onClick={session.discardOffer}>
@@ -130,7 +153,10 @@ export function EditorScreen() {
           {session.notice}
         </p>
       )}
-      <ProblemMessage error={session.error} title={fieldErrors?.errors.length ? 'Not saved.' : undefined} />
+      <ProblemMessage
+        error={session.error}
+        title={fieldErrors?.errors.length ? 'Not saved.' : undefined}
+      />
       <ConflictPanel session={session} />
       <div className="editor__panes">
         <div className="editor__source">
@@ -149,7 +175,9 @@ export function EditorScreen() {
               />
             </label>
             <span className="editor__hint" role="status">
-              {uploads.uploading > 0 ? `Uploading ${uploads.uploading} file${uploads.uploading > 1 ? 's' : ''}…` : 'Paste or drop images and files into the text.'}
+              {uploads.uploading > 0
+                ? `Uploading ${uploads.uploading} file${uploads.uploading > 1 ? 's' : ''}…`
+                : 'Paste or drop images and files into the text.'}
             </span>
           </div>
           <ProblemMessage error={uploads.error} title="Upload failed." />
@@ -168,7 +196,11 @@ export function EditorScreen() {
         </div>
         <PreviewPane content={fields.content} variables={variables} slug={fields.slug} />
       </div>
-      <details className="editor__details" open={detailsOpen} onToggle={(e) => setDetailsOpen(e.currentTarget.open)}>
+      <details
+        className="editor__details"
+        open={detailsOpen}
+        onToggle={(e) => setDetailsOpen(e.currentTarget.open)}
+      >
         <summary>Page details</summary>
         <DetailsForm fields={fields} change={session.change} problems={fieldErrors} isNew={isNew} />
       </details>

@@ -69,7 +69,9 @@ export function MarkdownEditor({ value, resetKey, onChange, onFiles, handle }: P
               const list = files(event.dataTransfer?.files);
               if (!list.length) return false;
               event.preventDefault();
-              const at = v.posAtCoords({ x: event.clientX, y: event.clientY }) ?? v.state.selection.main.head;
+              const at =
+                v.posAtCoords({ x: event.clientX, y: event.clientY }) ??
+                v.state.selection.main.head;
               callbacks.current.onFiles(list, at);
               return true;
             },

@@ -44,7 +44,11 @@ export function RowsEditor({ legend, noun, rows, onChange, errors }: Props) {
           </button>
         </div>
       ))}
-      <button type="button" className="button button--small" onClick={() => onChange([...rows, { name: '', value: '' }])}>
+      <button
+        type="button"
+        className="button button--small"
+        onClick={() => onChange([...rows, { name: '', value: '' }])}
+      >
         Add {noun}
       </button>
       <FieldErrors errors={errors} />

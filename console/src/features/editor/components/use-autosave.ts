@@ -60,7 +60,6 @@ export function useAutosave(
       onExit();
     };
     // One timer for the editor's life; it reads the latest values through the ref.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   return {

@@ -57,10 +57,15 @@ export function useEditorSession(slug: string | null) {
   const resume = (d: Draft) => {
     const extras = d as Draft & DraftExtras;
     const current = page.data;
-    const restored = { ...(extras.fields ?? (current ? fieldsOf(current) : emptyFields(params.get('slug') ?? ''))) };
+    const restored = {
+      ...(extras.fields ?? (current ? fieldsOf(current) : emptyFields(params.get('slug') ?? ''))),
+    };
     restored.title = d.title ?? restored.title;
     restored.content = d.content;
-    load(restored, current ? { revision: extras.baseRevision ?? current.revision, content: null } : null);
+    load(
+      restored,
+      current ? { revision: extras.baseRevision ?? current.revision, content: null } : null,
+    );
     setOffer(null);
     setVersion((v) => v + 1);
   };
@@ -71,7 +76,9 @@ export function useEditorSession(slug: string | null) {
     if (slug && !page.data) return;
     started.current = true;
     const current = page.data;
-    const initial = current ? fieldsOf(current) : emptyFields(params.get('slug') ?? params.get('parent') ?? '');
+    const initial = current
+      ? fieldsOf(current)
+      : emptyFields(params.get('slug') ?? params.get('parent') ?? '');
     if (!current && params.get('parent')) initial.slug = `${params.get('parent')}/`;
     load(initial, current ? { revision: current.revision, content: current.content } : null);
     const saved = draft.data;
@@ -122,7 +129,11 @@ export function useEditorSession(slug: string | null) {
   const save = async (onRevision?: number) => {
     if (!fields) return;
     if (hasConflictMarkers(fields.content)) {
-      setError(new Error('The text still holds conflict markers (<<<<<<< mine … >>>>>>> theirs): resolve them first.'));
+      setError(
+        new Error(
+          'The text still holds conflict markers (<<<<<<< mine … >>>>>>> theirs): resolve them first.',
+        ),
+      );
       return;
     }
     setSaving(true);
@@ -130,12 +141,20 @@ export function useEditorSession(slug: string | null) {
     try {
       const body = bodyOf(fields);
       const saved =
-        slug && base ? await updatePage(slug, body, onRevision ?? base.revision) : await createPage(body);
+        slug && base
+          ? await updatePage(slug, body, onRevision ?? base.revision)
+          : await createPage(body);
       setConflict(null);
       await finish(saved);
     } catch (e) {
       if (slug && isProblem(e, 409, 412)) {
-        setConflict({ theirs: await queryClient.fetchQuery({ queryKey: pageKey(slug), queryFn: () => getPage(slug), staleTime: 0 }) });
+        setConflict({
+          theirs: await queryClient.fetchQuery({
+            queryKey: pageKey(slug),
+            queryFn: () => getPage(slug),
+            staleTime: 0,
+          }),
+        });
       } else setError(e);
     } finally {
       setSaving(false);
@@ -146,7 +165,10 @@ export function useEditorSession(slug: string | null) {
 
   const takeTheirs = () => {
     if (!conflict) return;
-    load(fieldsOf(conflict.theirs), { revision: conflict.theirs.revision, content: conflict.theirs.content });
+    load(fieldsOf(conflict.theirs), {
+      revision: conflict.theirs.revision,
+      content: conflict.theirs.content,
+    });
     setVersion((v) => v + 1);
     setConflict(null);
     setNotice(`You are now editing revision ${conflict.theirs.revision}.`);
@@ -157,7 +179,10 @@ export function useEditorSession(slug: string | null) {
     const theirs = conflict.theirs;
     const baseContent = base.content ?? (await getRevisionContent(slug, base.revision)) ?? '';
     const merged = mergeThreeWay(baseContent, fields.content, theirs.content);
-    load({ ...fields, content: merged.text }, { revision: theirs.revision, content: theirs.content });
+    load(
+      { ...fields, content: merged.text },
+      { revision: theirs.revision, content: theirs.content },
+    );
     setVersion((v) => v + 1);
     setConflict(null);
     setNotice(

@@ -70,7 +70,12 @@ describe('editor form fields', () => {
   });
 
   it('starts a new page empty and groups field problems by section', () => {
-    expect(bodyOf(emptyFields('a/b'))).toMatchObject({ slug: 'a/b', title: '', tags: [], owner: null });
+    expect(bodyOf(emptyFields('a/b'))).toMatchObject({
+      slug: 'a/b',
+      title: '',
+      tags: [],
+      owner: null,
+    });
     expect(fieldGroup('variables.customer')).toBe('variables');
     expect(fieldGroup('tags.2')).toBe('tags');
     expect(fieldGroup('title')).toBe('title');

@@ -93,7 +93,10 @@ function objectOf<T>(rows: Row[], value: (row: Row) => T): Record<string, T> {
 }
 
 function propertyValue(row: Row): PropertyValue {
-  if (row.original !== undefined && row.value === (row.original === null ? '' : String(row.original))) {
+  if (
+    row.original !== undefined &&
+    row.value === (row.original === null ? '' : String(row.original))
+  ) {
     return row.original;
   }
   return row.value;

@@ -24,7 +24,11 @@ export function previewPrint(slug: string, variables: Record<string, string>) {
 
 export function downloadPdf(slug: string, variables: Record<string, string>) {
   return unwrapFile(
-    api.POST('/export/pdf/{slug}', { params: { path: { slug } }, body: { variables }, parseAs: 'blob' }),
+    api.POST('/export/pdf/{slug}', {
+      params: { path: { slug } },
+      body: { variables },
+      parseAs: 'blob',
+    }),
     `${slug.split('/').pop()}.pdf`,
   );
 }

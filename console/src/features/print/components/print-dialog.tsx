@@ -85,7 +85,12 @@ export default function PrintDialog({ slug, title, onClose }: Props) {
   };
 
   return (
-    <Dialog title="Print" onClose={onClose} className="dialog--wide" description={`“${title}” with the values below, for this output only.`}>
+    <Dialog
+      title="Print"
+      onClose={onClose}
+      className="dialog--wide"
+      description={`“${title}” with the values below, for this output only.`}
+    >
       <form className="print" onSubmit={onSubmit}>
         <div className="print__fields">
           {variables.isPending ? (
@@ -129,17 +134,35 @@ export default function PrintDialog({ slug, title, onClose }: Props) {
               onLoad={onFrameLoad}
             />
           ) : (
-            <div className="print__placeholder">{busy === 'preview' ? 'Rendering…' : 'The preview appears here.'}</div>
+            <div className="print__placeholder">
+              {busy === 'preview' ? 'Rendering…' : 'The preview appears here.'}
+            </div>
           )}
         </div>
         <div className="dialog__actions">
-          <button type="submit" className="button" disabled={busy !== null || variables.isPending} aria-busy={busy === 'preview'}>
+          <button
+            type="submit"
+            className="button"
+            disabled={busy !== null || variables.isPending}
+            aria-busy={busy === 'preview'}
+          >
             Preview print
           </button>
-          <button type="button" className="button" onClick={pdf} disabled={busy !== null || variables.isPending} aria-busy={busy === 'pdf'}>
+          <button
+            type="button"
+            className="button"
+            onClick={pdf}
+            disabled={busy !== null || variables.isPending}
+            aria-busy={busy === 'pdf'}
+          >
             PDF
           </button>
-          <button type="button" className="button button--primary" onClick={print} disabled={busy !== null || variables.isPending}>
+          <button
+            type="button"
+            className="button button--primary"
+            onClick={print}
+            disabled={busy !== null || variables.isPending}
+          >
             Print
           </button>
           <button type="button" className="button button--quiet" onClick={onClose}>

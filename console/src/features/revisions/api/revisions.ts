@@ -14,7 +14,8 @@ export function useRevisions(slug: string) {
 export function useRevision(id: string | null) {
   return useQuery({
     queryKey: ['/api/revisions/{id}', id],
-    queryFn: () => unwrap<Revision>(api.GET('/api/revisions/{id}', { params: { path: { id: id! } } })),
+    queryFn: () =>
+      unwrap<Revision>(api.GET('/api/revisions/{id}', { params: { path: { id: id! } } })),
     enabled: id !== null,
     staleTime: Infinity,
   });
@@ -26,7 +27,10 @@ export function useRestoreRevision(slug: string) {
   return useMutation({
     mutationFn: ({ id, baseRevision }: { id: string; baseRevision: number }) =>
       unwrap<Page>(
-        api.POST('/api/revisions/{id}/restore', { params: { path: { id } }, body: { baseRevision } }),
+        api.POST('/api/revisions/{id}/restore', {
+          params: { path: { id } },
+          body: { baseRevision },
+        }),
       ),
     onSuccess: (page) => {
       queryClient.setQueryData(pageKey(page.slug), page);

@@ -13,7 +13,10 @@ interface Props {
 export function DiffView({ before, after, beforeLabel, afterLabel, mode }: Props) {
   const ops = useMemo(() => diffLines(splitLines(before), splitLines(after)), [before, after]);
   const { added, removed } = countChanges(ops);
-  const summary = added + removed === 0 ? 'No differences in the text.' : `${added} lines added, ${removed} removed.`;
+  const summary =
+    added + removed === 0
+      ? 'No differences in the text.'
+      : `${added} lines added, ${removed} removed.`;
   return (
     <figure className="diff">
       <figcaption className="diff__summary">
@@ -70,14 +73,21 @@ export function DiffView({ before, after, beforeLabel, afterLabel, mode }: Props
           </thead>
           <tbody>
             {ops.map((op, i) => (
-              <tr key={i} className={op.kind === 'add' ? 'diff__add' : op.kind === 'del' ? 'diff__del' : ''}>
+              <tr
+                key={i}
+                className={op.kind === 'add' ? 'diff__add' : op.kind === 'del' ? 'diff__del' : ''}
+              >
                 <td className="diff__num">{op.kind !== 'add' ? op.a : ''}</td>
                 <td className="diff__num">{op.kind !== 'del' ? op.b : ''}</td>
                 <td>
                   <span className="diff__sign" aria-hidden="true">
                     {op.kind === 'add' ? '+' : op.kind === 'del' ? '−' : ' '}
                   </span>
-                  {op.kind !== 'same' && <span className="visually-hidden">{op.kind === 'add' ? 'added: ' : 'removed: '}</span>}
+                  {op.kind !== 'same' && (
+                    <span className="visually-hidden">
+                      {op.kind === 'add' ? 'added: ' : 'removed: '}
+                    </span>
+                  )}
                   {op.text}
                 </td>
               </tr>

@@ -67,7 +67,8 @@ export function HistoryScreen() {
   const [restoring, setRestoring] = useState<RevisionSummary | null>(null);
 
   if (revisions.isPending || page.isPending) return <Spinner />;
-  if (revisions.error || page.error) return <ProblemMessage error={revisions.error ?? page.error} />;
+  if (revisions.error || page.error)
+    return <ProblemMessage error={revisions.error ?? page.error} />;
   const items = revisions.items;
   // Default comparison: the newest revision against the one before it.
   const toId = to ?? items[0]?.id ?? null;
@@ -88,7 +89,9 @@ export function HistoryScreen() {
       </header>
       <ProblemMessage error={restore.error} title="Not restored." />
       <table className="table revisions">
-        <caption className="visually-hidden">Revisions, newest first; choose two to compare</caption>
+        <caption className="visually-hidden">
+          Revisions, newest first; choose two to compare
+        </caption>
         <thead>
           <tr>
             <th scope="col">Revision</th>
@@ -105,7 +108,8 @@ export function HistoryScreen() {
           {items.map((r) => (
             <tr key={r.id}>
               <th scope="row">
-                {r.revision} <span className="revisions__action">{ACTIONS[r.action] ?? r.action}</span>
+                {r.revision}{' '}
+                <span className="revisions__action">{ACTIONS[r.action] ?? r.action}</span>
                 {r.revision === current && <span className="badge-pill">current</span>}
                 <div className="revisions__title">{r.title}</div>
               </th>

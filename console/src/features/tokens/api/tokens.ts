@@ -7,7 +7,9 @@ const key = ['/api/tokens'] as const;
 
 export function useTokens() {
   return useCursorList<AccessToken>(key, (cursor) =>
-    unwrap<ListPage<AccessToken>>(api.GET('/api/tokens', { params: { query: { cursor, limit: '50' } } })),
+    unwrap<ListPage<AccessToken>>(
+      api.GET('/api/tokens', { params: { query: { cursor, limit: '50' } } }),
+    ),
   );
 }
 
@@ -20,7 +22,8 @@ export interface NewToken {
 export function useCreateToken() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: NewToken) => unwrap<AccessToken & { token: string }>(api.POST('/api/tokens', { body })),
+    mutationFn: (body: NewToken) =>
+      unwrap<AccessToken & { token: string }>(api.POST('/api/tokens', { body })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: key }),
   });
 }
@@ -28,7 +31,8 @@ export function useCreateToken() {
 export function useRevokeToken() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => unwrap<void>(api.DELETE('/api/tokens/{id}', { params: { path: { id } } })),
+    mutationFn: (id: string) =>
+      unwrap<void>(api.DELETE('/api/tokens/{id}', { params: { path: { id } } })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: key }),
   });
 }

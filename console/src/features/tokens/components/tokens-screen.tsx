@@ -13,7 +13,13 @@ import { useCreateToken, useRevokeToken, useTokens } from '../api/tokens';
 
 const ROLES: Role[] = ['reader', 'editor', 'admin'];
 
-function NewTokenSecret({ token, onDone }: { token: AccessToken & { token: string }; onDone: () => void }) {
+function NewTokenSecret({
+  token,
+  onDone,
+}: {
+  token: AccessToken & { token: string };
+  onDone: () => void;
+}) {
   const [copied, setCopied] = useState(false);
   const copy = async () => {
     await navigator.clipboard.writeText(token.token);
@@ -26,7 +32,13 @@ function NewTokenSecret({ token, onDone }: { token: AccessToken & { token: strin
       </h2>
       <p>Copy it now: kb shows it only this once and keeps only its hash.</p>
       <div className="secret__row">
-        <input className="input input--mono" readOnly value={token.token} aria-label="New token" onFocus={(e) => e.target.select()} />
+        <input
+          className="input input--mono"
+          readOnly
+          value={token.token}
+          aria-label="New token"
+          onFocus={(e) => e.target.select()}
+        />
         <button type="button" className="button button--primary" onClick={copy}>
           Copy
         </button>
@@ -41,7 +53,11 @@ function NewTokenSecret({ token, onDone }: { token: AccessToken & { token: strin
   );
 }
 
-function CreateTokenForm({ onCreated }: { onCreated: (t: AccessToken & { token: string }) => void }) {
+function CreateTokenForm({
+  onCreated,
+}: {
+  onCreated: (t: AccessToken & { token: string }) => void;
+}) {
   const user = useCurrentUser();
   const create = useCreateToken();
   const [name, setName] = useState('');
@@ -53,7 +69,11 @@ function CreateTokenForm({ onCreated }: { onCreated: (t: AccessToken & { token: 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     create.mutate(
-      { name: name.trim(), scope, expiresAt: expires ? new Date(`${expires}T23:59:59`).toISOString() : undefined },
+      {
+        name: name.trim(),
+        scope,
+        expiresAt: expires ? new Date(`${expires}T23:59:59`).toISOString() : undefined,
+      },
       {
         onSuccess: (token) => {
           setName('');
@@ -71,13 +91,32 @@ function CreateTokenForm({ onCreated }: { onCreated: (t: AccessToken & { token: 
       </h2>
       <div className="token-form__fields">
         <Field label="Name" errors={problems?.errorsFor('name') ?? []}>
-          <input className="input" value={name} required maxLength={100} onChange={(e) => setName(e.target.value)} />
+          <input
+            className="input"
+            value={name}
+            required
+            maxLength={100}
+            onChange={(e) => setName(e.target.value)}
+          />
         </Field>
         <Field label="Expires" hint="Empty: never." errors={problems?.errorsFor('expiresAt') ?? []}>
-          <input className="input" type="date" value={expires} onChange={(e) => setExpires(e.target.value)} />
+          <input
+            className="input"
+            type="date"
+            value={expires}
+            onChange={(e) => setExpires(e.target.value)}
+          />
         </Field>
-        <Field label="Scope" hint="The widest role the token acts with." errors={problems?.errorsFor('scope') ?? []}>
-          <select className="input" value={scope} onChange={(e) => setScope(e.target.value as Role)}>
+        <Field
+          label="Scope"
+          hint="The widest role the token acts with."
+          errors={problems?.errorsFor('scope') ?? []}
+        >
+          <select
+            className="input"
+            value={scope}
+            onChange={(e) => setScope(e.target.value as Role)}
+          >
             {allowed.map((role) => (
               <option key={role} value={role}>
                 {role}
@@ -109,7 +148,11 @@ export function TokensScreen() {
         Personal access tokens let scripts and CI pipelines call kb’s API as you: send{' '}
         <code>Authorization: Bearer &lt;token&gt;</code>.
       </p>
-      {created ? <NewTokenSecret token={created} onDone={() => setCreated(null)} /> : <CreateTokenForm onCreated={setCreated} />}
+      {created ? (
+        <NewTokenSecret token={created} onDone={() => setCreated(null)} />
+      ) : (
+        <CreateTokenForm onCreated={setCreated} />
+      )}
       <ProblemMessage error={revoke.error} title="Not revoked." />
       {tokens.isPending ? (
         <Spinner />
@@ -144,7 +187,12 @@ export function TokensScreen() {
                   <td>{t.expiresAt ? formatDate(t.expiresAt) : 'Never'}</td>
                   <td>{t.lastUsedAt ? formatRelative(t.lastUsedAt) : 'Never'}</td>
                   <td>
-                    <button type="button" className="button button--small button--danger-quiet" aria-label={`Revoke ${t.name}`} onClick={() => setRevoking(t)}>
+                    <button
+                      type="button"
+                      className="button button--small button--danger-quiet"
+                      aria-label={`Revoke ${t.name}`}
+                      onClick={() => setRevoking(t)}
+                    >
                       Revoke
                     </button>
                   </td>
@@ -154,7 +202,11 @@ export function TokensScreen() {
           </table>
         </div>
       )}
-      <LoadMore hasMore={!!tokens.hasNextPage} loading={tokens.isFetchingNextPage} onLoad={() => tokens.fetchNextPage()} />
+      <LoadMore
+        hasMore={!!tokens.hasNextPage}
+        loading={tokens.isFetchingNextPage}
+        onLoad={() => tokens.fetchNextPage()}
+      />
       {revoking && (
         <ConfirmDialog
           title={`Revoke “${revoking.name}”?`}
