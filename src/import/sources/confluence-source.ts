@@ -1,5 +1,6 @@
 import { posix } from 'node:path';
 import { ConversionResult, SourceEntry } from '../import.types';
+import { pacer } from '../pace';
 import { slugifySegment } from '../slugs';
 import { all, DomDocument, DomElement, parseHtml } from './dom';
 import { elementToMarkdown } from './html-markdown';
@@ -45,11 +46,12 @@ interface ParsedPage {
  * (a child's path is its parent's path plus its own title), attachments kept as files the
  * page links to.
  */
-export function convertConfluence(
+export async function convertConfluence(
   entries: SourceEntry[],
   options: SourceOptions,
-): ConversionResult {
+): Promise<ConversionResult> {
   const out = new SourceCollector(options);
+  const tick = pacer();
   const pages: SourceEntry[] = [];
   const indexes: SourceEntry[] = [];
   for (const entry of entries) {
@@ -88,6 +90,7 @@ export function convertConfluence(
 
   const parsed = new Map<string, ParsedPage>();
   for (const page of pages) {
+    await tick();
     const text = out.text(page);
     if (text === undefined) continue;
     const result = convertPage(page.path, text, { pageById, attachmentById });
