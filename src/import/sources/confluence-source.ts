@@ -3,7 +3,10 @@ import { ConversionResult, SourceEntry } from '../import.types';
 import { pacer } from '../pace';
 import { slugifySegment } from '../slugs';
 import { all, DomDocument, DomElement, parseHtml } from './dom';
+import { readWordExport, WORD_EXTENSIONS } from './confluence-word';
 import { elementToMarkdown } from './html-markdown';
+import { isMimeDocument } from './mhtml';
+import { addMarkdownDocument } from './markdown-source';
 import {
   dirOf,
   extensionOf,
@@ -13,7 +16,8 @@ import {
 } from './source-context';
 
 const HTML = new Set(['.html', '.htm']);
-const FOREIGN = new Set(['.md', '.markdown', '.json', '.txt']);
+const MARKDOWN = new Set(['.md', '.markdown']);
+const FOREIGN = new Set(['.json', '.txt']);
 const PAGE_ID = /(?:^|_)(\d+)\.html?$/i;
 const ATTACHMENT_PATH = /(?:^|\/)attachments\/(\d+)\/(\d+)(\.[^/]*)?$/;
 
@@ -54,15 +58,27 @@ export async function convertConfluence(
   const tick = pacer();
   const pages: SourceEntry[] = [];
   const indexes: SourceEntry[] = [];
+  const markdown: SourceEntry[] = [];
   for (const entry of entries) {
     const ext = extensionOf(entry.path);
-    if (HTML.has(ext)) {
+    if (WORD_EXTENSIONS.has(ext) || (HTML.has(ext) && isMimeDocument(entry.data))) {
+      // "Export to Word" (MHTML), also when renamed to .html: decoded, never read as HTML.
+      const word = readWordExport(entry);
+      if (typeof word === 'string') {
+        out.reject(entry.path, 'confluence_word_export', `"${entry.path}" ${word}.`);
+        continue;
+      }
+      pages.push({ ...entry, data: Buffer.from(word.html) });
+      for (const file of word.files) out.assets.set(file.path, file);
+    } else if (HTML.has(ext)) {
       (posix.basename(entry.path).toLowerCase() === 'index.html' ? indexes : pages).push(entry);
+    } else if (MARKDOWN.has(ext)) {
+      markdown.push(entry);
     } else if (isLooseUpload(entry) && FOREIGN.has(ext)) {
       out.reject(
         entry.path,
         'wrong_format',
-        `"${entry.path}" is not a Confluence HTML page or space export ZIP.`,
+        `"${entry.path}" is not a Confluence HTML page, Confluence-converted Markdown or a space export ZIP.`,
       );
     } else {
       out.assets.set(entry.path, entry);
@@ -138,6 +154,11 @@ export async function convertConfluence(
       baseDir: dirOf(page.path),
       refKeys: [page.path],
     });
+  }
+  // Markdown converted from Confluence: chrome removed (cleanConfluence, on by default here).
+  for (const entry of markdown) {
+    await tick();
+    addMarkdownDocument(out, entry);
   }
   return out;
 }

@@ -1,5 +1,6 @@
 import sanitizeHtml from 'sanitize-html';
 import TurndownService from 'turndown';
+import { confluenceLanguage, fenceLanguage } from '../../pages/rendering/code-language';
 import { all, DomElement, DomNode, parseHtml } from './dom';
 
 /**
@@ -15,33 +16,14 @@ const CALLOUT_BY_CLASS: [RegExp, string][] = [
   [/confluence-information-macro-warning\b/, 'CAUTION'],
 ];
 
-const BRUSH_LANGUAGES: Record<string, string> = {
-  js: 'javascript',
-  jscript: 'javascript',
-  py: 'python',
-  sh: 'bash',
-  shell: 'bash',
-  ps: 'powershell',
-  text: '',
-  plain: '',
-  none: '',
-  'c#': 'csharp',
-  'c++': 'cpp',
-  cf: 'coldfusion',
-  actionscript3: 'actionscript',
-  html: 'html',
-};
-
 function languageOf(pre: DomElement): string {
   const params = pre.getAttribute('data-syntaxhighlighter-params') ?? '';
-  const brush = /brush:\s*([^;]+)/.exec(params)?.[1]?.trim().toLowerCase();
+  const brush = /brush:\s*([^;]+)/.exec(params)?.[1];
+  if (brush !== undefined) return confluenceLanguage(brush);
   const fromClass = /(?:^|\s)(?:language|lang)-([\w#+-]+)/.exec(
     `${pre.className} ${pre.querySelector('code')?.className ?? ''}`,
   )?.[1];
-  const language = brush ?? fromClass?.toLowerCase() ?? '';
-  return language in BRUSH_LANGUAGES
-    ? BRUSH_LANGUAGES[language]
-    : language.replace(/[^\w#+.-]/g, '');
+  return fromClass ? fenceLanguage(fromClass.toLowerCase()) : '';
 }
 
 function fence(code: string, language: string): string {

@@ -1,7 +1,7 @@
 import { ConversionResult, SourceEntry } from '../import.types';
 import { pacer } from '../pace';
 import { dropExtension, repairEncodedSlug, slugFromPath } from '../slugs';
-import { MANIFEST_PATH, readKbArchive } from './kb-archive';
+import { KbArchivePage, MANIFEST_PATH, readKbArchive } from './kb-archive';
 import { jsonSafe, parseFrontMatter, splitFrontMatter, tagsFrom } from './front-matter';
 import { cleanConfluenceMarkdown } from './markdown-cleanup';
 import { tidyContent } from './markdown-title';
@@ -50,36 +50,44 @@ export async function convertMarkdown(
       }
       continue;
     }
-    const text = out.text(entry);
-    if (text === undefined) continue;
-    const doc = readMarkdownDocument(text, options.cleanConfluence === true);
-    if (doc.title === undefined) {
-      out.reject(
-        entry.path,
-        'missing_title',
-        `"${entry.path}" has no level-one heading ("# Title").`,
-      );
-      continue;
-    }
-    const { title: _t, tags, ...properties } = doc.meta;
-    const path = dropExtension(entry.path);
-    const restored = archive?.pages.get(entry.path);
-    const slug = slugFromPath(path);
-    out.add({
-      sourcePath: entry.path,
-      slug: restored ? restored.slug : slug && repairEncodedSlug(slug, doc.title),
-      title: restored?.title || doc.title,
-      metadata: restored?.metadata,
-      content: tidyContent(doc.body),
-      tags: tagsFrom(tags),
-      properties: Object.keys(properties).length
-        ? (jsonSafe(properties) as Record<string, unknown>)
-        : undefined,
-      baseDir: dirOf(entry.path),
-      refKeys: [entry.path, path],
-    });
+    addMarkdownDocument(out, entry, archive?.pages.get(entry.path));
   }
   return out;
+}
+
+/** One Markdown file as a page (a kb archive's manifest entry restores slug, title, metadata). */
+export function addMarkdownDocument(
+  out: SourceCollector,
+  entry: SourceEntry,
+  restored?: KbArchivePage,
+): void {
+  const text = out.text(entry);
+  if (text === undefined) return;
+  const doc = readMarkdownDocument(text, out.options.cleanConfluence === true);
+  if (doc.title === undefined) {
+    out.reject(
+      entry.path,
+      'missing_title',
+      `"${entry.path}" has no level-one heading ("# Title").`,
+    );
+    return;
+  }
+  const { title: _t, tags, ...properties } = doc.meta;
+  const path = dropExtension(entry.path);
+  const slug = slugFromPath(path);
+  out.add({
+    sourcePath: entry.path,
+    slug: restored ? restored.slug : slug && repairEncodedSlug(slug, doc.title),
+    title: restored?.title || doc.title,
+    metadata: restored?.metadata,
+    content: tidyContent(doc.body),
+    tags: tagsFrom(tags),
+    properties: Object.keys(properties).length
+      ? (jsonSafe(properties) as Record<string, unknown>)
+      : undefined,
+    baseDir: dirOf(entry.path),
+    refKeys: [entry.path, path],
+  });
 }
 
 export interface MarkdownDocument {
