@@ -12,6 +12,7 @@ export interface DomNode {
 
 export interface DomElement extends DomNode {
   tagName: string;
+  ownerDocument: DomDocument;
   id: string;
   className: string;
   innerHTML: string;

@@ -106,6 +106,7 @@ const TABLE_HTML: sanitizeHtml.IOptions = {
     a: ['href'],
     img: ['src', 'alt'],
   },
+  allowedClasses: { code: ['language-*'] },
   allowedSchemes: ['http', 'https', 'mailto'],
   allowProtocolRelative: false,
   exclusiveFilter: (frame) => frame.tag === 'span' && !frame.text.trim(),
@@ -147,11 +148,13 @@ function createService(): TurndownService {
       /(^|\s)panel(\s|$)/.test((node as unknown as DomElement).className),
     replacement: (_content, node) => {
       const el = node as unknown as DomElement;
-      const pre = el.querySelector('pre');
+      // A panel may hold several <pre> blocks: each becomes its own fence.
+      const blocks = all(el, 'pre');
       const header = el.querySelector('.codeHeader');
       const title = header ? text(header) : '';
-      if (!pre) return '';
-      return `${title ? `\n\n**${title.replace(/\*/g, '\\*')}**` : ''}${fence(pre.textContent ?? '', languageOf(pre))}`;
+      if (blocks.length === 0) return '';
+      const fences = blocks.map((pre) => fence(pre.textContent ?? '', languageOf(pre))).join('');
+      return `${title ? `\n\n**${title.replace(/\*/g, '\\*')}**` : ''}${fences}`;
     },
   });
   service.addRule('preformatted', {
@@ -216,6 +219,32 @@ function createService(): TurndownService {
   return service;
 }
 
+/** Code panels inside an HTML table keep their language: `<pre><code class="language-x">`. */
+function codePanelsAsPre(root: DomElement): void {
+  for (const panel of all(root, 'div.code.panel')) {
+    const doc = panel.ownerDocument;
+    const replacement: DomNode[] = [];
+    const header = panel.querySelector('.codeHeader');
+    if (header && text(header)) {
+      const caption = doc.createElement('p');
+      const strong = doc.createElement('strong');
+      strong.textContent = text(header);
+      caption.appendChild(strong);
+      replacement.push(caption);
+    }
+    for (const source of all(panel, 'pre')) {
+      const pre = doc.createElement('pre');
+      const code = doc.createElement('code');
+      const language = languageOf(source);
+      if (language) code.setAttribute('class', `language-${language}`);
+      code.textContent = source.textContent;
+      pre.appendChild(code);
+      replacement.push(pre);
+    }
+    panel.replaceWith(...replacement);
+  }
+}
+
 function convertTable(table: DomElement, service: TurndownService): string {
   const rows = rowsOf(table);
   const cells = rows.flatMap(cellsOf);
@@ -223,6 +252,7 @@ function convertTable(table: DomElement, service: TurndownService): string {
   // Confluence uses one-cell tables as coloured boxes around a heading or a note.
   if (cells.length === 1) return `\n\n${service.turndown(cells[0] as never)}\n\n`;
   if (!gfmAble(table)) {
+    codePanelsAsPre(table);
     return `\n\n${sanitizeHtml(table.outerHTML, TABLE_HTML).replace(/\n\s*\n/g, '\n')}\n\n`;
   }
   const grid = rows.map((row) =>
