@@ -10,6 +10,7 @@ export const IMPORT_FIELDS = [
   'skipInvalid',
   'cleanConfluence',
   'includeBlogPosts',
+  'jiraBaseUrl',
 ] as const;
 
 function parseBoolean(
@@ -63,6 +64,13 @@ export function parseImportOptions(
     format === 'confluence',
   );
   const includeBlogPosts = parseBoolean(fields, 'includeBlogPosts', problems);
+  const jiraBaseUrl = fields.jiraBaseUrl?.trim() || undefined;
+  if (jiraBaseUrl !== undefined && !isHttpUrl(jiraBaseUrl))
+    problems.push({
+      field: 'jiraBaseUrl',
+      code: 'invalid_url',
+      message: 'jiraBaseUrl must be an http(s) URL, such as https://jira.example.com.',
+    });
   if (problems.length > 0) return undefined;
   return {
     format: format as ImportFormat,
@@ -71,5 +79,15 @@ export function parseImportOptions(
     skipInvalid,
     cleanConfluence,
     includeBlogPosts,
+    jiraBaseUrl,
   };
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && value.length <= 2000;
+  } catch {
+    return false;
+  }
 }

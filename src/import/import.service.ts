@@ -118,6 +118,7 @@ export class ImportService {
         pageMaxBytes: this.config.pageMaxBytes,
         cleanConfluence: options.cleanConfluence,
         includeBlogPosts: options.includeBlogPosts,
+        jiraBaseUrl: options.jiraBaseUrl,
       });
       if (conversion.documents.length === 0 && conversion.invalid.length === 0)
         throw new FieldProblems(noDocumentProblems(options.format, expanded.entries));
@@ -392,10 +393,13 @@ export class ImportService {
     const base = { slug: doc.slug, title: doc.title, content };
     const meta = doc.metadata;
     if (!meta) {
-      // Replacing keeps the page's own tags and properties (CONTRACTS: upsertImported).
+      // Replacing keeps the page's own tags, properties and owner (CONTRACTS: upsertImported).
       return {
         ...base,
         ...(isNew ? { tags: doc.tags, properties: scalarProperties(doc.properties) } : {}),
+        ...(isNew && doc.ownerCandidates?.length
+          ? { ownerId: await this.firstActiveUser(doc.ownerCandidates) }
+          : {}),
         verified: true,
       };
     }
@@ -422,6 +426,15 @@ export class ImportService {
       // verified pages, DESIGN: Import).
       verified: meta.verified,
     };
+  }
+
+  /** The first of the usernames that is an active kb user (Confluence authors), else none. */
+  private async firstActiveUser(usernames: string[]): Promise<string | null> {
+    for (const username of usernames) {
+      const user = await this.users.findActiveByUsername(username);
+      if (user) return user.id;
+    }
+    return null;
   }
 
   /**

@@ -29,6 +29,8 @@ export interface ImportDocument {
   refKeys: string[];
   /** Page metadata from a kb archive's manifest.json: restored, also on replace. */
   metadata?: ArchiveMetadata;
+  /** Usernames that may own a new page, first existing active user wins (Confluence XML). */
+  ownerCandidates?: string[];
 }
 
 /** The metadata a kb archive (our own export) carries for one page. */
@@ -89,6 +91,8 @@ export interface ImportOptions {
   cleanConfluence: boolean;
   /** Confluence XML export: also import blog posts (under `blog/`). */
   includeBlogPosts: boolean;
+  /** Confluence XML export: base URL that Jira macros link to. */
+  jiraBaseUrl?: string;
 }
 
 export interface ImportedMediaItem {

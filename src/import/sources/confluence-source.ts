@@ -4,6 +4,7 @@ import { pacer } from '../pace';
 import { slugifySegment } from '../slugs';
 import { all, DomDocument, DomElement, parseHtml } from './dom';
 import { readWordExport, WORD_EXTENSIONS } from './confluence-word';
+import { convertConfluenceXml, isEntitiesXml } from './confluence-xml/confluence-xml-source';
 import { elementToMarkdown } from './html-markdown';
 import { isMimeDocument } from './mhtml';
 import { addMarkdownDocument } from './markdown-source';
@@ -59,7 +60,22 @@ export async function convertConfluence(
   const pages: SourceEntry[] = [];
   const indexes: SourceEntry[] = [];
   const markdown: SourceEntry[] = [];
+  // Confluence's XML export: entities.xml with attachments/ beside it.
+  const xmlExports = entries.filter((e) => isEntitiesXml(e.path));
+  const xmlRoots = xmlExports.map((e) => (dirOf(e.path) ? `${dirOf(e.path)}/` : ''));
+  const inXmlExport = (path: string) =>
+    xmlRoots.some(
+      (root) =>
+        path.startsWith(root) &&
+        /^(?:entities\.xml|exportDescriptor\.properties|attachments\/)/.test(
+          path.slice(root.length),
+        ),
+    );
   for (const entry of entries) {
+    if (inXmlExport(entry.path)) {
+      if (!isEntitiesXml(entry.path)) out.assets.set(entry.path, entry);
+      continue;
+    }
     const ext = extensionOf(entry.path);
     if (WORD_EXTENSIONS.has(ext) || (HTML.has(ext) && isMimeDocument(entry.data))) {
       // "Export to Word" (MHTML), also when renamed to .html: decoded, never read as HTML.
@@ -153,6 +169,12 @@ export async function convertConfluence(
       content: page.content,
       baseDir: dirOf(page.path),
       refKeys: [page.path],
+    });
+  }
+  for (const entities of xmlExports) {
+    await convertConfluenceXml(entities, new Map(out.assets), out, {
+      includeBlogPosts: options.includeBlogPosts === true,
+      jiraBaseUrl: options.jiraBaseUrl,
     });
   }
   // Markdown converted from Confluence: chrome removed (cleanConfluence, on by default here).

@@ -26,6 +26,10 @@ function languageOf(pre: DomElement): string {
   return fromClass ? fenceLanguage(fromClass.toLowerCase()) : '';
 }
 
+function escapeHtmlText(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
 function fence(code: string, language: string): string {
   const longest = Math.max(2, ...(code.match(/`+/g) ?? []).map((run) => run.length));
   const marker = '`'.repeat(longest + 1);
@@ -198,6 +202,17 @@ function createService(): TurndownService {
     replacement: (_content, node) => {
       const label = text(node as unknown as DomNode);
       return label ? `\n\n**${label}**\n\n` : '';
+    },
+  });
+  service.addRule('details', {
+    filter: 'details' as never,
+    replacement: (_content, node) => {
+      const el = node as unknown as DomElement;
+      const summary = Array.from(el.children).find((c) => c.tagName === 'SUMMARY');
+      const title = summary ? text(summary) : 'Details';
+      summary?.remove();
+      const body = service.turndown(el as never).trim();
+      return `\n\n<details>\n<summary>${escapeHtmlText(title)}</summary>\n\n${body}\n\n</details>\n\n`;
     },
   });
   service.addRule('strikethrough', {

@@ -1,5 +1,5 @@
 import { posix } from 'node:path';
-import { ImportDocument, InvalidDocument, SourceEntry } from '../import.types';
+import { ImportDocument, InvalidDocument, MacroUse, SourceEntry } from '../import.types';
 import { decodeUtf8 } from '../source-tree';
 import { joinSlug, slugProblem } from '../slugs';
 import { normaliseCodeFences } from './markdown-cleanup';
@@ -13,6 +13,8 @@ export interface SourceOptions {
   cleanConfluence?: boolean;
   /** Confluence XML export: blog posts are imported too (under `blog/`). */
   includeBlogPosts?: boolean;
+  /** Confluence XML export: base URL that Jira macros link to. */
+  jiraBaseUrl?: string;
 }
 
 /** Collects documents, invalid files and assets for one converter, with the shared checks. */
@@ -22,6 +24,8 @@ export class SourceCollector {
   readonly assets = new Map<string, SourceEntry>();
   /** Why a file that could have been a page is only a file (reported when nothing uses it). */
   readonly notPages = new Map<string, string>();
+  /** Confluence macros met, by name, with how each was converted. */
+  readonly macros = new Map<string, MacroUse>();
   keepAssets?: Map<string, 'image' | 'attachment'>;
   siteVariables?: Record<string, string>;
   private readonly slugs = new Map<string, string>();
