@@ -1,4 +1,7 @@
 import { posix } from 'node:path';
+import GithubSlugger from 'github-slugger';
+import { codeFenceTracker } from '../pages/code-fences';
+import { plainTitle } from '../pages/rendering/plain-title';
 import { safeDecode } from '../pages/links';
 import { ImportDocument, SourceEntry } from './import.types';
 import { pacer } from './pace';
@@ -40,6 +43,7 @@ export class ReferenceIndex {
   /** Pages by the slug of each archive path (decoded and as written); null when ambiguous. */
   private readonly pagesBySlug = new Map<string, ImportDocument | null>();
   private readonly assetsLower = new Map<string, string>();
+  private readonly anchors = new Map<ImportDocument, Map<string, string>>();
 
   constructor(
     documents: ImportDocument[],
@@ -88,12 +92,12 @@ export class ReferenceIndex {
     if (kind === 'link') {
       for (const candidate of candidates) {
         const page = this.findPage(candidate);
-        if (page) return { type: 'page', slug: page.slug, suffix: fragment };
+        if (page) return { type: 'page', slug: page.slug, suffix: this.anchorIn(page, fragment) };
       }
       for (const candidate of candidates) {
         for (const slug of slugKeys(candidate)) {
           const page = this.pagesBySlug.get(slug);
-          if (page) return { type: 'page', slug: page.slug, suffix: fragment };
+          if (page) return { type: 'page', slug: page.slug, suffix: this.anchorIn(page, fragment) };
         }
       }
     }
@@ -113,6 +117,37 @@ export class ReferenceIndex {
     if (pathPart.startsWith('/') && kind === 'link')
       return { type: 'missing', existingSlug: candidates[0].toLowerCase() };
     return { type: 'missing' };
+  }
+
+  /**
+   * The fragment as the target page's heading id (GitHub's rules, as kb renders them): an id
+   * that exists stays; `#Why` finds `why`; Confluence's `#PageTitle-HeadingText` anchors find
+   * the heading they named. Anything else is kept as written.
+   */
+  private anchorIn(page: ImportDocument, fragment: string): string {
+    if (fragment.length <= 1) return fragment;
+    const name = safeDecode(fragment.slice(1));
+    const id =
+      this.headingAnchors(page).get(name) ?? this.headingAnchors(page).get(anchorKey(name));
+    return id === undefined ? fragment : `#${id}`;
+  }
+
+  private headingAnchors(page: ImportDocument): Map<string, string> {
+    let anchors = this.anchors.get(page);
+    if (anchors) return anchors;
+    anchors = new Map();
+    const slugger = new GithubSlugger();
+    const title = compact(page.title);
+    for (const heading of headings(page.content)) {
+      const text = plainTitle(heading);
+      const id = slugger.slug(text);
+      if (id === '' || anchors.has(id)) continue;
+      anchors.set(id, id);
+      for (const key of [compact(text), `${title}-${compact(text)}`, GithubSlugger.slug(text)])
+        if (!anchors.has(anchorKey(key))) anchors.set(anchorKey(key), id);
+    }
+    this.anchors.set(page, anchors);
+    return anchors;
   }
 
   private findPage(candidate: string): ImportDocument | undefined {
@@ -228,4 +263,36 @@ export function rewriteDocument(
         return undefined;
     }
   });
+}
+
+function compact(text: string): string {
+  return text.replace(/\s+/g, '');
+}
+
+function anchorKey(name: string): string {
+  return `\u0000${compact(name).toLowerCase()}`;
+}
+
+/** The heading texts of Markdown (ATX and setext), outside code, in order. */
+function headings(markdown: string): string[] {
+  const found: string[] = [];
+  const inFence = codeFenceTracker();
+  const lines = markdown.split('\n');
+  let previous = '';
+  for (const line of lines) {
+    if (inFence(line)) {
+      previous = '';
+      continue;
+    }
+    const atx = /^ {0,3}#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/.exec(line);
+    if (atx) found.push(atx[1]);
+    else if (
+      /^ {0,3}(?:=+|-+)[ \t]*$/.test(line) &&
+      previous.trim() !== '' &&
+      !/^\s*[-*+>|]/.test(previous)
+    )
+      found.push(previous.trim());
+    previous = line;
+  }
+  return found;
 }

@@ -243,8 +243,13 @@ function convertPage(path: string, html: string, context: PageContext): ParsedPa
   // Some exported pages lack the title heading; their file name still carries the title.
   const title = titleOf(doc) ?? titleFromFileName(path);
   if (!title) return 'has no page title (#title-text or <title>)';
-  const main = doc.querySelector('#main-content') ?? doc.body;
+  const frame = doc.querySelector('#main-content');
+  const main = frame ?? doc.body;
   if (!main) return 'has no page body (#main-content)';
+  // Without Confluence's page frame (a Word export, a saved page) the body opens with the
+  // title as a heading: it is the title, not content.
+  const first = frame ? null : main.querySelector('h1');
+  if (first && (first.textContent ?? '').replace(/\s+/g, ' ').trim() === title) first.remove();
   const dir = dirOf(path);
   for (const junk of all(main, DROPPED)) junk.remove();
   for (const user of all(main, 'a.confluence-userlink')) {

@@ -58,15 +58,20 @@ export function readWordExport(entry: SourceEntry): WordExport | string {
       for (const reference of references(part)) byReference.set(reference, path);
     });
   const dir = posix.dirname(entry.path);
-  html = html.replace(
-    /(<img\b[^>]*?\bsrc\s*=\s*)(["'])([^"']*)\2/gi,
-    (all, start: string, quote: string, src: string) => {
-      const path = byReference.get(src) ?? byReference.get(posix.basename(src));
-      return path
-        ? `${start}${quote}${encodeURI(posix.relative(dir === '.' ? '' : dir, path))}${quote}`
-        : all;
-    },
-  );
+  // Embedded images point at their part (by location, file name or cid:); the server URL
+  // Confluence keeps beside it (data-image-src) is dropped, as the export has the bytes.
+  html = html.replace(/<img\b[^>]*>/gi, (tag) => {
+    const src = /\bsrc\s*=\s*(["'])([^"']*)\1/i.exec(tag)?.[2];
+    const path =
+      src === undefined
+        ? undefined
+        : (byReference.get(src) ?? byReference.get(posix.basename(src)));
+    if (!path) return tag;
+    const local = encodeURI(posix.relative(dir === '.' ? '' : dir, path));
+    return tag
+      .replace(/\sdata-image-src\s*=\s*(["'])[^"']*\1/i, '')
+      .replace(/\bsrc\s*=\s*(["'])[^"']*\1/i, `src="${local}"`);
+  });
   return { html, files };
 }
 

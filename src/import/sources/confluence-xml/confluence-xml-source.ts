@@ -60,7 +60,8 @@ export async function convertConfluenceXml(
   }
 
   const descriptor = files.get(`${base}exportDescriptor.properties`);
-  if (descriptor) out.notPages.set(descriptor.path, 'The export descriptor of the Confluence XML export.');
+  if (descriptor)
+    out.notPages.set(descriptor.path, 'The export descriptor of the Confluence XML export.');
   const skipped = new Map<string, number>();
   const pages: ContentRecord[] = [];
   for (const content of model.contents.values()) {
