@@ -39,6 +39,8 @@ export interface ImportRequest {
   prefix?: string;
   dryRun?: boolean | string;
   skipInvalid?: boolean | string;
+  /** Further form fields (`cleanConfluence`, `includeBlogPosts`, `jiraBaseUrl`…). */
+  fields?: Record<string, string>;
 }
 
 /** POST /api/import as multipart, the way a browser form or `curl -F` sends it. */
@@ -48,6 +50,7 @@ export function postImport(client: Client, body: ImportRequest): request.Test {
   if (body.prefix !== undefined) test.field('prefix', body.prefix);
   if (body.dryRun !== undefined) test.field('dryRun', String(body.dryRun));
   if (body.skipInvalid !== undefined) test.field('skipInvalid', String(body.skipInvalid));
+  for (const [name, value] of Object.entries(body.fields ?? {})) test.field(name, value);
   for (const file of body.files)
     test.attach(
       'files',

@@ -50,8 +50,8 @@ const FOOTER_LINES = [
   /^\[?Atlassian\]?(?:\(https?:\/\/(?:www\.)?atlassian\.com\/?\))?$/,
 ];
 /** Confluence's own UI images: icons, bullets, emoticons, content-type badges. */
-const UI_IMAGE = /!\[[^\]\n]*\]\(<?(?:\.\.\/|\.\/)*images\/icons\/[^)\s>]*>?(?:\s+"[^"]*")?\)/g;
-const UI_IMG_TAG = /<img\b[^>]*\bsrc\s*=\s*["'](?:\.\.\/|\.\/)*images\/icons\/[^"']*["'][^>]*>/gi;
+const UI_IMAGE = /!\[[^\]\n]*\]\(<?(?:\.\.\/|\.\/)*images\/icons\/[^)\s>]*>?(?:\s+"[^"]*")?\)[ \t]?/g;
+const UI_IMG_TAG = /<img\b[^>]*\bsrc\s*=\s*["'](?:\.\.\/|\.\/)*images\/icons\/[^"']*["'][^>]*>[ \t]?/gi;
 const BREADCRUMB_ITEM = /^\s*(?:\d+\.|[-*+])\s+\[[^\]\n]+\]\([^)\s]*\.html?(?:#[^)\s]*)?\)\s*$/;
 
 function textOf(line: string): string {
