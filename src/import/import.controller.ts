@@ -18,7 +18,8 @@ export class ImportController {
   @ApiOperation({
     summary: 'Import Markdown, Wiki.js or Confluence files and ZIPs (admin; session or bearer)',
     description:
-      'Multipart fields: `format` (markdown | wikijs | confluence, required), `files` (one or more), `prefix`, `dryRun`, `skipInvalid`. ' +
+      'Multipart fields: `format` (markdown | wikijs | confluence, required), `files` (one or more), `prefix`, `dryRun`, `skipInvalid`, ' +
+      '`cleanConfluence` (default true for confluence), `includeBlogPosts` and `jiraBaseUrl` (Confluence XML space export). ' +
       'One transaction; strict by default (422 lists every invalid file). Request and uncompressed contents limited (413). See docs/import.md.',
   })
   importPages(@Req() req: Request, @CurrentUser() user: AuthUser): Promise<ImportReport> {
