@@ -1,6 +1,13 @@
-import { createTestApp, TestApp } from '../support/test-app';
-import { Client, createUser, signedIn } from '../support/users';
-import { count, MEDIA_URL, pageRow, postImport, readTree, zip } from './import-helpers';
+import { createUser } from '../support/users';
+import {
+  count,
+  MEDIA_URL,
+  pageRow,
+  postImport,
+  readTree,
+  zip,
+  useImportApp,
+} from './import-helpers';
 
 const UUID = '[0-9a-f-]{36}';
 const HOME = 'operations-home';
@@ -9,27 +16,18 @@ const ROLLBACK = 'operations-home/deploy-runbook/rollback-recovery';
 
 /** Confluence's XML space export (entities.xml + attachments/) under format=confluence. */
 describe('POST /api/import: Confluence XML space export', () => {
-  let t: TestApp;
-  let admin: Client;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
-  beforeEach(async () => {
-    await t.reset();
-    admin = await signedIn(t, 'admin');
-  });
+  const ctx = useImportApp();
 
   const exportZip = () => zip(readTree('confluence-xml'));
   const importExport = (fields: Record<string, string> = {}) =>
-    postImport(admin, {
+    postImport(ctx.admin, {
       format: 'confluence',
       files: [{ name: 'Confluence-space-export-OPS.xml.zip', data: exportZip() }],
       fields,
     });
 
   it('imports the current pages in their hierarchy, with labels, owner, dates and a macro report', async () => {
-    await createUser(t, 'editor', { username: 'ada' });
+    await createUser(ctx.t, 'editor', { username: 'ada' });
     const res = await importExport().expect(200);
     expect([...res.body.created].sort()).toEqual([HOME, RUNBOOK, ROLLBACK]);
     expect(res.body.macros).toEqual([
@@ -75,7 +73,7 @@ describe('POST /api/import: Confluence XML space export', () => {
       { path: 'entities.xml#Deploy runbook', target: 'Capacity planning' },
     ]);
 
-    const runbook = await admin.get(`/api/pages/${RUNBOOK}`).expect(200);
+    const runbook = await ctx.admin.get(`/api/pages/${RUNBOOK}`).expect(200);
     expect(runbook.body).toMatchObject({
       title: 'Deploy runbook',
       tags: ['runbook', 'deploy'],
@@ -92,15 +90,15 @@ describe('POST /api/import: Confluence XML space export', () => {
       },
     });
     // The creator (grace.former) has no kb account: the last modifier owns the page.
-    expect((await admin.get(`/api/pages/${HOME}`).expect(200)).body.owner).toBe('ada');
-    expect((await admin.get(`/api/pages/${ROLLBACK}`).expect(200)).body.owner).toBeNull();
-    expect(await count(t, 'pages')).toBe(3);
+    expect((await ctx.admin.get(`/api/pages/${HOME}`).expect(200)).body.owner).toBe('ada');
+    expect((await ctx.admin.get(`/api/pages/${ROLLBACK}`).expect(200)).body.owner).toBeNull();
+    expect(await count(ctx.t, 'pages')).toBe(3);
   });
 
   it('converts the storage format: callouts, code, expand, tasks, images, links, status, Jira, unknown macros', async () => {
     const res = await importExport().expect(200);
     const image = res.body.images[0].url as string;
-    const runbook = (await pageRow(t, RUNBOOK))!.content;
+    const runbook = (await pageRow(ctx.t, RUNBOOK))!.content;
     expect(runbook).toContain('Status: **APPROVED**');
     expect(runbook).toContain(
       '> [!NOTE]\n> **Before you start**\n>\n> Announce the deploy in `#ops`.',
@@ -120,7 +118,7 @@ describe('POST /api/import: Confluence XML space export', () => {
     expect(runbook).toMatch(new RegExp(`\\[contact list\\]\\(/api/attachments/${UUID}/content\\)`));
     expect(runbook).toContain('See also [Capacity planning](<Capacity planning>).');
 
-    const page = (await admin.get(`/api/pages/${RUNBOOK}`).expect(200)).body.html as string;
+    const page = (await ctx.admin.get(`/api/pages/${RUNBOOK}`).expect(200)).body.html as string;
     expect(page).toContain('<div class="markdown-alert markdown-alert-note">');
     expect(page).toContain('<div class="markdown-alert markdown-alert-caution">');
     expect(page).toContain('<pre><code class="language-bash">#!/bin/sh');
@@ -131,7 +129,7 @@ describe('POST /api/import: Confluence XML space export', () => {
     );
     expect(page).not.toContain('[!');
 
-    const home = (await pageRow(t, HOME))!.content;
+    const home = (await pageRow(ctx.t, HOME))!.content;
     expect(home).toContain('Welcome to the **Operations** space 🙂');
     expect(home).not.toMatch(/toc|maxLevel/);
     expect(home).toContain(
@@ -141,7 +139,7 @@ describe('POST /api/import: Confluence XML space export', () => {
     expect(home).toContain(
       '> [!NOTE]\n> **Confluence macro "roadmap" (not converted)**\n>\n> source: %7B%22title%22%3A%22Q3%22%7D',
     );
-    const rollback = await admin.get(`/api/pages/${ROLLBACK}`).expect(200);
+    const rollback = await ctx.admin.get(`/api/pages/${ROLLBACK}`).expect(200);
     expect(rollback.body.content).toContain('```\nkubectl rollout undo deploy/api\n```');
     expect(rollback.body.content).toContain(`[Back _home_](/${HOME})`);
     expect(rollback.body.content).toMatch(
@@ -151,7 +149,7 @@ describe('POST /api/import: Confluence XML space export', () => {
     );
     expect(rollback.body.html).toContain('<h2 id="rollback-steps">Rollback steps</h2>');
     // Historical versions, drafts and deleted pages are not imported.
-    const all = await t.dataSource.query('SELECT content FROM pages');
+    const all = await ctx.t.dataSource.query('SELECT content FROM pages');
     for (const row of all) expect(row.content).not.toContain('SHOULD NOT BE IMPORTED');
   });
 
@@ -166,10 +164,10 @@ describe('POST /api/import: Confluence XML space export', () => {
       RUNBOOK,
       ROLLBACK,
     ]);
-    expect((await pageRow(t, HOME))!.content).toContain(
+    expect((await pageRow(ctx.t, HOME))!.content).toContain(
       'Tracking: [OPS-42](https://jira.example.com/browse/OPS-42)',
     );
-    expect(await pageRow(t, 'blog/release-4.2-is-out')).toMatchObject({
+    expect(await pageRow(ctx.t, 'blog/release-4.2-is-out')).toMatchObject({
       title: 'Release 4.2 is out',
       content: 'We shipped **4.2**.',
     });
@@ -188,7 +186,7 @@ describe('POST /api/import: Confluence XML space export', () => {
   });
 
   it('refuses an entities.xml that is not well-formed XML, naming it; nothing is written', async () => {
-    const res = await postImport(admin, {
+    const res = await postImport(ctx.admin, {
       format: 'confluence',
       files: [
         {
@@ -204,7 +202,7 @@ describe('POST /api/import: Confluence XML space export', () => {
         message: expect.stringMatching(/^"entities\.xml" is not well-formed XML/),
       },
     ]);
-    expect(await count(t, 'pages')).toBe(0);
+    expect(await count(ctx.t, 'pages')).toBe(0);
   });
 
   it('refuses a jiraBaseUrl that is not an http(s) URL', async () => {

@@ -1,6 +1,13 @@
-import { createTestApp, TestApp } from '../support/test-app';
-import { Client, signedIn } from '../support/users';
-import { fixture, MEDIA_URL, pageRow, postImport, readTree, zip } from './import-helpers';
+import { signedIn } from '../support/users';
+import {
+  fixture,
+  MEDIA_URL,
+  pageRow,
+  postImport,
+  readTree,
+  zip,
+  useImportApp,
+} from './import-helpers';
 
 /**
  * Migration fidelity (issue 14, defects 1–8): links between imported files resolve, slugs are
@@ -8,25 +15,16 @@ import { fixture, MEDIA_URL, pageRow, postImport, readTree, zip } from './import
  * an import, Confluence page chrome is removed. Each on a fixture shaped like the real thing.
  */
 describe('POST /api/import: migration fidelity', () => {
-  let t: TestApp;
-  let admin: Client;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
-  beforeEach(async () => {
-    await t.reset();
-    admin = await signedIn(t, 'admin');
-  });
+  const ctx = useImportApp();
 
   const html = async (slug: string): Promise<string> =>
-    (await admin.get(`/api/pages/${slug}`).expect(200)).body.html as string;
+    (await ctx.admin.get(`/api/pages/${slug}`).expect(200)).body.html as string;
 
   describe('a Markdown site that links page.html (defects 1, 2, 3, 5, 6)', () => {
     let report: Record<string, unknown>;
     beforeEach(async () => {
       report = (
-        await postImport(admin, {
+        await postImport(ctx.admin, {
           format: 'markdown',
           files: [{ name: 'site.zip', data: zip(readTree('fidelity/site')) }],
         }).expect(200)
@@ -45,7 +43,7 @@ describe('POST /api/import: migration fidelity', () => {
 
     it('resolves X.html / X.htm links (decoded, case-folded) to the imported pages, anchors kept', async () => {
       expect(report.unresolvedLinks).toEqual([]);
-      const index = await pageRow(t, 'index');
+      const index = await pageRow(ctx.t, 'index');
       expect(index!.content).toContain('[the basics](/basic-tutorial-1-hello-world)');
       expect(index!.content).toContain('[the next steps](/basic-tutorial-2-next-steps)');
       expect(index!.content).toContain('[install steps](/guide/getting-started#install-steps)');
@@ -54,29 +52,29 @@ describe('POST /api/import: migration fidelity', () => {
       const page = await html('index');
       expect(page).toContain('<a href="/basic-tutorial-1-hello-world">the basics</a>');
       expect(page).toContain('<a href="/guide/getting-started#install-steps">install steps</a>');
-      expect((await pageRow(t, 'guide/getting-started'))!.content).toContain(
+      expect((await pageRow(ctx.t, 'guide/getting-started'))!.content).toContain(
         'See [the FAQ](/faq#why) and [the first install steps](#install-steps).',
       );
     });
 
     it('titles: front matter wins and a different heading stays; escapes and inline markup become plain text', async () => {
-      const index = await admin.get('/api/pages/index').expect(200);
+      const index = await ctx.admin.get('/api/pages/index').expect(200);
       expect(index.body).toMatchObject({ title: 'Team Handbook', tags: ['handbook'] });
       expect(index.body.content).toMatch(/^# Welcome\n/);
       expect(index.body.html).toContain('<h1 id="welcome">Welcome</h1>');
-      expect((await pageRow(t, 'basic-tutorial-1-hello-world'))!.title).toBe(
+      expect((await pageRow(ctx.t, 'basic-tutorial-1-hello-world'))!.title).toBe(
         'Basic tutorial 1: Hello world!',
       );
-      expect((await pageRow(t, 'basic-tutorial-2-next-steps'))!.title).toBe(
+      expect((await pageRow(ctx.t, 'basic-tutorial-2-next-steps'))!.title).toBe(
         'Basic tutorial 2: Next steps!',
       );
-      const guide = await pageRow(t, 'guide/getting-started');
+      const guide = await pageRow(ctx.t, 'guide/getting-started');
       expect(guide!.title).toBe('Getting Started');
       expect(guide!.content).not.toContain('# Getting');
     });
 
     it('takes code languages from Confluence brush parameters and from `rust,ignore`', async () => {
-      const stored = (await pageRow(t, 'basic-tutorial-1-hello-world'))!.content;
+      const stored = (await pageRow(ctx.t, 'basic-tutorial-1-hello-world'))!.content;
       expect(stored).toContain('```cpp\n#include <cstdio>');
       expect(stored).toContain('```java\nSystem.out.println("hi");');
       expect(stored).toContain('```\nplain output');
@@ -109,7 +107,7 @@ describe('POST /api/import: migration fidelity', () => {
     });
 
     it('styles the callouts in the print document (preview, print and PDF share it)', async () => {
-      const res = await admin.post('/export/preview/faq').send({}).expect(200);
+      const res = await ctx.admin.post('/export/preview/faq').send({}).expect(200);
       const document = res.body.document as string;
       expect(document).toContain('<div class="markdown-alert markdown-alert-caution">');
       expect(document).toMatch(/\.markdown-alert \{[^}]*border-left/);
@@ -118,7 +116,7 @@ describe('POST /api/import: migration fidelity', () => {
     });
 
     it('previews callouts the same way', async () => {
-      const res = await admin
+      const res = await ctx.admin
         .post('/api/preview')
         .send({ content: '> [!WARNING]\n> Mind the gap' })
         .expect(200);
@@ -130,12 +128,12 @@ describe('POST /api/import: migration fidelity', () => {
 
   describe('Wiki.js 1 files (defect 3)', () => {
     it('take the title from <!-- TITLE -->, the description from <!-- SUBTITLE -->, and keep the first section heading', async () => {
-      const res = await postImport(admin, {
+      const res = await postImport(ctx.admin, {
         format: 'wikijs',
         files: [{ name: 'wiki.zip', data: zip(readTree('fidelity/wikijs1')) }],
       }).expect(200);
       expect([...res.body.created].sort()).toEqual(['home', 'install']);
-      const install = await admin.get('/api/pages/install').expect(200);
+      const install = await ctx.admin.get('/api/pages/install').expect(200);
       expect(install.body).toMatchObject({
         title: 'Installation',
         properties: { description: 'Getting the wiki running on your server' },
@@ -143,7 +141,7 @@ describe('POST /api/import: migration fidelity', () => {
       expect(install.body.content).toMatch(/^# Requirements\n\n- Node\.js 8 or later\n\n# Steps/);
       expect(install.body.content).toContain('[requirements](/install#requirements)');
       expect(install.body.html).toContain('<h1 id="requirements">Requirements</h1>');
-      expect((await pageRow(t, 'home'))!).toMatchObject({
+      expect((await pageRow(ctx.t, 'home'))!).toMatchObject({
         title: 'Home',
         content: 'Welcome! See the [installation guide](/install).',
       });
@@ -155,13 +153,15 @@ describe('POST /api/import: migration fidelity', () => {
     const upload = () => [{ name: 'ops-md.zip', data: zip(readTree('fidelity/confluence-md')) }];
 
     it('format=confluence: chrome removed by default, space prefix dropped, links and Confluence anchors resolved', async () => {
-      const res = await postImport(admin, { format: 'confluence', files: upload() }).expect(200);
+      const res = await postImport(ctx.admin, { format: 'confluence', files: upload() }).expect(
+        200,
+      );
       expect([...res.body.created].sort()).toEqual([
         'deploy-runbook_65541',
         'operations-home_65540',
       ]);
       expect(res.body.unresolvedLinks).toEqual([]);
-      const home = await pageRow(t, 'operations-home_65540');
+      const home = await pageRow(ctx.t, 'operations-home_65540');
       expect(home!.title).toBe('Operations Home');
       expect(home!.content).not.toMatch(
         /Created by|last modified|Document generated by Confluence|Atlassian|images\/icons|index\.html/,
@@ -173,7 +173,7 @@ describe('POST /api/import: migration fidelity', () => {
         '<div class="markdown-alert markdown-alert-note">',
       );
 
-      const runbook = await pageRow(t, 'deploy-runbook_65541');
+      const runbook = await pageRow(ctx.t, 'deploy-runbook_65541');
       expect(runbook!.title).toBe('Deploy Runbook');
       expect(runbook!.content).toContain('```java\npublic class Deploy { }\n```');
       expect(runbook!.content).toContain('```bash\n./deploy.sh --env=prod\n```');
@@ -194,17 +194,17 @@ describe('POST /api/import: migration fidelity', () => {
     });
 
     it('format=markdown keeps the chrome unless cleanConfluence=true; the prefix goes either way', async () => {
-      await postImport(admin, { format: 'markdown', files: upload() }).expect(200);
-      const kept = await pageRow(t, 'deploy-runbook_65541');
+      await postImport(ctx.admin, { format: 'markdown', files: upload() }).expect(200);
+      const kept = await pageRow(ctx.t, 'deploy-runbook_65541');
       expect(kept!.title).toBe('Deploy Runbook');
       expect(kept!.content).toContain('Document generated by Confluence');
 
-      await postImport(admin, {
+      await postImport(ctx.admin, {
         format: 'markdown',
         files: upload(),
         fields: { cleanConfluence: 'true' },
       }).expect(200);
-      expect((await pageRow(t, 'deploy-runbook_65541'))!.content).not.toContain(
+      expect((await pageRow(ctx.t, 'deploy-runbook_65541'))!.content).not.toContain(
         'Document generated by Confluence',
       );
     });
@@ -212,7 +212,7 @@ describe('POST /api/import: migration fidelity', () => {
 
   describe('a Wiki.js ZIP with non-page files (defects 4, 7)', () => {
     it('imports the pages; manifest/config JSON and uploads are files, used ones stored, the rest listed as ignored', async () => {
-      const res = await postImport(admin, {
+      const res = await postImport(ctx.admin, {
         format: 'wikijs',
         files: [{ name: 'wiki.zip', data: zip(readTree('fidelity/wikijs-zip')) }],
       }).expect(200);
@@ -230,7 +230,7 @@ describe('POST /api/import: migration fidelity', () => {
         { path: 'manifest.json', reason: expect.stringContaining('not a Wiki.js page shape') },
       ]);
       expect(res.body.counts.ignored).toBe(3);
-      const home = await admin.get('/api/pages/home').expect(200);
+      const home = await ctx.admin.get('/api/pages/home').expect(200);
       expect(home.body.content).toContain('> [!NOTE]\n> Remember to log in.');
       expect(home.body.html).toContain(
         '<div class="markdown-alert markdown-alert-note">\n<p class="markdown-alert-title">Note</p>\n<p>Remember to log in.</p>',
@@ -242,7 +242,7 @@ describe('POST /api/import: migration fidelity', () => {
 
   describe('Confluence Word exports and refusals (defect 9)', () => {
     it('imports the MHTML .doc (quoted-printable, embedded image), also when renamed to .html', async () => {
-      const res = await postImport(admin, {
+      const res = await postImport(ctx.admin, {
         format: 'confluence',
         files: [
           { name: 'Incident-Runbook.doc', data: fixture('fidelity/word/Incident-Runbook.doc') },
@@ -257,7 +257,7 @@ describe('POST /api/import: migration fidelity', () => {
           url: expect.stringMatching(MEDIA_URL),
         },
       ]);
-      const page = await pageRow(t, slug);
+      const page = await pageRow(ctx.t, slug);
       expect(page!.title).toBe('Incident Runbook – Größte Störung');
       expect(page!.content).toMatch(
         /^When the pager fires, open the \*\*status page\*\* first\. This paragraph is long enough/,
@@ -270,20 +270,20 @@ describe('POST /api/import: migration fidelity', () => {
       expect(page!.content).toContain(`![](${res.body.images[0].url})`);
       expect(page!.content).not.toMatch(/=3D|=\r?\n|Content-Type|@page|mso-/);
 
-      await t.reset();
-      admin = await signedIn(t, 'admin');
-      const renamed = await postImport(admin, {
+      await ctx.t.reset();
+      ctx.admin = await signedIn(ctx.t, 'admin');
+      const renamed = await postImport(ctx.admin, {
         format: 'confluence',
         files: [
           { name: 'renamed-runbook.html', data: fixture('fidelity/word/renamed-runbook.html') },
         ],
       }).expect(200);
       expect(renamed.body.created).toEqual([slug]);
-      expect((await pageRow(t, slug))!.content).not.toMatch(/=3D|Content-Type|------=_Part/);
+      expect((await pageRow(ctx.t, slug))!.content).not.toMatch(/=3D|Content-Type|------=_Part/);
     });
 
     it('refuses a binary Word file naming it and what to export instead', async () => {
-      const res = await postImport(admin, {
+      const res = await postImport(ctx.admin, {
         format: 'confluence',
         files: [
           { name: 'Quarterly-Report.doc', data: fixture('fidelity/word/Quarterly-Report.doc') },
@@ -301,7 +301,7 @@ describe('POST /api/import: migration fidelity', () => {
     });
 
     it('names each file when nothing in the upload is a document of the format', async () => {
-      const res = await postImport(admin, {
+      const res = await postImport(ctx.admin, {
         format: 'markdown',
         files: [
           {
