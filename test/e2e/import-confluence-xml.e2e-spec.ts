@@ -128,6 +128,12 @@ describe('POST /api/import: Confluence XML space export', () => {
       '<input class="task-list-item-checkbox" checked disabled type="checkbox" />',
     );
     expect(page).not.toContain('[!');
+    // The print document (preview, print, PDF) shows the collapsible section open.
+    const printed = await ctx.admin.post(`/export/preview/${RUNBOOK}`).send({}).expect(200);
+    expect(printed.body.document).toContain(
+      '<details open>\n<summary>Environment matrix</summary>',
+    );
+    expect(printed.body.document).toContain('<div class="markdown-alert markdown-alert-tip">');
 
     const home = (await pageRow(ctx.t, HOME))!.content;
     expect(home).toContain('Welcome to the **Operations** space 🙂');

@@ -33,6 +33,9 @@ blockquote { margin: 0.8em 0; padding: 0 0 0 10pt; border-left: 3pt solid #ddd; 
 .markdown-alert > :first-child { margin-top: 0; }
 .markdown-alert > :last-child { margin-bottom: 0; }
 .markdown-alert-title { font-weight: bold; margin: 0 0 3pt; color: #0969da; }
+.markdown-alert-title + * { margin-top: 0; }
+details { margin: 0.8em 0; }
+summary { font-weight: bold; }
 .markdown-alert-tip { border-left-color: #1a7f37; background: #eff8f1; }
 .markdown-alert-tip > .markdown-alert-title { color: #1a7f37; }
 .markdown-alert-important { border-left-color: #8250df; background: #f5f0fd; }
