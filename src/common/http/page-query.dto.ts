@@ -3,7 +3,7 @@ import { IsOptional, IsString } from 'class-validator';
 
 /** `limit` and `cursor`; parsed and range-checked by parsePageRequest. */
 export class PageQueryDto {
-  @ApiPropertyOptional({ description: '1-100, default 20' })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20 })
   @IsOptional()
   @IsString()
   limit?: string;
