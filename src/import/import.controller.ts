@@ -7,7 +7,7 @@ import { ApiProblems, ApiResult } from '../common/openapi/api-result.decorator';
 import { ImportReportResponse } from './dto/import-report.dto';
 import { IMPORT_FORMATS, ImportReport } from './import.types';
 
-const BOOLEAN_FIELD = { type: 'string', enum: ['true', 'false'], default: 'false' };
+const BOOLEAN_FIELD = { type: 'string', enum: ['true', 'false'] };
 
 const IMPORT_BODY: ApiBodyOptions = {
   schema: {
@@ -25,10 +25,11 @@ const IMPORT_BODY: ApiBodyOptions = {
         type: 'string',
         description: 'Slug prefix for every imported page, such as `handbook`.',
       },
-      dryRun: { ...BOOLEAN_FIELD, description: 'true: report without writing.' },
+      dryRun: { ...BOOLEAN_FIELD, description: 'true: report without writing (default false).' },
       skipInvalid: {
         ...BOOLEAN_FIELD,
-        description: 'true: import the valid documents and list the others under `skipped`.',
+        description:
+          'true: import the valid documents and list the others under `skipped` (default false).',
       },
     },
   },

@@ -49,7 +49,11 @@ export class PageFieldsDto {
   @IsString({ each: true })
   tags?: string[];
 
-  @ApiPropertyOptional({ enum: LIFECYCLES, enumName: 'Lifecycle', default: 'published' })
+  @ApiPropertyOptional({
+    enum: LIFECYCLES,
+    enumName: 'Lifecycle',
+    description: 'default on create: published',
+  })
   @IsOptional()
   @IsString()
   @IsIn(LIFECYCLES)
