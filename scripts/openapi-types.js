@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// `npm run openapi:types`: regenerates test/openapi/kb-api.d.ts, the TypeScript types the typed
-// client test (test/e2e/openapi-client.e2e-spec.ts) is written against, from the document
-// that /api/docs/json serves. `--from doc.json` prints the types of a document file instead
-// (openapi-document.e2e-spec.ts compares them with the committed file).
+// `npm run openapi:types [-- --out FILE]`: TypeScript types (openapi-typescript) of the document
+// /api/docs/json serves, written to test/openapi/kb-api.d.ts (the typed client test's types) or
+// FILE. `--from doc.json` prints the types of a document file instead (openapi-document.e2e-spec.ts
+// compares them with the committed file).
 const { spawnSync } = require('node:child_process');
 const { readFileSync, writeFileSync } = require('node:fs');
 const { parseArgs } = require('node:util');
@@ -30,7 +30,9 @@ async function generateApiTypes(document) {
 }
 
 async function main() {
-  const { values } = parseArgs({ options: { from: { type: 'string' } } });
+  const { values } = parseArgs({
+    options: { from: { type: 'string' }, out: { type: 'string', short: 'o' } },
+  });
   if (values.from) {
     process.stdout.write(await generateApiTypes(JSON.parse(readFileSync(values.from, 'utf8'))));
     return;
@@ -42,8 +44,9 @@ async function main() {
     maxBuffer: 64 * 1024 * 1024,
   });
   if (run.status !== 0) process.exit(run.status ?? 1);
-  writeFileSync(TYPES_FILE, await generateApiTypes(JSON.parse(run.stdout)));
-  console.log(`wrote ${TYPES_FILE}`);
+  const out = values.out ?? TYPES_FILE;
+  writeFileSync(out, await generateApiTypes(JSON.parse(run.stdout)));
+  console.log(`wrote ${out}`);
 }
 
 main().catch((error) => {

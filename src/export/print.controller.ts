@@ -1,23 +1,17 @@
 import { Controller, Get, HttpCode, Param, Post, Req, Res, StreamableFile } from '@nestjs/common';
-import { ApiBody, ApiBodyOptions, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiBodyOptions, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { AuthUser } from '../common/auth/auth-user';
 import { TakesJsonBody } from '../common/http/json-body';
 import { CurrentUser, SessionOnly } from '../common/auth/route-policy';
 import { ApiFileResult, ApiProblems, ApiResult } from '../common/openapi/api-result.decorator';
+import { PrintPreviewResponse } from './dto/print-response.dto';
 import { contentDisposition, NO_STORE, slugFileStem } from './http/download';
 import { joinSlugParam } from '../common/http/slug-param';
 import { postedBody } from './print/overrides';
 import { PdfFile, PrintService } from './print/print.service';
 
 const PDF = { 'application/pdf': 'binary' } as const;
-
-export class PrintPreviewResponse {
-  @ApiProperty({
-    description: 'The print document: self-contained HTML, images inlined, overrides applied.',
-  })
-  document: string;
-}
 
 const OVERRIDES_BODY: ApiBodyOptions = {
   schema: {
