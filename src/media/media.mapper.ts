@@ -2,7 +2,7 @@ import type { MediaResponse } from './dto/media-response.dto';
 import type { MediaEntity, MediaKind } from './entities/media.entity';
 
 // The response shape (and its OpenAPI schema) is in dto/media-response.dto.ts.
-export type { MediaResponse, UploaderResponse } from './dto/media-response.dto';
+export type { MediaResponse } from './dto/media-response.dto';
 
 export function mediaUrl(kind: MediaKind, id: string): string {
   return `/api/${kind === 'image' ? 'images' : 'attachments'}/${id}/content`;

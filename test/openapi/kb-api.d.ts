@@ -1233,7 +1233,7 @@ export interface components {
         };
         /** @enum {string} */
         MediaKind: "image" | "attachment";
-        UploaderResponse: {
+        UserRefResponse: {
             /** Format: uuid */
             id: string;
             username: string;
@@ -1266,7 +1266,7 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             /** @description null when the uploader's account was deleted. */
-            uploadedBy: components["schemas"]["UploaderResponse"] | null;
+            uploadedBy: components["schemas"]["UserRefResponse"] | null;
         };
         MediaList: {
             items: components["schemas"]["MediaResponse"][];
@@ -1275,12 +1275,6 @@ export interface components {
         };
         /** @enum {string} */
         NotificationKind: "page.updated" | "page.binned" | "page.review_due" | "import.finished";
-        NotificationActor: {
-            /** Format: uuid */
-            id: string;
-            username: string;
-            displayName: string;
-        };
         NotificationPageRef: {
             /** Format: uuid */
             id: string;
@@ -1316,7 +1310,7 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             /** @description Who caused it (null for a review reminder, or when that account is gone). */
-            actor: components["schemas"]["NotificationActor"] | null;
+            actor: components["schemas"]["UserRefResponse"] | null;
             /** @description The page it is about. */
             page: components["schemas"]["NotificationPageRef"] | null;
             data: components["schemas"]["NotificationData"];

@@ -7,6 +7,18 @@ import { listOf } from '../../common/openapi/list-of';
 const DATE_TIME = { type: String, format: 'date-time' } as const;
 const ROLE = { enum: ROLES, enumName: 'Role' } as const;
 
+/** A user as other answers name them (an uploader, who caused a notice). */
+export class UserRefResponse {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+
+  @ApiProperty()
+  username: string;
+
+  @ApiProperty()
+  displayName: string;
+}
+
 export class MeResponse {
   @ApiProperty({ format: 'uuid' })
   id: string;

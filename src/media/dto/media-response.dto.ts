@@ -1,19 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { UserRefResponse } from '../../auth/dto/auth-response.dto';
 import { listOf } from '../../common/openapi/list-of';
 import { MEDIA_KINDS, type MediaKind } from '../entities/media.entity';
 
 /** Media metadata as media.mapper.ts builds it, with its OpenAPI schema. */
-
-export class UploaderResponse {
-  @ApiProperty({ format: 'uuid' })
-  id: string;
-
-  @ApiProperty()
-  username: string;
-
-  @ApiProperty()
-  displayName: string;
-}
 
 export class MediaResponse {
   @ApiProperty({ format: 'uuid' })
@@ -50,11 +40,11 @@ export class MediaResponse {
   createdAt: string;
 
   @ApiProperty({
-    type: UploaderResponse,
+    type: UserRefResponse,
     nullable: true,
     description: "null when the uploader's account was deleted.",
   })
-  uploadedBy: UploaderResponse | null;
+  uploadedBy: UserRefResponse | null;
 }
 
 export class MediaList extends listOf(MediaResponse) {}

@@ -1,19 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { UserRefResponse } from '../../auth/dto/auth-response.dto';
 import { listOf } from '../../common/openapi/list-of';
 import { NOTIFICATION_KINDS, type NotificationKind } from '../entities/notification.entity';
 
 /** The inbox answers built by notifications.mapper.ts, with their OpenAPI schemas. */
-
-export class NotificationActor {
-  @ApiProperty({ format: 'uuid' })
-  id: string;
-
-  @ApiProperty()
-  username: string;
-
-  @ApiProperty()
-  displayName: string;
-}
 
 export class NotificationPageRef {
   @ApiProperty({ format: 'uuid' })
@@ -69,11 +59,11 @@ export class NotificationResponse {
   createdAt: string;
 
   @ApiProperty({
-    type: NotificationActor,
+    type: UserRefResponse,
     nullable: true,
     description: 'Who caused it (null for a review reminder, or when that account is gone).',
   })
-  actor: NotificationActor | null;
+  actor: UserRefResponse | null;
 
   @ApiProperty({ type: NotificationPageRef, nullable: true, description: 'The page it is about.' })
   page: NotificationPageRef | null;
