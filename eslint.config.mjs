@@ -6,7 +6,7 @@ import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'bench/.work/**', 'eslint.config.mjs', 'console/src/api/schema.d.ts'] },
+  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'bench/.work/**', 'eslint.config.mjs', 'console/src/api/kb-api.d.ts'] },
   eslint.configs.recommended,
   ...tseslint.configs.recommended,
   prettier,

@@ -106,7 +106,7 @@ function ensureConsoleBuilt(force = false) {
       join(require.resolve('vite/package.json'), '..', 'bin', 'vite.js'),
       'build',
       '--config',
-      join(console_, 'vite.config.ts'),
+      join(console_, 'vite.config.mts'),
       '--logLevel',
       'warn',
     ],

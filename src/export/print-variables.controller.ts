@@ -1,26 +1,12 @@
 import { Controller, Get, Header, Param } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuthUser } from '../common/auth/auth-user';
 import { CurrentUser, SessionOnly } from '../common/auth/route-policy';
 import { joinSlugParam } from '../common/http/slug-param';
+import { ApiResult } from '../common/openapi/api-result.decorator';
+import { PrintVariablesResponse } from './dto/print-response.dto';
 import { NO_STORE } from './http/download';
-import { PrintVariable, PrintVariablesService } from './print/print-variables.service';
-
-class PrintVariableResponse {
-  @ApiProperty({ example: 'customer_name' })
-  name: string;
-
-  @ApiProperty({ description: 'the saved value (the page’s own, else the site-wide one)' })
-  value: string;
-
-  @ApiProperty({ enum: ['page', 'site'] })
-  source: 'page' | 'site';
-}
-
-class PrintVariablesResponse {
-  @ApiProperty({ type: [PrintVariableResponse] })
-  variables: PrintVariableResponse[];
-}
+import { PrintVariablesService } from './print/print-variables.service';
 
 /** What the print dialog offers to override: browser sessions only, like the other /export routes. */
 @ApiTags('export')
@@ -35,11 +21,11 @@ export class PrintVariablesController {
     summary:
       'The variables a print/PDF request may override for this page (used by its content), with their saved values, in order of first use',
   })
-  @ApiOkResponse({ type: PrintVariablesResponse })
+  @ApiResult(PrintVariablesResponse)
   async listPrintVariables(
     @CurrentUser() user: AuthUser,
     @Param('slug') slug: string | string[],
-  ): Promise<{ variables: PrintVariable[] }> {
+  ): Promise<PrintVariablesResponse> {
     return { variables: await this.variables.list(joinSlugParam(slug), user) };
   }
 }

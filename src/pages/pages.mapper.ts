@@ -1,85 +1,25 @@
+import type {
+  BinItemResponse,
+  PageLinkResponse,
+  PageResponse,
+  PageSummaryResponse,
+  RevisionResponse,
+  RevisionSummaryResponse,
+} from './dto/page-response.dto';
 import type { PageRevisionEntity } from './entities/page-revision.entity';
-import type { Lifecycle, PropertyValue } from './entities/page.entity';
 import type { PageRow } from './page-queries';
 
-export interface PageSummaryResponse {
-  slug: string;
-  title: string;
-  icon: string | null;
-  language: string | null;
-  tags: string[];
-  lifecycle: Lifecycle;
-  owner: string | null;
-  groups: string[];
-  verified: boolean;
-  revision: number;
-  updatedAt: string;
-  updatedBy: string | null;
-}
-
-export interface PageLinkResponse {
-  slug: string;
-  title: string;
-}
-
-export interface PageResponse {
-  slug: string;
-  title: string;
-  content: string;
-  icon: string | null;
-  language: string | null;
-  tags: string[];
-  lifecycle: Lifecycle;
-  owner: string | null;
-  reviewIntervalDays: number | null;
-  nextReviewAt: string | null;
-  groups: string[];
-  deprecatedTarget: string | null;
-  properties: Record<string, PropertyValue>;
-  variables: Record<string, string>;
-  verified: boolean;
-  revision: number;
-  createdAt: string;
-  updatedAt: string;
-  updatedBy: string | null;
-  html: string;
-  backlinks: PageLinkResponse[];
-}
-
-export interface BinItemResponse {
-  id: string;
-  slug: string;
-  title: string;
-  revision: number;
-  updatedAt: string;
-  binnedAt: string;
-  binnedBy: string | null;
-}
-
-export interface RevisionSummaryResponse {
-  id: string;
-  revision: number;
-  title: string;
-  action: string;
-  author: string | null;
-  createdAt: string;
-}
-
-export interface RevisionResponse extends RevisionSummaryResponse {
-  slug: string;
-  content: string;
-  metadata: Record<string, unknown>;
-}
-
-export interface TagResponse {
-  name: string;
-  count: number;
-}
-
-export interface GraphResponse {
-  nodes: { slug: string; title: string; tags: string[] }[];
-  edges: { from: string; to: string }[];
-}
+// The response shapes (and their OpenAPI schemas) are in dto/page-response.dto.ts.
+export type {
+  BinItemResponse,
+  GraphResponse,
+  PageLinkResponse,
+  PageResponse,
+  PageSummaryResponse,
+  RevisionResponse,
+  RevisionSummaryResponse,
+  TagResponse,
+} from './dto/page-response.dto';
 
 export function toPageSummary(row: PageRow): PageSummaryResponse {
   const p = row.page;

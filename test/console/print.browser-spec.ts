@@ -7,7 +7,7 @@ import {
   signIn,
   startConsoleApp,
   type ConsoleApp,
-} from '../support/console';
+} from './console-app';
 import { pdfText, startPdfService, type RunningPdfService } from '../support/pdf';
 
 /**

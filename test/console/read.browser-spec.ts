@@ -8,7 +8,7 @@ import {
   signIn,
   startConsoleApp,
   type ConsoleApp,
-} from '../support/console';
+} from './console-app';
 import { createPage, updatePage } from '../support/pages';
 
 /** Flows 2, 3, 7, 8 and 9: finding, reading, exporting, notifications and access tokens. */

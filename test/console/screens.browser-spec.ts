@@ -9,7 +9,7 @@ import {
   signIn,
   startConsoleApp,
   type ConsoleApp,
-} from '../support/console';
+} from './console-app';
 import { updatePage } from '../support/pages';
 
 /**

@@ -8,7 +8,7 @@ import {
   signIn,
   startConsoleApp,
   type ConsoleApp,
-} from '../support/console';
+} from './console-app';
 import { createPage } from '../support/pages';
 import { createUser } from '../support/users';
 

@@ -1,12 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { png } from '../support/images';
-import {
-  launchBrowser,
-  newContext,
-  signIn,
-  startConsoleApp,
-  type ConsoleApp,
-} from '../support/console';
+import { launchBrowser, newContext, signIn, startConsoleApp, type ConsoleApp } from './console-app';
 import { createPage } from '../support/pages';
 
 /** Flows 4 and 5: writing pages, drafts that survive a reload, and conflicts between two people. */

@@ -1,6 +1,6 @@
 import createClient, { type Middleware } from 'openapi-fetch';
 import { ApiProblem } from './problem';
-import type { paths } from './schema';
+import type { paths } from './kb-api';
 
 /** Parameters that hold a slug (or draft key) keep their slashes: each segment is encoded. */
 const MULTI_SEGMENT = new Set(['slug', 'key']);
@@ -35,22 +35,25 @@ export const api = createClient<paths>({
 });
 api.use(watchSession);
 
-interface FetchResult {
-  data?: unknown;
+interface FetchResult<D> {
+  data?: D;
   error?: unknown;
   response: Response;
 }
 
-/** The body of a successful answer; any other answer throws its problem as ApiProblem. */
-export async function unwrap<T>(call: Promise<FetchResult>): Promise<T> {
+/**
+ * The body of a successful answer, typed by the generated schema; any other answer throws its
+ * problem document as ApiProblem.
+ */
+export async function unwrap<D>(call: Promise<FetchResult<D>>): Promise<D> {
   const { data, error, response } = await call;
   if (!response.ok) throw await ApiProblem.fromResponse(response, error);
-  return data as T;
+  return data as D;
 }
 
 /** A file answer (Markdown, ZIP, PDF) as a Blob with the server's file name. */
 export async function unwrapFile(
-  call: Promise<FetchResult>,
+  call: Promise<FetchResult<unknown>>,
   fallbackName: string,
 ): Promise<{ blob: Blob; filename: string }> {
   const { data, error, response } = await call;
@@ -65,11 +68,4 @@ export function filenameOf(response: Response): string | null {
   if (extended) return decodeURIComponent(extended[1]);
   const plain = /filename="([^"]+)"/i.exec(header);
   return plain ? plain[1] : null;
-}
-
-/** Same-origin fetch for what the client above does not cover; 401 handling included. */
-export async function rawFetch(input: string, init: RequestInit = {}): Promise<Response> {
-  const response = await fetch(input, { credentials: 'same-origin', ...init });
-  if (response.status === 401 && input !== '/auth/login') sessionLost?.();
-  return response;
 }

@@ -1,12 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AuthUser } from '../../common/auth/auth-user';
 import { PagesService } from '../../pages/pages.service';
-
-export interface PrintVariable {
-  name: string;
-  value: string;
-  source: 'page' | 'site';
-}
+import type { PrintVariableResponse } from '../dto/print-response.dto';
 
 /**
  * The variables a print or PDF request may override for a page: those defined for the page or
@@ -16,7 +11,7 @@ export interface PrintVariable {
 export class PrintVariablesService {
   constructor(private readonly pages: PagesService) {}
 
-  async list(slug: string, user: AuthUser): Promise<PrintVariable[]> {
+  async list(slug: string, user: AuthUser): Promise<PrintVariableResponse[]> {
     const page = await this.pages.getVisible(slug, user);
     const [names, values] = await Promise.all([
       this.pages.usableVariableNames(page),

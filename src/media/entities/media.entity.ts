@@ -2,7 +2,8 @@ import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { UserEntity } from '../../auth/entities/user.entity';
 import { DateTimeColumn } from '../../common/database/columns';
 
-export type MediaKind = 'image' | 'attachment';
+export const MEDIA_KINDS = ['image', 'attachment'] as const;
+export type MediaKind = (typeof MEDIA_KINDS)[number];
 
 /** Byte counts fit a JS number; MySQL hands BIGINT back as a string. */
 const bigintAsNumber = {

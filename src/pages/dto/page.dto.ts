@@ -11,6 +11,7 @@ import {
   Min,
 } from 'class-validator';
 import { LIFECYCLES, type Lifecycle, type PropertyValue } from '../entities/page.entity';
+import { PROPERTIES_SCHEMA, VARIABLES_SCHEMA } from './page-response.dto';
 
 /**
  * Page fields shared by create and update. Types are checked here; the rules (slug, lengths,
@@ -48,13 +49,21 @@ export class PageFieldsDto {
   @IsString({ each: true })
   tags?: string[];
 
-  @ApiPropertyOptional({ enum: LIFECYCLES, default: 'published' })
+  @ApiPropertyOptional({
+    enum: LIFECYCLES,
+    enumName: 'Lifecycle',
+    description: 'default on create: published',
+  })
   @IsOptional()
   @IsString()
   @IsIn(LIFECYCLES)
   lifecycle?: Lifecycle;
 
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'username of the owner' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description: 'username of the owner',
+  })
   @IsOptional()
   @IsString()
   owner?: string | null;
@@ -84,12 +93,12 @@ export class PageFieldsDto {
   @IsString()
   deprecatedTarget?: string | null;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'scalars only' })
+  @ApiPropertyOptional(PROPERTIES_SCHEMA)
   @IsOptional()
   @IsObject()
   properties?: Record<string, PropertyValue>;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' } })
+  @ApiPropertyOptional(VARIABLES_SCHEMA)
   @IsOptional()
   @IsObject()
   variables?: Record<string, string>;
@@ -121,7 +130,11 @@ export class UpdatePageDto extends PageFieldsDto {
   @IsString()
   title?: string;
 
-  @ApiPropertyOptional({ description: 'the revision this edit is based on (or send If-Match)' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    description: 'the revision this edit is based on (or send If-Match)',
+  })
   @IsOptional()
   @IsInt()
   @Min(1)
@@ -152,6 +165,8 @@ export class SiteVariablesDto {
 
 export class RestoreRevisionDto {
   @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
     description: 'optional: refuse (409) unless the page is still at this revision',
   })
   @IsOptional()

@@ -1,13 +1,8 @@
 import type { PageEntity } from '../entities/page.entity';
+import type { SearchResultItem } from './search-response.dto';
 
-export interface SearchResultItem {
-  slug: string;
-  title: string;
-  /** HTML: escaped text with the hits in `<mark>`. */
-  snippet: string;
-  tags: string[];
-  updatedAt: string;
-}
+// The response shape (and its OpenAPI schema) is in search-response.dto.ts.
+export type { SearchResultItem } from './search-response.dto';
 
 export type SearchResultPage = Pick<PageEntity, 'id' | 'slug' | 'title' | 'tags' | 'updatedAt'>;
 

@@ -1,9 +1,10 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuthUser } from '../../common/auth/auth-user';
 import { CurrentUser } from '../../common/auth/route-policy';
 import { Page, parsePageRequest } from '../../common/http/pagination';
-import { PageTreeNodeResponse, PageTreePageResponse, PageTreeQueryDto } from './page-tree.dto';
+import { ApiResult } from '../../common/openapi/api-result.decorator';
+import { PageTreeList, PageTreeNodeResponse, PageTreeQueryDto } from './page-tree.dto';
 import { PageTreeService } from './page-tree.service';
 
 @ApiTags('pages')
@@ -16,7 +17,7 @@ export class PageTreeController {
     summary:
       'One level of the page tree: the next slug segments below `parent` (or the top level), by name, paged',
   })
-  @ApiOkResponse({ type: PageTreePageResponse })
+  @ApiResult(PageTreeList)
   listTree(
     @Query() query: PageTreeQueryDto,
     @CurrentUser() user: AuthUser,

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString } from 'class-validator';
 import { PageQueryDto } from '../../common/http/page-query.dto';
+import { listOf } from '../../common/openapi/list-of';
 
 export class PageTreeQueryDto extends PageQueryDto {
   @ApiPropertyOptional({
@@ -34,10 +35,4 @@ export class PageTreeNodeResponse {
   hasChildren: boolean;
 }
 
-export class PageTreePageResponse {
-  @ApiProperty({ type: [PageTreeNodeResponse] })
-  items: PageTreeNodeResponse[];
-
-  @ApiProperty({ type: String, nullable: true })
-  nextCursor: string | null;
-}
+export class PageTreeList extends listOf(PageTreeNodeResponse) {}

@@ -5,7 +5,7 @@ import type { Me } from '../../../api/types';
 export const meKey = ['/api/me'] as const;
 
 export function getMe(): Promise<Me> {
-  return unwrap<Me>(api.GET('/api/me'));
+  return unwrap(api.GET('/api/me'));
 }
 
 /** The signed-in user; a 401 means nobody is (the shell sends the person to sign-in). */
@@ -28,7 +28,7 @@ export function useLogin() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: { username: string; password: string }) =>
-      unwrap<Me>(api.POST('/auth/login', { body })),
+      unwrap(api.POST('/auth/login', { body })),
     onSuccess: (me) => {
       queryClient.clear();
       queryClient.setQueryData(meKey, me);
@@ -39,7 +39,7 @@ export function useLogin() {
 export function useLogout() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => unwrap<void>(api.POST('/auth/logout')),
+    mutationFn: () => unwrap(api.POST('/auth/logout')),
     onSettled: () => queryClient.clear(),
   });
 }

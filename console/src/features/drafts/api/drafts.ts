@@ -11,7 +11,7 @@ export const draftQueryKey = (key: string) => ['/api/drafts/{key}', key] as cons
 /** The caller's draft under `key`, or null when there is none. */
 export async function getDraft(key: string): Promise<Draft | null> {
   try {
-    return await unwrap<Draft>(api.GET('/api/drafts/{key}', { params: { path: { key } } }));
+    return await unwrap(api.GET('/api/drafts/{key}', { params: { path: { key } } }));
   } catch (error) {
     if (isProblem(error, 404)) return null;
     throw error;
@@ -29,7 +29,7 @@ export interface DraftBody {
 }
 
 export function saveDraft(key: string, body: DraftBody): Promise<Draft> {
-  return unwrap<Draft>(
+  return unwrap(
     api.PUT('/api/drafts/{key}', { params: { path: { key } }, body: body as { content: string } }),
   );
 }
@@ -51,7 +51,7 @@ export function saveDraftOnExit(key: string, body: DraftBody): Promise<unknown> 
 
 export async function deleteDraft(key: string): Promise<void> {
   try {
-    await unwrap<void>(api.DELETE('/api/drafts/{key}', { params: { path: { key } } }));
+    await unwrap(api.DELETE('/api/drafts/{key}', { params: { path: { key } } }));
   } catch (error) {
     if (!isProblem(error, 404)) throw error;
   }

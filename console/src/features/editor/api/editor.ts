@@ -1,16 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
-import { api, rawFetch, unwrap } from '../../../api/client';
-import { ApiProblem } from '../../../api/problem';
-import type { Group, ListPage, Media, Page, Revision, RevisionSummary } from '../../../api/types';
+import { api, unwrap } from '../../../api/client';
+import type { Media, Page } from '../../../api/types';
 import type { PageBody } from '../model/fields';
 
 export function createPage(body: PageBody): Promise<Page> {
-  return unwrap<Page>(api.POST('/api/pages', { body }));
+  return unwrap(api.POST('/api/pages', { body }));
 }
 
 /** Saves on top of `baseRevision` (If-Match): 412 when someone saved in between. */
 export function updatePage(slug: string, body: PageBody, baseRevision: number): Promise<Page> {
-  return unwrap<Page>(
+  return unwrap(
     api.PUT('/api/pages/{slug}', {
       params: { path: { slug } },
       body,
@@ -24,7 +23,7 @@ export function usePreview(content: string, variables: Record<string, string>, s
   return useQuery({
     queryKey: ['/api/preview', content, variables, slug],
     queryFn: ({ signal }) =>
-      unwrap<{ html: string }>(
+      unwrap(
         api.POST('/api/preview', { body: { content, variables, slug: slug || undefined }, signal }),
       ),
     placeholderData: (previous) => previous,
@@ -36,7 +35,7 @@ export function usePreview(content: string, variables: Record<string, string>, s
 export function useAssignableGroups() {
   return useQuery({
     queryKey: ['/api/groups'],
-    queryFn: () => unwrap<ListPage<Group>>(api.GET('/api/groups')),
+    queryFn: () => unwrap(api.GET('/api/groups')),
     staleTime: 5 * 60_000,
   });
 }
@@ -44,14 +43,19 @@ export function useAssignableGroups() {
 /** Uploads a pasted or dropped file: images to /api/images, anything else as an attachment. */
 export async function uploadFile(file: File): Promise<{ media: Media; image: boolean }> {
   const image = /^image\/(png|jpeg|gif|webp)$/.test(file.type);
-  const form = new FormData();
-  form.append('file', file, file.name || (image ? 'pasted-image.png' : 'file'));
-  const response = await rawFetch(image ? '/api/images' : '/api/attachments', {
-    method: 'POST',
-    body: form,
-  });
-  if (!response.ok) throw await ApiProblem.fromResponse(response);
-  return { media: (await response.json()) as Media, image };
+  const name = file.name || (image ? 'pasted-image.png' : 'file');
+  const options = {
+    body: { file },
+    bodySerializer: () => {
+      const form = new FormData();
+      form.append('file', file, name);
+      return form;
+    },
+  };
+  const media = await unwrap(
+    image ? api.POST('/api/images', options) : api.POST('/api/attachments', options),
+  );
+  return { media, image };
 }
 
 /** The Markdown that shows an uploaded file. */
@@ -64,12 +68,12 @@ export function markdownFor(upload: { media: Media; image: boolean }): string {
 export async function getRevisionContent(slug: string, revision: number): Promise<string | null> {
   let cursor: string | undefined;
   do {
-    const page = await unwrap<ListPage<RevisionSummary>>(
-      api.GET('/api/revisions', { params: { query: { slug, cursor, limit: '100' } } }),
+    const page = await unwrap(
+      api.GET('/api/revisions', { params: { query: { slug, cursor, limit: 100 } } }),
     );
     const found = page.items.find((r) => r.revision === revision);
     if (found) {
-      const full = await unwrap<Revision>(
+      const full = await unwrap(
         api.GET('/api/revisions/{id}', { params: { path: { id: found.id } } }),
       );
       return full.content;

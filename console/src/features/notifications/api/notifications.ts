@@ -5,9 +5,7 @@ import type { NotificationPage } from '../../../api/types';
 const key = ['/api/notifications'] as const;
 
 function listNotifications(limit: number, cursor?: string): Promise<NotificationPage> {
-  return unwrap(
-    api.GET('/api/notifications', { params: { query: { limit: String(limit), cursor } } }),
-  );
+  return unwrap(api.GET('/api/notifications', { params: { query: { limit: limit, cursor } } }));
 }
 
 /** The newest few with the unread count, refreshed every minute and on focus. */
@@ -37,7 +35,7 @@ export function useMarkRead() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) =>
-      unwrap<void>(api.POST('/api/notifications/{id}/read', { params: { path: { id } } })),
+      unwrap(api.POST('/api/notifications/{id}/read', { params: { path: { id } } })),
     onSettled: () => queryClient.invalidateQueries({ queryKey: key }),
   });
 }
@@ -45,7 +43,7 @@ export function useMarkRead() {
 export function useMarkAllRead() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => unwrap<void>(api.POST('/api/notifications/all/read')),
+    mutationFn: () => unwrap(api.POST('/api/notifications/all/read')),
     onSettled: () => queryClient.invalidateQueries({ queryKey: key }),
   });
 }

@@ -7,7 +7,7 @@ const PAGE_SIZE = 20;
 export const pageKey = (slug: string) => ['/api/pages/{slug}', slug] as const;
 
 export function getPage(slug: string): Promise<Page> {
-  return unwrap<Page>(api.GET('/api/pages/{slug}', { params: { path: { slug } } }));
+  return unwrap(api.GET('/api/pages/{slug}', { params: { path: { slug } } }));
 }
 
 export function usePage(slug: string) {
@@ -30,26 +30,26 @@ export function useCursorList<T>(
 
 export function useRecentPages(limit = 8) {
   return useCursorList<PageSummary>(['/api/recent', limit], (cursor) =>
-    unwrap(api.GET('/api/recent', { params: { query: { limit: String(limit), cursor } } })),
+    unwrap(api.GET('/api/recent', { params: { query: { limit: limit, cursor } } })),
   );
 }
 
 export function usePagesByTag(tag: string) {
   return useCursorList<PageSummary>(['/api/pages', { tag }], (cursor) =>
-    unwrap(api.GET('/api/pages', { params: { query: { tag, cursor, limit: String(PAGE_SIZE) } } })),
+    unwrap(api.GET('/api/pages', { params: { query: { tag, cursor, limit: PAGE_SIZE } } })),
   );
 }
 
 export function useTags(limit = 12) {
   return useCursorList<Tag>(['/api/tags', limit], (cursor) =>
-    unwrap(api.GET('/api/tags', { params: { query: { limit: String(limit), cursor } } })),
+    unwrap(api.GET('/api/tags', { params: { query: { limit: limit, cursor } } })),
   );
 }
 
 /** One level of the page tree; a branch's level is loaded when the branch is first opened. */
 export function useTreeLevel(parent: string | undefined) {
   return useCursorList<TreeNode>(['/api/tree', parent ?? ''], (cursor) =>
-    unwrap(api.GET('/api/tree', { params: { query: { parent, cursor, limit: '50' } } })),
+    unwrap(api.GET('/api/tree', { params: { query: { parent, cursor, limit: 50 } } })),
   );
 }
 

@@ -1,15 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, unwrap, unwrapFile } from '../../../api/client';
-import type { PrintVariable } from '../../../api/types';
 
 /** The variables this page's print may override, with their saved values. */
 export function usePrintVariables(slug: string) {
   return useQuery({
     queryKey: ['/export/variables/{slug}', slug],
-    queryFn: () =>
-      unwrap<{ variables: PrintVariable[] }>(
-        api.GET('/export/variables/{slug}', { params: { path: { slug } } }),
-      ),
+    queryFn: () => unwrap(api.GET('/export/variables/{slug}', { params: { path: { slug } } })),
     // Saved values may have changed since the dialog was last open.
     staleTime: 0,
     gcTime: 0,
@@ -17,7 +13,7 @@ export function usePrintVariables(slug: string) {
 }
 
 export function previewPrint(slug: string, variables: Record<string, string>) {
-  return unwrap<{ document: string }>(
+  return unwrap(
     api.POST('/export/preview/{slug}', { params: { path: { slug } }, body: { variables } }),
   );
 }

@@ -1,21 +1,18 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../../api/client';
-import type { ListPage, Page, Revision, RevisionSummary } from '../../../api/types';
+import type { RevisionSummary } from '../../../api/types';
 import { pageKey, useCursorList } from '../../pages/api/pages';
 
 export function useRevisions(slug: string) {
   return useCursorList<RevisionSummary>(['/api/revisions', slug], (cursor) =>
-    unwrap<ListPage<RevisionSummary>>(
-      api.GET('/api/revisions', { params: { query: { slug, cursor, limit: '30' } } }),
-    ),
+    unwrap(api.GET('/api/revisions', { params: { query: { slug, cursor, limit: 30 } } })),
   );
 }
 
 export function useRevision(id: string | null) {
   return useQuery({
     queryKey: ['/api/revisions/{id}', id],
-    queryFn: () =>
-      unwrap<Revision>(api.GET('/api/revisions/{id}', { params: { path: { id: id! } } })),
+    queryFn: () => unwrap(api.GET('/api/revisions/{id}', { params: { path: { id: id! } } })),
     enabled: id !== null,
     staleTime: Infinity,
   });
@@ -26,7 +23,7 @@ export function useRestoreRevision(slug: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, baseRevision }: { id: string; baseRevision: number }) =>
-      unwrap<Page>(
+      unwrap(
         api.POST('/api/revisions/{id}/restore', {
           params: { path: { id } },
           body: { baseRevision },

@@ -1,11 +1,9 @@
 import { api, unwrap } from '../../../api/client';
-import type { ListPage, SearchHit } from '../../../api/types';
+import type { SearchHit } from '../../../api/types';
 import { useCursorList } from '../../pages/api/pages';
 
 export function useSearch(q: string) {
   return useCursorList<SearchHit>(['/api/search', q], (cursor) =>
-    unwrap<ListPage<SearchHit>>(
-      api.GET('/api/search', { params: { query: { q, cursor, limit: '20' } } }),
-    ),
+    unwrap(api.GET('/api/search', { params: { query: { q, cursor, limit: 20 } } })),
   );
 }

@@ -1,15 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../../api/client';
-import type { AccessToken, ListPage, Role } from '../../../api/types';
+import type { AccessToken, Role } from '../../../api/types';
 import { useCursorList } from '../../pages/api/pages';
 
 const key = ['/api/tokens'] as const;
 
 export function useTokens() {
   return useCursorList<AccessToken>(key, (cursor) =>
-    unwrap<ListPage<AccessToken>>(
-      api.GET('/api/tokens', { params: { query: { cursor, limit: '50' } } }),
-    ),
+    unwrap(api.GET('/api/tokens', { params: { query: { cursor, limit: 50 } } })),
   );
 }
 
@@ -22,8 +20,7 @@ export interface NewToken {
 export function useCreateToken() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: NewToken) =>
-      unwrap<AccessToken & { token: string }>(api.POST('/api/tokens', { body })),
+    mutationFn: (body: NewToken) => unwrap(api.POST('/api/tokens', { body })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: key }),
   });
 }
@@ -32,7 +29,7 @@ export function useRevokeToken() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) =>
-      unwrap<void>(api.DELETE('/api/tokens/{id}', { params: { path: { id } } })),
+      unwrap(api.DELETE('/api/tokens/{id}', { params: { path: { id } } })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: key }),
   });
 }

@@ -1,10 +1,9 @@
-/// <reference lib="dom" />
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { CHROMIUM_PATH } from './pdf';
-import { createTestApp, type TestApp } from './test-app';
-import { Client, createGroup, createUser, login, type TestUser } from './users';
+import { CHROMIUM_PATH } from '../support/pdf';
+import { createTestApp, type TestApp } from '../support/test-app';
+import { Client, createGroup, createUser, login, type TestUser } from '../support/users';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { ensureConsoleBuilt } = require('../../scripts/build-steps') as {
