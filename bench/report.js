@@ -141,7 +141,7 @@ function writeReport(report, file) {
     for (const [name, value, met] of targets(results, ceiling))
       lines.push(`| ${name} | ${value} | ${met === null ? '-' : met ? 'yes' : '**no**'} |`);
     // Import benchmark rows (bench/import-bench.js): ok null = not measured.
-    for (const row of report.imports ?? [])
+    for (const row of [...(report.imports ?? []), ...(report.console ?? [])])
       lines.push(
         `| ${row.name}${row.target ? ` ${row.target}` : ''} | ${row.value} | ${row.ok === null || row.ok === undefined ? '-' : row.ok ? 'yes' : '**no**'} |`,
       );
@@ -155,6 +155,17 @@ function writeReport(report, file) {
     );
     lines.push('');
     for (const row of report.imports)
+      lines.push(`- ${row.name}: ${row.value}${row.note ? ` (${row.note})` : ''}`);
+    lines.push('');
+  }
+  if ((report.console ?? []).length > 0) {
+    lines.push('## Console');
+    lines.push('');
+    lines.push(
+      "`bench/console-bench.js`: Playwright drives Debian's Chromium against the built server on localhost (a fresh SQLite database, a 40-section page). Each run is a fresh browser context (empty cache): sign in through the form, open the page; then a second fresh context with the session cookie opens the page alone.",
+    );
+    lines.push('');
+    for (const row of report.console)
       lines.push(`- ${row.name}: ${row.value}${row.note ? ` (${row.note})` : ''}`);
     lines.push('');
   }

@@ -10,7 +10,9 @@
 // 4. the import benchmark (bench/import-bench.js) on a fresh SQLite database and, when
 //    BENCH_MYSQL_URL (default mysql://root@127.0.0.1:3306) answers, on a fresh MariaDB database
 //    `kb_bench` that the bench creates and drops (BENCH_ONLY=import runs it alone);
-// 5. docs/PERFORMANCE.md and bench/.work/results.json written.
+// 5. the console's cold start (bench/console-bench.js, Playwright + Chromium) on a fresh SQLite
+//    database (BENCH_ONLY=console runs it alone);
+// 6. docs/PERFORMANCE.md and bench/.work/results.json written.
 //
 // Hooks: a scenario is {key, name, phase: 'pages' | 'search', run(ctx)} in any bench/scenarios/*.js
 // file (an array export); run(ctx) returns ctx.measure(requests[, options]) or its own row
@@ -24,6 +26,7 @@ const { bulkAddSearchPages, seedViaApi } = require('./seed');
 const { bearerToken, startCeiling, startKb } = require('./server');
 const { writeReport } = require('./report');
 const { runImportBench } = require('./import-bench');
+const { runConsoleBench } = require('./console-bench');
 
 const ROOT = join(__dirname, '..');
 const WORK = join(__dirname, '.work');
@@ -124,6 +127,25 @@ async function runImports(imports) {
   } finally {
     await admin.query('DROP DATABASE IF EXISTS `kb_bench`');
     await admin.end();
+  }
+}
+
+/** The console benchmark on a fresh server and database; rows for the report. */
+async function runConsole(rows) {
+  const dataDir = join(WORK, 'console');
+  mkdirSync(dataDir, { recursive: true });
+  log('console cold start (Playwright)...');
+  const server = await startKb({ port: SETTINGS.port, dataDir });
+  try {
+    rows.push(
+      ...(await runConsoleBench({ url: server.url, token: await bearerToken(server.url) })),
+    );
+    for (const row of rows) log(`  ${row.name}: ${row.value}`);
+  } catch (error) {
+    console.error(error);
+    rows.push({ name: 'Console benchmark', value: 'failed', ok: false, note: error.message });
+  } finally {
+    await server.stop();
   }
 }
 
@@ -307,6 +329,9 @@ async function main() {
   const imports = [];
   if (wanted('import')) await runImports(imports);
 
+  const consoleRows = [];
+  if (wanted('console')) await runConsole(consoleRows);
+
   const report = {
     date: new Date().toISOString(),
     machine: { ...machine(), loadAverage: [loadBefore, os.loadavg()[0]] },
@@ -314,6 +339,7 @@ async function main() {
     seeding,
     results,
     imports,
+    console: consoleRows,
     totalSeconds: (Date.now() - started) / 1000,
   };
   writeFileSync(join(WORK, 'results.json'), JSON.stringify(report, null, 2));
