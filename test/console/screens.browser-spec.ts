@@ -72,6 +72,15 @@ const SCREENS: Screen[] = [
     },
   },
   {
+    name: 'page-details',
+    open: async (page) => {
+      await page.goto('/edit/handbook/onboarding');
+      await page.getByText('Page details').click();
+      await page.getByRole('group', { name: 'Variables' }).scrollIntoViewIfNeeded();
+      await page.getByRole('textbox', { name: 'Owner' }).scrollIntoViewIfNeeded();
+    },
+  },
+  {
     name: 'new-page',
     open: async (page) => {
       await page.goto('/new');

@@ -95,6 +95,7 @@ export function EditorScreen() {
         <Field label="Title" errors={errors('title')} className="editor__title">
           <input
             className="input input--title"
+            placeholder="Untitled"
             value={fields.title}
             onChange={(e) => session.change({ title: e.target.value })}
           />
@@ -108,6 +109,7 @@ export function EditorScreen() {
           >
             <input
               className="input"
+              placeholder="guides/my-page"
               value={fields.slug}
               onChange={(e) => session.change({ slug: e.target.value })}
             />

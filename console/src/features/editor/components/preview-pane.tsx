@@ -26,7 +26,9 @@ export function PreviewPane({
   const preview = usePreview(text, vars, slug);
   return (
     <section className="preview" aria-label="Preview" aria-busy={preview.isFetching}>
-      {preview.isError && !preview.data ? (
+      {content.trim() === '' ? (
+        <p className="preview__status">The preview of your text appears here.</p>
+      ) : preview.isError && !preview.data ? (
         <p className="preview__status">The preview could not be rendered.</p>
       ) : preview.data ? (
         <PageHtml html={preview.data.html} />

@@ -88,7 +88,7 @@ export function HistoryScreen() {
         </div>
       </header>
       <ProblemMessage error={restore.error} title="Not restored." />
-      <table className="table revisions">
+      <table className="table table--stack revisions">
         <caption className="visually-hidden">
           Revisions, newest first; choose two to compare
         </caption>
@@ -113,9 +113,9 @@ export function HistoryScreen() {
                 {r.revision === current && <span className="badge-pill">current</span>}
                 <div className="revisions__title">{r.title}</div>
               </th>
-              <td>{r.author ?? '—'}</td>
-              <td>{formatDateTime(r.createdAt)}</td>
-              <td>
+              <td data-label="Author">{r.author ?? '—'}</td>
+              <td data-label="Time">{formatDateTime(r.createdAt)}</td>
+              <td data-label="From">
                 <input
                   type="radio"
                   name="from"
@@ -124,7 +124,7 @@ export function HistoryScreen() {
                   onChange={() => setFrom(r.id)}
                 />
               </td>
-              <td>
+              <td data-label="To">
                 <input
                   type="radio"
                   name="to"

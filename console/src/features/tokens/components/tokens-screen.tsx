@@ -160,7 +160,7 @@ export function TokensScreen() {
         <EmptyState>You have no tokens.</EmptyState>
       ) : (
         <div className="table-scroll">
-          <table className="table">
+          <table className="table table--stack">
             <caption className="visually-hidden">Your tokens</caption>
             <thead>
               <tr>
@@ -179,13 +179,15 @@ export function TokensScreen() {
               {tokens.items.map((t) => (
                 <tr key={t.id}>
                   <th scope="row">{t.name}</th>
-                  <td>
+                  <td data-label="Token">
                     <code>{t.prefix}…</code>
                   </td>
-                  <td>{t.scope}</td>
-                  <td>{formatDate(t.createdAt)}</td>
-                  <td>{t.expiresAt ? formatDate(t.expiresAt) : 'Never'}</td>
-                  <td>{t.lastUsedAt ? formatRelative(t.lastUsedAt) : 'Never'}</td>
+                  <td data-label="Scope">{t.scope}</td>
+                  <td data-label="Created">{formatDate(t.createdAt)}</td>
+                  <td data-label="Expires">{t.expiresAt ? formatDate(t.expiresAt) : 'Never'}</td>
+                  <td data-label="Last used">
+                    {t.lastUsedAt ? formatRelative(t.lastUsedAt) : 'Never'}
+                  </td>
                   <td>
                     <button
                       type="button"
