@@ -225,3 +225,42 @@ export async function seedWiki(app: ConsoleApp): Promise<void> {
     content: 'Only the ops group sees this page.',
   });
 }
+
+export interface ConsoleHarness {
+  app: ConsoleApp;
+  browser: Browser;
+  /** With `signIn`: a desktop context and page signed in as that person. */
+  context: BrowserContext;
+  page: Page;
+}
+
+/**
+ * One seeded app and one browser for a spec file (jest hooks), so each file pays for them once.
+ * `env` is read when the app starts (after earlier beforeAll hooks, e.g. a PDF service).
+ */
+export function useConsoleApp(
+  options: {
+    env?: () => Record<string, string>;
+    seed?: boolean;
+    signIn?: 'admin' | 'editor' | 'reader';
+  } = {},
+): ConsoleHarness {
+  const harness = {} as ConsoleHarness;
+  beforeAll(async () => {
+    [harness.app, harness.browser] = await Promise.all([
+      startConsoleApp(options.env?.() ?? {}),
+      launchBrowser(),
+    ]);
+    if (options.seed) await seedWiki(harness.app);
+    if (options.signIn) {
+      harness.context = await newContext(harness.browser, harness.app);
+      harness.page = await harness.context.newPage();
+      await signIn(harness.page, harness.app[options.signIn]);
+    }
+  }, 60_000);
+  afterAll(async () => {
+    await harness.browser?.close();
+    await harness.app?.close();
+  });
+  return harness;
+}

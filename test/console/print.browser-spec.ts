@@ -1,13 +1,6 @@
 import { readFileSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import {
-  launchBrowser,
-  newContext,
-  seedWiki,
-  signIn,
-  startConsoleApp,
-  type ConsoleApp,
-} from './console-app';
+import type { Page } from 'playwright-core';
+import { useConsoleApp, type ConsoleApp } from './console-app';
 import { pdfText, startPdfService, type RunningPdfService } from '../support/pdf';
 
 /**
@@ -16,26 +9,16 @@ import { pdfText, startPdfService, type RunningPdfService } from '../support/pdf
  */
 describe('console: the print dialog', () => {
   let pdf: RunningPdfService;
-  let app: ConsoleApp;
-  let browser: Browser;
-  let page: Page;
-
-  beforeAll(async () => {
-    pdf = await startPdfService();
-    [app, browser] = await Promise.all([
-      startConsoleApp({ PDF_SERVICE_URL: pdf.url }),
-      launchBrowser(),
-    ]);
-    await seedWiki(app);
-    const context = await newContext(browser, app);
-    page = await context.newPage();
-    await signIn(page, app.reader);
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-    await pdf?.stop();
+  beforeAll(async () => (pdf = await startPdfService()), 60_000);
+  afterAll(() => pdf?.stop());
+  const h = useConsoleApp({
+    env: () => ({ PDF_SERVICE_URL: pdf.url }),
+    seed: true,
+    signIn: 'reader',
   });
+  let app: ConsoleApp;
+  let page: Page;
+  beforeAll(() => ({ app, page } = h));
 
   const dialog = () => page.getByRole('dialog', { name: 'Print' });
   const field = (name: string) => dialog().getByRole('textbox', { name, exact: true });

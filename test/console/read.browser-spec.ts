@@ -1,34 +1,19 @@
 import { readFileSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { png } from '../support/images';
-import {
-  launchBrowser,
-  newContext,
-  seedWiki,
-  signIn,
-  startConsoleApp,
-  type ConsoleApp,
-} from './console-app';
+import { signIn, useConsoleApp, type ConsoleApp } from './console-app';
 import { createPage, updatePage } from '../support/pages';
 
 /** Flows 2, 3, 7, 8 and 9: finding, reading, exporting, notifications and access tokens. */
 describe('console: finding and reading pages, export, notifications, tokens', () => {
+  const h = useConsoleApp({ seed: true, signIn: 'reader' });
   let app: ConsoleApp;
-  let browser: Browser;
   let context: BrowserContext;
   let page: Page;
 
   beforeAll(async () => {
-    [app, browser] = await Promise.all([startConsoleApp(), launchBrowser()]);
-    await seedWiki(app);
-    context = await newContext(browser, app);
+    ({ app, context, page } = h);
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-    page = await context.newPage();
-    await signIn(page, app.reader);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
   });
 
   const tree = () => page.getByRole('navigation', { name: 'Pages' });

@@ -2,12 +2,10 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import {
-  launchBrowser,
   newContext,
-  seedWiki,
   seriousA11yViolations,
   signIn,
-  startConsoleApp,
+  useConsoleApp,
   type ConsoleApp,
 } from './console-app';
 import { updatePage } from '../support/pages';
@@ -126,12 +124,12 @@ const SCREENS: Screen[] = [
 ];
 
 describe('console screens (desktop and phone, axe-core)', () => {
+  const h = useConsoleApp({ seed: true });
   let app: ConsoleApp;
   let browser: Browser;
 
   beforeAll(async () => {
-    [app, browser] = await Promise.all([startConsoleApp(), launchBrowser()]);
-    await seedWiki(app);
+    ({ app, browser } = h);
     // A revision to compare, and a notification for ada (edith edits ada's page).
     await app.as.admin
       .put('/api/pages/handbook/tools')
@@ -142,10 +140,6 @@ describe('console screens (desktop and phone, axe-core)', () => {
     });
     await app.as.admin.post('/api/tokens').send({ name: 'ci-import', scope: 'editor' }).expect(201);
     if (shots) mkdirSync(shots, { recursive: true });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
   });
 
   for (const [device, viewport] of [

@@ -1,14 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import {
-  launchBrowser,
-  newContext,
-  seedWiki,
-  signIn,
-  startConsoleApp,
-  type ConsoleApp,
-} from './console-app';
+import { newContext, signIn, useConsoleApp, type ConsoleApp } from './console-app';
 import { createPage } from '../support/pages';
 import { createUser } from '../support/users';
 
@@ -16,20 +9,10 @@ const ASSETS = join(__dirname, '..', '..', 'dist', 'console', 'public', 'assets'
 
 /** Flow 1, the console's delivery (caching, size) and its safety (CSP, XSS canary). */
 describe('console: sign-in, sessions, delivery and safety', () => {
+  const h = useConsoleApp({ env: () => ({ LOGIN_MAX_FAILURES: '3' }), seed: true });
   let app: ConsoleApp;
   let browser: Browser;
-
-  beforeAll(async () => {
-    [app, browser] = await Promise.all([
-      startConsoleApp({ LOGIN_MAX_FAILURES: '3' }),
-      launchBrowser(),
-    ]);
-    await seedWiki(app);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-  });
+  beforeAll(() => ({ app, browser } = h));
 
   async function withPage(run: (page: Page) => Promise<void>): Promise<void> {
     const context = await newContext(browser, app);

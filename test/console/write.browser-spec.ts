@@ -1,25 +1,16 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { png } from '../support/images';
-import { launchBrowser, newContext, signIn, startConsoleApp, type ConsoleApp } from './console-app';
+import { newContext, signIn, useConsoleApp, type ConsoleApp } from './console-app';
 import { createPage } from '../support/pages';
 
 /** Flows 4 and 5: writing pages, drafts that survive a reload, and conflicts between two people. */
 describe('console: writing pages, drafts and conflicts', () => {
+  const h = useConsoleApp({ signIn: 'editor' });
   let app: ConsoleApp;
   let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
 
-  beforeAll(async () => {
-    [app, browser] = await Promise.all([startConsoleApp(), launchBrowser()]);
-    context = await newContext(browser, app);
-    page = await context.newPage();
-    await signIn(page, app.editor);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-  });
+  beforeAll(() => ({ app, browser, page } = h));
 
   const content = (p: Page = page) => p.getByRole('textbox', { name: 'Content' });
   const preview = (p: Page = page) => p.getByRole('region', { name: 'Preview' });

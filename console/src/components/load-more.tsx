@@ -1,21 +1,31 @@
-interface LoadMoreProps {
-  hasMore: boolean;
-  loading: boolean;
-  onLoad: () => void;
-  label?: string;
+/** What an infinite query (a list paged with the API's cursors) offers for the next page. */
+export interface PagedList {
+  hasNextPage: boolean;
+  isFetchingNextPage: boolean;
+  fetchNextPage: () => unknown;
 }
 
-/** Fetches the next page of a list with the API's cursor. */
-export function LoadMore({ hasMore, loading, onLoad, label = 'Load more' }: LoadMoreProps) {
-  if (!hasMore) return null;
+interface LoadMoreProps {
+  list: PagedList;
+  label?: string;
+  className?: string;
+}
+
+/** Fetches the next page of a list with the API's cursor; absent on the last page. */
+export function LoadMore({
+  list,
+  label = 'Load more',
+  className = 'button button--quiet load-more',
+}: LoadMoreProps) {
+  if (!list.hasNextPage) return null;
   return (
     <button
       type="button"
-      className="button button--quiet load-more"
-      onClick={onLoad}
-      disabled={loading}
+      className={className}
+      onClick={() => void list.fetchNextPage()}
+      disabled={list.isFetchingNextPage}
     >
-      {loading ? 'Loading…' : label}
+      {list.isFetchingNextPage ? 'Loading…' : label}
     </button>
   );
 }

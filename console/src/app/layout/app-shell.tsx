@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, Navigate, Outlet, useLocation } from 'react-router';
 import { isProblem } from '../../api/problem';
 import { ProblemMessage } from '../../components/problem-message';
+import { useDismiss } from '../../components/use-dismiss';
 import { Spinner } from '../../components/spinner';
 import { paths, slugFromSplat } from '../../lib/slugs';
 import { canEdit, useMe } from '../../features/auth/api/me';
@@ -31,17 +32,7 @@ export function AppShell() {
 
   // A new screen closes the drawer.
   useEffect(() => setMenuOpen(false), [location.pathname]);
-  useEffect(() => {
-    if (!menuOpen) return;
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') {
-        setMenuOpen(false);
-        menuButton.current?.focus();
-      }
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, [menuOpen]);
+  useDismiss(menuOpen, () => setMenuOpen(false), menuButton);
 
   if (me.isPending) return <Spinner label="Opening kb…" />;
   if (isProblem(me.error, 401)) {

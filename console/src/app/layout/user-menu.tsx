@@ -1,5 +1,6 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { useDismiss } from '../../components/use-dismiss';
 import { paths } from '../../lib/slugs';
 import { useCurrentUser, useLogout } from '../../features/auth/api/me';
 
@@ -13,25 +14,7 @@ export function UserMenu() {
   const panel = useRef<HTMLDivElement>(null);
   const panelId = useId();
 
-  useEffect(() => {
-    if (!open) return;
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') {
-        setOpen(false);
-        button.current?.focus();
-      }
-    };
-    const onPointer = (e: PointerEvent) => {
-      const target = e.target as Node;
-      if (!panel.current?.contains(target) && !button.current?.contains(target)) setOpen(false);
-    };
-    document.addEventListener('keydown', onKey);
-    document.addEventListener('pointerdown', onPointer);
-    return () => {
-      document.removeEventListener('keydown', onKey);
-      document.removeEventListener('pointerdown', onPointer);
-    };
-  }, [open]);
+  useDismiss(open, () => setOpen(false), button, [panel]);
 
   const signOut = () =>
     logout.mutate(undefined, { onSettled: () => navigate(paths.login(), { replace: true }) });

@@ -49,11 +49,7 @@ export function InboxScreen() {
           ))}
         </ul>
       )}
-      <LoadMore
-        hasMore={!!inbox.hasNextPage}
-        loading={inbox.isFetchingNextPage}
-        onLoad={() => inbox.fetchNextPage()}
-      />
+      <LoadMore list={inbox} />
     </div>
   );
 }

@@ -1,5 +1,6 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
+import { useDismiss } from '../../../components/use-dismiss';
 import { paths } from '../../../lib/slugs';
 import { useMarkAllRead, useMarkRead, useNotificationSummary } from '../api/notifications';
 import { NotificationText } from './notification-text';
@@ -19,24 +20,7 @@ export function NotificationsButton() {
   const countId = useId();
   const unread = summary.data?.unreadCount ?? 0;
 
-  useEffect(() => {
-    if (!open) return;
-    const close = (restoreFocus: boolean) => {
-      setOpen(false);
-      if (restoreFocus) button.current?.focus();
-    };
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && close(true);
-    const onPointer = (e: PointerEvent) => {
-      const target = e.target as Node;
-      if (!panel.current?.contains(target) && !button.current?.contains(target)) close(false);
-    };
-    document.addEventListener('keydown', onKey);
-    document.addEventListener('pointerdown', onPointer);
-    return () => {
-      document.removeEventListener('keydown', onKey);
-      document.removeEventListener('pointerdown', onPointer);
-    };
-  }, [open]);
+  useDismiss(open, () => setOpen(false), button, [panel]);
 
   return (
     <div className="notifications">

@@ -28,11 +28,7 @@ export function HomeScreen() {
       ) : (
         <PageList pages={recent.items} label="Recently updated" />
       )}
-      <LoadMore
-        hasMore={!!recent.hasNextPage}
-        loading={recent.isFetchingNextPage}
-        onLoad={() => recent.fetchNextPage()}
-      />
+      <LoadMore list={recent} />
     </div>
   );
 }

@@ -1,86 +1,60 @@
-import { Link, NavLink } from 'react-router';
+import type { ReactNode } from 'react';
+import { NavLink } from 'react-router';
+import { LoadMore, type PagedList } from '../../../components/load-more';
 import { paths } from '../../../lib/slugs';
 import { useRecentPages, useTags } from '../api/pages';
+import { TagCloud } from './tag-cloud';
 
-function MoreButton({
-  show,
-  busy,
-  onClick,
-}: {
-  show: boolean;
-  busy: boolean;
-  onClick: () => void;
-}) {
-  if (!show) return null;
+interface SectionProps {
+  id: string;
+  title: string;
+  list: PagedList & { isPending: boolean; items: unknown[] };
+  empty: string;
+  children: ReactNode;
+}
+
+/** A sidebar region named by its heading, with its states and its "More" (next cursor). */
+function SidebarSection({ id, title, list, empty, children }: SectionProps) {
   return (
-    <button type="button" className="sidebar__more" onClick={onClick} disabled={busy}>
-      {busy ? 'Loading…' : 'More'}
-    </button>
+    <section className="sidebar__section" aria-labelledby={id}>
+      <h2 id={id} className="sidebar__heading">
+        {title}
+      </h2>
+      {list.isPending ? (
+        <p className="sidebar__status">Loading…</p>
+      ) : list.items.length === 0 ? (
+        <p className="sidebar__status">{empty}</p>
+      ) : (
+        children
+      )}
+      <LoadMore list={list} label="More" className="sidebar__more" />
+    </section>
   );
 }
 
 export function RecentRegion() {
   const recent = useRecentPages(6);
   return (
-    <section className="sidebar__section" aria-labelledby="recent-heading">
-      <h2 id="recent-heading" className="sidebar__heading">
-        Recent
-      </h2>
-      {recent.isPending ? (
-        <p className="sidebar__status">Loading…</p>
-      ) : recent.items.length === 0 ? (
-        <p className="sidebar__status">Nothing yet.</p>
-      ) : (
-        <ul className="sidebar__list">
-          {recent.items.map((page) => (
-            <li key={page.slug}>
-              <NavLink to={paths.page(page.slug)} className="sidebar__link" end>
-                {page.icon && <span aria-hidden="true">{page.icon} </span>}
-                {page.title}
-              </NavLink>
-            </li>
-          ))}
-        </ul>
-      )}
-      <MoreButton
-        show={!!recent.hasNextPage}
-        busy={recent.isFetchingNextPage}
-        onClick={() => recent.fetchNextPage()}
-      />
-    </section>
+    <SidebarSection id="recent-heading" title="Recent" list={recent} empty="Nothing yet.">
+      <ul className="sidebar__list">
+        {recent.items.map((page) => (
+          <li key={page.slug}>
+            <NavLink to={paths.page(page.slug)} className="sidebar__link" end>
+              {page.icon && <span aria-hidden="true">{page.icon} </span>}
+              {page.title}
+            </NavLink>
+          </li>
+        ))}
+      </ul>
+    </SidebarSection>
   );
 }
 
 export function TagsRegion() {
   const tags = useTags(12);
   return (
-    <section className="sidebar__section" aria-labelledby="tags-heading">
-      <h2 id="tags-heading" className="sidebar__heading">
-        Tags
-      </h2>
-      {tags.isPending ? (
-        <p className="sidebar__status">Loading…</p>
-      ) : tags.items.length === 0 ? (
-        <p className="sidebar__status">No tags yet.</p>
-      ) : (
-        <ul className="tag-cloud">
-          {tags.items.map((tag) => (
-            <li key={tag.name}>
-              <Link to={paths.tag(tag.name)} className="tag-chip">
-                {tag.name}
-                <span className="tag-chip__count" aria-label={`${tag.count} pages`}>
-                  {tag.count}
-                </span>
-              </Link>
-            </li>
-          ))}
-        </ul>
-      )}
-      <MoreButton
-        show={!!tags.hasNextPage}
-        busy={tags.isFetchingNextPage}
-        onClick={() => tags.fetchNextPage()}
-      />
-    </section>
+    <SidebarSection id="tags-heading" title="Tags" list={tags} empty="No tags yet.">
+      <TagCloud tags={tags.items} />
+    </SidebarSection>
   );
 }

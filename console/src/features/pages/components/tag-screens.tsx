@@ -1,11 +1,11 @@
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
 import { LoadMore } from '../../../components/load-more';
 import { ProblemMessage } from '../../../components/problem-message';
 import { Spinner } from '../../../components/spinner';
-import { paths } from '../../../lib/slugs';
 import { usePagesByTag, useTags } from '../api/pages';
 import { PageList } from './page-list';
+import { TagCloud } from './tag-cloud';
 
 export function TagScreen() {
   const tag = useParams().tag ?? '';
@@ -26,11 +26,7 @@ export function TagScreen() {
       ) : (
         <PageList pages={pages.items} label={`Pages tagged ${tag}`} />
       )}
-      <LoadMore
-        hasMore={!!pages.hasNextPage}
-        loading={pages.isFetchingNextPage}
-        onLoad={() => pages.fetchNextPage()}
-      />
+      <LoadMore list={pages} />
     </div>
   );
 }
@@ -47,24 +43,9 @@ export function TagsScreen() {
       ) : tags.items.length === 0 ? (
         <EmptyState>No tags yet.</EmptyState>
       ) : (
-        <ul className="tag-cloud tag-cloud--large">
-          {tags.items.map((tag) => (
-            <li key={tag.name}>
-              <Link to={paths.tag(tag.name)} className="tag-chip">
-                {tag.name}
-                <span className="tag-chip__count" aria-label={`${tag.count} pages`}>
-                  {tag.count}
-                </span>
-              </Link>
-            </li>
-          ))}
-        </ul>
+        <TagCloud tags={tags.items} className="tag-cloud tag-cloud--large" />
       )}
-      <LoadMore
-        hasMore={!!tags.hasNextPage}
-        loading={tags.isFetchingNextPage}
-        onLoad={() => tags.fetchNextPage()}
-      />
+      <LoadMore list={tags} />
     </div>
   );
 }

@@ -149,12 +149,7 @@ export function HistoryScreen() {
           ))}
         </tbody>
       </table>
-      <LoadMore
-        hasMore={!!revisions.hasNextPage}
-        loading={revisions.isFetchingNextPage}
-        onLoad={() => revisions.fetchNextPage()}
-        label="Older revisions"
-      />
+      <LoadMore list={revisions} label="Older revisions" />
       {fromRev && toRev && fromRev.id !== toRev.id && <Comparison from={fromRev} to={toRev} />}
       {restoring && (
         <ConfirmDialog

@@ -34,12 +34,7 @@ function Results({ q }: { q: string }) {
           </li>
         ))}
       </ol>
-      <LoadMore
-        hasMore={!!search.hasNextPage}
-        loading={search.isFetchingNextPage}
-        onLoad={() => search.fetchNextPage()}
-        label="More results"
-      />
+      <LoadMore list={search} label="More results" />
     </>
   );
 }

@@ -204,11 +204,7 @@ export function TokensScreen() {
           </table>
         </div>
       )}
-      <LoadMore
-        hasMore={!!tokens.hasNextPage}
-        loading={tokens.isFetchingNextPage}
-        onLoad={() => tokens.fetchNextPage()}
-      />
+      <LoadMore list={tokens} />
       {revoking && (
         <ConfirmDialog
           title={`Revoke “${revoking.name}”?`}
