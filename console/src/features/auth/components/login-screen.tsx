@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { isProblem } from '../../../api/problem';
+import { Field } from '../../../components/field';
 import { ProblemMessage } from '../../../components/problem-message';
 import { useLogin, useMe } from '../api/me';
 
@@ -67,12 +68,8 @@ export function LoginScreen() {
         ) : (
           <ProblemMessage error={login.error} />
         )}
-        <div className="field">
-          <label className="field__label" htmlFor="login-username">
-            Username
-          </label>
+        <Field label="Username">
           <input
-            id="login-username"
             className="input"
             name="username"
             autoComplete="username"
@@ -81,13 +78,9 @@ export function LoginScreen() {
             value={username}
             onChange={(e) => setUsername(e.target.value)}
           />
-        </div>
-        <div className="field">
-          <label className="field__label" htmlFor="login-password">
-            Password
-          </label>
+        </Field>
+        <Field label="Password">
           <input
-            id="login-password"
             className="input"
             name="password"
             type="password"
@@ -96,7 +89,7 @@ export function LoginScreen() {
             value={password}
             onChange={(e) => setPassword(e.target.value)}
           />
-        </div>
+        </Field>
         <button
           type="submit"
           className="button button--primary button--block"
