@@ -5,11 +5,14 @@
 //   node scripts/build-steps.js [server|console|all] [--force]
 const { spawnSync } = require('node:child_process');
 const {
+  closeSync,
   existsSync,
+  mkdirSync,
+  openSync,
   readdirSync,
+  readFileSync,
   rmSync,
   statSync,
-  readFileSync,
   writeFileSync,
 } = require('node:fs');
 const { join } = require('node:path');
@@ -91,28 +94,58 @@ function consoleSourcesMtime() {
   return Math.max(newestMtime(join(root, 'console')), newestMtime(join(root, 'package-lock.json')));
 }
 
+/**
+ * Runs `build` holding a lock file, so processes that start at once (jest workers) build once:
+ * the others wait for the lock to go, then find the build fresh. A lock older than 3 minutes is
+ * left over from a crash and taken over.
+ */
+function withBuildLock(lock, isFresh, build) {
+  mkdirSync(join(lock, '..'), { recursive: true });
+  const sleep = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      closeSync(openSync(lock, 'wx'));
+      break;
+    } catch {
+      if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > 180_000)
+        rmSync(lock, { force: true });
+      else Atomics.wait(sleep, 0, 0, 250);
+    }
+  }
+  try {
+    if (!isFresh()) build();
+  } finally {
+    rmSync(lock, { force: true });
+  }
+}
+
 function ensureConsoleBuilt(force = false) {
   const index = join(consoleOut, 'index.html');
-  const console_ = join(root, 'console');
-  const stale =
-    !existsSync(index) || (existsSync(console_) && consoleSourcesMtime() > statSync(index).mtimeMs);
-  if (!force && !stale) return;
-  if (!existsSync(console_)) return;
-  console.warn(
-    'kb: building the console (dist/console/public is missing or older than console/)...',
+  const sources = join(root, 'console');
+  if (!existsSync(sources)) return;
+  const fresh = () => existsSync(index) && consoleSourcesMtime() <= statSync(index).mtimeMs;
+  if (!force && fresh()) return;
+  withBuildLock(
+    join(dist, 'console', '.build.lock'),
+    () => !force && fresh(),
+    () => {
+      console.warn(
+        'kb: building the console (dist/console/public is missing or older than console/)...',
+      );
+      run(
+        [
+          join(require.resolve('vite/package.json'), '..', 'bin', 'vite.js'),
+          'build',
+          '--config',
+          join(sources, 'vite.config.mts'),
+          '--logLevel',
+          'warn',
+        ],
+        'vite build',
+      );
+      precompress(consoleOut);
+    },
   );
-  run(
-    [
-      join(require.resolve('vite/package.json'), '..', 'bin', 'vite.js'),
-      'build',
-      '--config',
-      join(console_, 'vite.config.mts'),
-      '--logLevel',
-      'warn',
-    ],
-    'vite build',
-  );
-  precompress(consoleOut);
 }
 
 module.exports = { ensureServerBuilt, ensureConsoleBuilt, newestMtime };

@@ -85,6 +85,7 @@ describe('console: finding and reading pages, export, notifications, tokens', ()
   it('shows a page with its HTML, metadata, backlinks and internal links that stay in the console', async () => {
     await page.goto('/wiki/handbook/onboarding');
     await page.getByRole('heading', { name: 'Onboarding', level: 1 }).waitFor();
+    expect(await page.title()).toBe('Onboarding · kb');
     await page.evaluate(
       () => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true),
     );

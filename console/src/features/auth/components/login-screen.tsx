@@ -4,6 +4,7 @@ import { isProblem } from '../../../api/problem';
 import { Field } from '../../../components/field';
 import { ProblemMessage } from '../../../components/problem-message';
 import { useLogin, useMe } from '../api/me';
+import { useDocumentTitle } from '../../../components/use-document-title';
 
 /** Only a path of this site may be the place to return to after signing in. */
 function safeNext(next: string | null): string {
@@ -32,6 +33,7 @@ export function LoginScreen() {
   const expired = params.get('expired') === '1';
   const me = useMe();
   const login = useLogin();
+  useDocumentTitle('Sign in');
   const navigate = useNavigate();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');

@@ -13,6 +13,7 @@ import { DetailsForm } from './details-form';
 import { MarkdownEditor, type MarkdownEditorHandle } from './markdown-editor';
 import { PreviewPane } from './preview-pane';
 import { useEditorSession, type EditorSession } from './use-editor-session';
+import { useDocumentTitle } from '../../../components/use-document-title';
 
 const BAR_FIELDS = new Set(['title', 'slug', 'content']);
 
@@ -59,6 +60,7 @@ export function EditorScreen() {
   const uploads = useUploads(editor);
   const [detailsOpen, setDetailsOpen] = useState(false);
   const { fields, fieldErrors } = session;
+  useDocumentTitle(slug === null ? 'New page' : `Edit ${fields?.title ?? slug}`);
 
   const detailErrors =
     fieldErrors?.errors.some((e) => !BAR_FIELDS.has(fieldGroup(e.field))) ?? false;

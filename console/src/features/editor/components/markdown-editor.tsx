@@ -1,4 +1,4 @@
-import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
+import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { markdown } from '@codemirror/lang-markdown';
 import { defaultHighlightStyle, syntaxHighlighting } from '@codemirror/language';
 import { highlightSelectionMatches, search, searchKeymap } from '@codemirror/search';
@@ -50,7 +50,8 @@ export function MarkdownEditor({ value, resetKey, onChange, onFiles, handle }: P
           markdown(),
           syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
           EditorView.lineWrapping,
-          keymap.of([...defaultKeymap, ...historyKeymap, ...searchKeymap, indentWithTab]),
+          // No Tab binding: Tab leaves the editor, as keyboard users expect.
+          keymap.of([...defaultKeymap, ...historyKeymap, ...searchKeymap]),
           placeholder('Write Markdown here…'),
           theme,
           EditorView.contentAttributes.of({ 'aria-label': 'Content', spellcheck: 'true' }),

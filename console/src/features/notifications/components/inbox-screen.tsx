@@ -4,9 +4,11 @@ import { ProblemMessage } from '../../../components/problem-message';
 import { Spinner } from '../../../components/spinner';
 import { useInbox, useMarkAllRead, useMarkRead } from '../api/notifications';
 import { NotificationText } from './notification-text';
+import { useDocumentTitle } from '../../../components/use-document-title';
 
 export function InboxScreen() {
   const inbox = useInbox();
+  useDocumentTitle('Notifications');
   const markRead = useMarkRead();
   const markAll = useMarkAllRead();
   return (

@@ -6,10 +6,12 @@ import { paths } from '../../../lib/slugs';
 import { canEdit, useCurrentUser } from '../../auth/api/me';
 import { useRecentPages } from '../api/pages';
 import { PageList } from './page-list';
+import { useDocumentTitle } from '../../../components/use-document-title';
 
 export function HomeScreen() {
   const user = useCurrentUser();
   const recent = useRecentPages(15);
+  useDocumentTitle(null);
   return (
     <div className="screen screen--narrow">
       <header className="screen__header">

@@ -9,6 +9,7 @@ import { DraftNotice } from './draft-notice';
 import { PageActions } from './page-actions';
 import { PageHtml } from './page-html';
 import { Backlinks, LifecycleBadge, PageMeta, VerifiedMark } from './page-meta';
+import { useDocumentTitle } from '../../../components/use-document-title';
 
 function Breadcrumbs({ slug }: { slug: string }) {
   const parts = ancestorsOf(slug);
@@ -51,6 +52,7 @@ export function PageScreen() {
   const user = useCurrentUser();
   const editor = canEdit(user);
   const { data: page, error, isPending } = usePage(slug);
+  useDocumentTitle(page?.title ?? slug);
 
   if (isPending) return <Spinner />;
   if (isProblem(error, 404)) return <Missing slug={slug} editor={editor} />;

@@ -6,10 +6,12 @@ import { Spinner } from '../../../components/spinner';
 import { usePagesByTag, useTags } from '../api/pages';
 import { PageList } from './page-list';
 import { TagCloud } from './tag-cloud';
+import { useDocumentTitle } from '../../../components/use-document-title';
 
 export function TagScreen() {
   const tag = useParams().tag ?? '';
   const pages = usePagesByTag(tag);
+  useDocumentTitle(`Tag ${tag}`);
   return (
     <div className="screen screen--narrow">
       <header className="screen__header">
@@ -33,6 +35,7 @@ export function TagScreen() {
 
 export function TagsScreen() {
   const tags = useTags(100);
+  useDocumentTitle('Tags');
   return (
     <div className="screen screen--narrow">
       <header className="screen__header">

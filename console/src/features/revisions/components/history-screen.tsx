@@ -11,6 +11,7 @@ import { canEdit, useCurrentUser } from '../../auth/api/me';
 import { usePage } from '../../pages/api/pages';
 import { useRestoreRevision, useRevision, useRevisions } from '../api/revisions';
 import { DiffView } from './diff-view';
+import { useDocumentTitle } from '../../../components/use-document-title';
 
 const ACTIONS: Record<string, string> = {
   created: 'created',
@@ -62,6 +63,7 @@ export function HistoryScreen() {
   const page = usePage(slug);
   const revisions = useRevisions(slug);
   const restore = useRestoreRevision(slug);
+  useDocumentTitle(`Revisions of ${page.data?.title ?? slug}`);
   const [from, setFrom] = useState<string | null>(null);
   const [to, setTo] = useState<string | null>(null);
   const [restoring, setRestoring] = useState<RevisionSummary | null>(null);

@@ -6,6 +6,7 @@ import { Spinner } from '../../../components/spinner';
 import { formatRelative } from '../../../lib/format';
 import { paths } from '../../../lib/slugs';
 import { useSearch } from '../api/search';
+import { useDocumentTitle } from '../../../components/use-document-title';
 
 function Results({ q }: { q: string }) {
   const search = useSearch(q);
@@ -42,6 +43,7 @@ function Results({ q }: { q: string }) {
 export function SearchScreen() {
   const [params] = useSearchParams();
   const q = (params.get('q') ?? '').trim();
+  useDocumentTitle(q ? `Search: ${q}` : 'Search');
   return (
     <div className="screen screen--narrow">
       <header className="screen__header">

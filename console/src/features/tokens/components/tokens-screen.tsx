@@ -10,6 +10,7 @@ import { Spinner } from '../../../components/spinner';
 import { formatDate, formatRelative } from '../../../lib/format';
 import { useCurrentUser } from '../../auth/api/me';
 import { useCreateToken, useRevokeToken, useTokens } from '../api/tokens';
+import { useDocumentTitle } from '../../../components/use-document-title';
 
 const ROLES: Role[] = ['reader', 'editor', 'admin'];
 
@@ -136,6 +137,7 @@ function CreateTokenForm({
 export function TokensScreen() {
   const tokens = useTokens();
   const revoke = useRevokeToken();
+  useDocumentTitle('Access tokens');
   const [created, setCreated] = useState<(AccessToken & { token: string }) | null>(null);
   const [revoking, setRevoking] = useState<AccessToken | null>(null);
 
