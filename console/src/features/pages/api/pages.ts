@@ -1,6 +1,7 @@
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { api, unwrap, unwrapFile } from '../../../api/client';
-import type { ListPage, Page, PageSummary, Tag, TreeNode } from '../../../api/types';
+import { useCursorList } from '../../../api/use-cursor-list';
+import type { Page, PageSummary, Tag, TreeNode } from '../../../api/types';
 
 const PAGE_SIZE = 20;
 
@@ -12,20 +13,6 @@ export function getPage(slug: string): Promise<Page> {
 
 export function usePage(slug: string) {
   return useQuery({ queryKey: pageKey(slug), queryFn: () => getPage(slug), enabled: slug !== '' });
-}
-
-/** A list the API pages with cursors, as an infinite query ("Load more"). */
-export function useCursorList<T>(
-  key: readonly unknown[],
-  fetchPage: (cursor?: string) => Promise<ListPage<T>>,
-) {
-  const query = useInfiniteQuery({
-    queryKey: key,
-    queryFn: ({ pageParam }) => fetchPage(pageParam),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
-  });
-  return { ...query, items: query.data?.pages.flatMap((p) => p.items) ?? [] };
 }
 
 export function useRecentPages(limit = 8) {

@@ -1,7 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../../api/client';
 import type { RevisionSummary } from '../../../api/types';
-import { pageKey, useCursorList } from '../../pages/api/pages';
+import { useCursorList } from '../../../api/use-cursor-list';
+import { pageKey } from '../../pages/api/pages';
 
 export function useRevisions(slug: string) {
   return useCursorList<RevisionSummary>(['/api/revisions', slug], (cursor) =>

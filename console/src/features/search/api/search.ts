@@ -1,6 +1,6 @@
 import { api, unwrap } from '../../../api/client';
 import type { SearchHit } from '../../../api/types';
-import { useCursorList } from '../../pages/api/pages';
+import { useCursorList } from '../../../api/use-cursor-list';
 
 export function useSearch(q: string) {
   return useCursorList<SearchHit>(['/api/search', q], (cursor) =>

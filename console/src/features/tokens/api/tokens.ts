@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../../api/client';
 import type { AccessToken, Role } from '../../../api/types';
-import { useCursorList } from '../../pages/api/pages';
+import { useCursorList } from '../../../api/use-cursor-list';
 
 const key = ['/api/tokens'] as const;
 
