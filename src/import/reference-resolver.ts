@@ -1,5 +1,5 @@
 import { posix } from 'node:path';
-import { safeDecode } from '../pages/links';
+import { safeDecode } from '../pages/rendering/links';
 import { ImportDocument, SourceEntry } from './import.types';
 import { ReferenceKind, rewriteReferences } from './references';
 

@@ -16,8 +16,8 @@ import {
   PreconditionFailedProblem,
 } from '../common/problems/problem';
 import { PageEntity } from './entities/page.entity';
-import { PageStore } from './page-store';
-import { cursorDate, fetchPageRows, selectPages, SUMMARY_COLUMNS } from './page-queries';
+import { PageStore } from './store/page-store';
+import { cursorDate, fetchPageRows, selectPages, SUMMARY_COLUMNS } from './store/page-queries';
 import { inTransaction } from './page-transaction';
 import { ifMatchAllows, parseIfMatch } from './preconditions';
 import { BinItemResponse, toBinItem } from './pages.mapper';

@@ -6,7 +6,7 @@ import { PageLinkEntity } from './entities/page-link.entity';
 import { PageTagEntity } from './entities/page-tag.entity';
 import { PageEntity } from './entities/page.entity';
 import { PageAccessService } from './page-access.service';
-import { cursorDate, dateParameter, hotRead, listSummaryRows } from './page-queries';
+import { cursorDate, dateParameter, hotRead, listSummaryRows } from './store/page-queries';
 import {
   GraphResponse,
   PageLinkResponse,

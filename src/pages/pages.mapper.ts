@@ -1,6 +1,6 @@
 import type { PageRevisionEntity } from './entities/page-revision.entity';
 import type { Lifecycle, PropertyValue } from './entities/page.entity';
-import type { PageRow } from './page-queries';
+import type { PageRow } from './store/page-queries';
 
 export interface PageSummaryResponse {
   slug: string;

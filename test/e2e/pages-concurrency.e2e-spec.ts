@@ -3,7 +3,7 @@ import { Client, signedIn } from '../support/users';
 import { createPage } from '../support/pages';
 import { PageRevisionEntity } from '../../src/pages/entities/page-revision.entity';
 import { PageEntity } from '../../src/pages/entities/page.entity';
-import { PageStore } from '../../src/pages/page-store';
+import { PageStore } from '../../src/pages/store/page-store';
 import { stateOf } from '../../src/pages/page-input.service';
 import { inTransaction } from '../../src/pages/page-transaction';
 

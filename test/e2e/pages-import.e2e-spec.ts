@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AuthUser } from '../../src/common/auth/auth-user';
-import { MarkdownRenderer } from '../../src/pages/markdown-renderer';
+import { MarkdownRenderer } from '../../src/pages/rendering/markdown-renderer';
 import { PagesService } from '../../src/pages/pages.service';
 import { ImportedPage } from '../../src/pages/pages.types';
 import { createTestApp, DB_TYPE, TestApp } from '../support/test-app';

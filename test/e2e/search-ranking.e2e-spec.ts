@@ -1,4 +1,4 @@
-import { SqlitePageSearchIndex } from '../../src/pages/search/sqlite-page-search.index';
+import { SqlitePageSearchIndex } from '../../src/pages/store/search/sqlite-page-search.index';
 import { tokenize } from '../../src/pages/search/search-terms';
 import { createTestApp, DB_TYPE, TestApp } from '../support/test-app';
 import { Client, signedIn } from '../support/users';

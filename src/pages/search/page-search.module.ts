@@ -4,11 +4,11 @@ import { DataSource } from 'typeorm';
 import { isMysql } from '../../common/database/data-source';
 import { PageEntity } from '../entities/page.entity';
 import { PageAccessService } from '../page-access.service';
-import { MysqlPageSearchIndex } from './mysql-page-search.index';
-import { PAGE_SEARCH_INDEX, PageSearchIndex } from './page-search-index';
+import { MysqlPageSearchIndex } from '../store/search/mysql-page-search.index';
+import { PAGE_SEARCH_INDEX, PageSearchIndex } from '../store/search/page-search-index';
 import { SearchController } from './search.controller';
 import { SearchService } from './search.service';
-import { SqlitePageSearchIndex } from './sqlite-page-search.index';
+import { SqlitePageSearchIndex } from '../store/search/sqlite-page-search.index';
 
 /**
  * Search: the index (FTS5 or FULLTEXT, picked by the database) that PagesModule writes to, and

@@ -6,7 +6,7 @@ import { encodeCursor, Page, parsePageRequest } from '../../common/http/paginati
 import { BadRequestProblem } from '../../common/problems/problem';
 import { PageEntity } from '../entities/page.entity';
 import { PageAccessService } from '../page-access.service';
-import { PAGE_SEARCH_INDEX, PageSearchIndex } from './page-search-index';
+import { PAGE_SEARCH_INDEX, PageSearchIndex } from '../store/search/page-search-index';
 import { parseSearchQuery } from './search-terms';
 import { SearchQueryDto } from './search-query.dto';
 import { SearchResultItem, SearchResultPage, toSearchResultItem } from './search.mapper';

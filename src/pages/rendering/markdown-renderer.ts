@@ -4,7 +4,7 @@ import anchor from 'markdown-it-anchor';
 import taskLists from 'markdown-it-task-lists';
 import sanitizeHtml from 'sanitize-html';
 import { internalHref, resolveInternalHref } from './links';
-import { substituteVariables } from './variables';
+import { substituteVariables } from '../variables';
 
 interface RenderEnv {
   [key: string]: unknown;

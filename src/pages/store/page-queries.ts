@@ -1,7 +1,7 @@
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
-import { cursorString } from '../common/http/pagination';
-import { BadRequestProblem } from '../common/problems/problem';
-import { PageEntity } from './entities/page.entity';
+import { cursorString } from '../../common/http/pagination';
+import { BadRequestProblem } from '../../common/problems/problem';
+import { PageEntity } from '../entities/page.entity';
 
 /** A page with the usernames its response shows. */
 export interface PageRow {

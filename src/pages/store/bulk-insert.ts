@@ -1,5 +1,5 @@
 import { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
-import { isMysql } from '../common/database/data-source';
+import { isMysql } from '../../common/database/data-source';
 
 /** Rows per INSERT statement: well below SQLite's and MySQL's bound-parameter limits. */
 const MAX_PARAMETERS = 10_000;

@@ -1,19 +1,19 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
-import { PageGroupEntity } from './entities/page-group.entity';
-import { PageLinkEntity } from './entities/page-link.entity';
-import { PageMediaRefEntity } from './entities/page-media-ref.entity';
-import { PageRevisionEntity, RevisionMetadata } from './entities/page-revision.entity';
-import { PageTagEntity } from './entities/page-tag.entity';
-import { PageEntity } from './entities/page.entity';
+import { PageGroupEntity } from '../entities/page-group.entity';
+import { PageLinkEntity } from '../entities/page-link.entity';
+import { PageMediaRefEntity } from '../entities/page-media-ref.entity';
+import { PageRevisionEntity, RevisionMetadata } from '../entities/page-revision.entity';
+import { PageTagEntity } from '../entities/page-tag.entity';
+import { PageEntity } from '../entities/page.entity';
 import { insertRows } from './bulk-insert';
-import { extractMediaIds } from './links';
-import { MarkdownRenderer } from './markdown-renderer';
-import type { PageState } from './page-input.service';
+import { extractMediaIds } from '../rendering/links';
+import { MarkdownRenderer } from '../rendering/markdown-renderer';
+import type { PageState } from '../page-input.service';
 import { PAGE_SEARCH_INDEX, PageSearchIndex } from './search/page-search-index';
-import { SiteVariablesService } from './site-variables.service';
-import { mergeVariables } from './variables';
+import { SiteVariablesService } from '../site-variables.service';
+import { mergeVariables } from '../variables';
 
 function sameList(a: string[], b: string[]): boolean {
   return a.length === b.length && a.every((value, index) => value === b[index]);

@@ -1,13 +1,13 @@
 import { DataSource, EntityManager } from 'typeorm';
 import { PageSearchIndex, SearchDocument } from './page-search-index';
-import { SearchTerms, toFts5Match } from './search-terms';
+import { SearchTerms, toFts5Match } from '../../search/search-terms';
 import {
   buildSnippet,
   HIT_CLOSE,
   HIT_OPEN,
   markdownToPlainText,
   markedToHtml,
-} from './search-text';
+} from '../../search/search-text';
 
 /** bm25 column weights: page_id (unindexed), title, body, tags. */
 const BM25 = 'bm25(page_search, 0.0, 10.0, 1.0, 4.0)';

@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import type { SearchTerms } from './search-terms';
+import type { SearchTerms } from '../../search/search-terms';
 
 /** What the search index keeps of a page. */
 export interface SearchDocument {

@@ -1,7 +1,7 @@
 import { DataSource, EntityManager } from 'typeorm';
 import { PageSearchIndex, SearchDocument } from './page-search-index';
-import { SearchTerms, toBooleanMatch } from './search-terms';
-import { buildSnippet, markdownToPlainText } from './search-text';
+import { SearchTerms, toBooleanMatch } from '../../search/search-terms';
+import { buildSnippet, markdownToPlainText } from '../../search/search-text';
 
 /**
  * MySQL/MariaDB: InnoDB table `page_search(page_id, title, body, tags)` with FULLTEXT indexes
