@@ -1,50 +1,37 @@
-import type { PageRevisionEntity } from './entities/page-revision.entity';
-import type { Lifecycle, PropertyValue } from './entities/page.entity';
-import type { PageRow } from './store/page-queries';
+import { metadataToJson, PublicMetadata, PublicMetadataOf, withOwnerName } from './page-metadata';
+import {
+  METADATA_KEYS,
+  MetadataKey,
+  PageSummary,
+  RevisionRecord,
+  SUMMARY_KEYS,
+  SummaryKey,
+} from './store/page-columns';
+import type { PageRow } from './store/page-rows';
+import type { RevisionSummary } from './store/revisions';
 
-export interface PageSummaryResponse {
-  slug: string;
-  title: string;
-  icon: string | null;
-  language: string | null;
-  tags: string[];
-  lifecycle: Lifecycle;
-  owner: string | null;
-  groups: string[];
-  verified: boolean;
-  revision: number;
-  updatedAt: string;
-  updatedBy: string | null;
-}
+/** The metadata a list item carries (PAGE_COLUMNS `summary` and `metadata`). */
+type SummaryMetadata = PublicMetadataOf<MetadataKey & SummaryKey>;
+
+export type PageSummaryResponse = { slug: string; title: string } & SummaryMetadata & {
+    revision: number;
+    updatedAt: string;
+    updatedBy: string | null;
+  };
 
 export interface PageLinkResponse {
   slug: string;
   title: string;
 }
 
-export interface PageResponse {
-  slug: string;
-  title: string;
-  content: string;
-  icon: string | null;
-  language: string | null;
-  tags: string[];
-  lifecycle: Lifecycle;
-  owner: string | null;
-  reviewIntervalDays: number | null;
-  nextReviewAt: string | null;
-  groups: string[];
-  deprecatedTarget: string | null;
-  properties: Record<string, PropertyValue>;
-  variables: Record<string, string>;
-  verified: boolean;
-  revision: number;
-  createdAt: string;
-  updatedAt: string;
-  updatedBy: string | null;
-  html: string;
-  backlinks: PageLinkResponse[];
-}
+export type PageResponse = { slug: string; title: string; content: string } & PublicMetadata & {
+    revision: number;
+    createdAt: string;
+    updatedAt: string;
+    updatedBy: string | null;
+    html: string;
+    backlinks: PageLinkResponse[];
+  };
 
 export interface BinItemResponse {
   id: string;
@@ -81,18 +68,14 @@ export interface GraphResponse {
   edges: { from: string; to: string }[];
 }
 
-export function toPageSummary(row: PageRow): PageSummaryResponse {
+const SUMMARY_METADATA = METADATA_KEYS.filter((key) => (SUMMARY_KEYS as string[]).includes(key));
+
+export function toPageSummary(row: PageRow<PageSummary>): PageSummaryResponse {
   const p = row.page;
   return {
     slug: p.slug,
     title: p.title,
-    icon: p.icon,
-    language: p.language,
-    tags: p.tags,
-    lifecycle: p.lifecycle,
-    owner: row.ownerName,
-    groups: p.groupNames,
-    verified: p.verified,
+    ...(withOwnerName(metadataToJson(p, SUMMARY_METADATA), row.ownerName) as SummaryMetadata),
     revision: p.revision,
     updatedAt: p.updatedAt.toISOString(),
     updatedBy: row.updatedByName,
@@ -109,18 +92,7 @@ export function toPageResponse(
     slug: p.slug,
     title: p.title,
     content: p.content,
-    icon: p.icon,
-    language: p.language,
-    tags: p.tags,
-    lifecycle: p.lifecycle,
-    owner: row.ownerName,
-    reviewIntervalDays: p.reviewIntervalDays,
-    nextReviewAt: p.nextReviewAt ? p.nextReviewAt.toISOString() : null,
-    groups: p.groupNames,
-    deprecatedTarget: p.deprecatedTarget,
-    properties: p.properties,
-    variables: p.variables,
-    verified: p.verified,
+    ...withOwnerName(metadataToJson(p), row.ownerName),
     revision: p.revision,
     createdAt: p.createdAt.toISOString(),
     updatedAt: p.updatedAt.toISOString(),
@@ -130,7 +102,7 @@ export function toPageResponse(
   };
 }
 
-export function toBinItem(row: PageRow): BinItemResponse {
+export function toBinItem(row: PageRow<PageSummary>): BinItemResponse {
   const p = row.page;
   return {
     id: p.id,
@@ -144,7 +116,7 @@ export function toBinItem(row: PageRow): BinItemResponse {
 }
 
 export function toRevisionSummary(
-  revision: PageRevisionEntity,
+  revision: RevisionSummary,
   author: string | null,
 ): RevisionSummaryResponse {
   return {
@@ -158,7 +130,7 @@ export function toRevisionSummary(
 }
 
 export function toRevisionResponse(
-  revision: PageRevisionEntity,
+  revision: RevisionRecord,
   author: string | null,
   owner: string | null,
 ): RevisionResponse {

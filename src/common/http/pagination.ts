@@ -78,3 +78,11 @@ export function cursorString(cursor: Record<string, unknown>, key: string): stri
     throw new BadRequestProblem('invalid_cursor', 'The cursor is not one this API issued.');
   return value;
 }
+
+/** Reads a date member of a decoded cursor or refuses the cursor. */
+export function cursorDate(cursor: Record<string, unknown>, key: string): Date {
+  const date = new Date(cursorString(cursor, key));
+  if (Number.isNaN(date.getTime()))
+    throw new BadRequestProblem('invalid_cursor', 'The cursor is not one this API issued.');
+  return date;
+}

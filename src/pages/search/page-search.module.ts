@@ -1,33 +1,19 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { isMysql } from '../../common/database/data-source';
-import { PageEntity } from '../entities/page.entity';
-import { PageAccessService } from '../page-access.service';
-import { MysqlPageSearchIndex } from '../store/search/mysql-page-search.index';
+import { Database } from '../../common/database/database';
 import { PAGE_SEARCH_INDEX, PageSearchIndex } from '../store/search/page-search-index';
-import { SearchController } from './search.controller';
-import { SearchService } from './search.service';
-import { SqlitePageSearchIndex } from '../store/search/sqlite-page-search.index';
+import { pageSearchIndexFor } from '../store/search/page-search-indexes';
 
 /**
- * Search: the index (FTS5 or FULLTEXT, picked by the database) that PagesModule writes to, and
- * `GET /api/search`. PagesModule imports this module, so it cannot import PagesModule back: it
- * provides the pages' stateless visibility rule (PageAccessService) itself.
+ * The search index (FTS5 or FULLTEXT, picked once by the database's dialect) that the pages
+ * store writes to inside each page write and SearchService reads. Its own module so another
+ * implementation (a search engine) can replace it.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([PageEntity])],
-  controllers: [SearchController],
   providers: [
-    PageAccessService,
-    SearchService,
     {
       provide: PAGE_SEARCH_INDEX,
-      inject: [DataSource],
-      useFactory: (dataSource: DataSource): PageSearchIndex =>
-        isMysql(dataSource.options)
-          ? new MysqlPageSearchIndex(dataSource)
-          : new SqlitePageSearchIndex(dataSource),
+      inject: [Database],
+      useFactory: (db: Database): PageSearchIndex => pageSearchIndexFor(db.dialect),
     },
   ],
   exports: [PAGE_SEARCH_INDEX],

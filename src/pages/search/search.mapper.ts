@@ -1,4 +1,6 @@
-import type { PageEntity } from '../entities/page.entity';
+import type { SearchResultPage } from '../store/page-lists';
+
+export type { SearchResultPage };
 
 export interface SearchResultItem {
   slug: string;
@@ -8,8 +10,6 @@ export interface SearchResultItem {
   tags: string[];
   updatedAt: string;
 }
-
-export type SearchResultPage = Pick<PageEntity, 'id' | 'slug' | 'title' | 'tags' | 'updatedAt'>;
 
 export function toSearchResultItem(page: SearchResultPage, snippet: string): SearchResultItem {
   return {
