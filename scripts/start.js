@@ -5,9 +5,11 @@ const { existsSync, readdirSync, rmSync, statSync } = require('node:fs');
 const { join } = require('node:path');
 
 const root = join(__dirname, '..');
-const cli = process.argv[2] === '--cli';
+// `--cli` runs the admin CLI, `--openapi` writes the OpenAPI document (npm run cli / openapi:json).
+const modes = { '--cli': 'cli.js', '--openapi': 'openapi.js' };
+const mode = modes[process.argv[2]];
 const entry = join(root, 'dist', 'main.js');
-const target = join(root, 'dist', cli ? 'cli.js' : 'main.js');
+const target = join(root, 'dist', mode ?? 'main.js');
 
 function newestMtime(dir) {
   let newest = 0;
@@ -35,5 +37,5 @@ if (!existsSync(entry) || (existsSync(src) && newestMtime(src) > statSync(entry)
   );
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
-if (cli) process.argv.splice(2, 1);
+if (mode) process.argv.splice(2, 1);
 require(target);

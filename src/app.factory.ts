@@ -1,12 +1,12 @@
 import { INestApplication } from '@nestjs/common';
-import { NestFactory, Reflector } from '@nestjs/core';
+import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import cookieParser from 'cookie-parser';
 import { json, NextFunction, Request, Response } from 'express';
 import { AppModule } from './app.module';
 import { AppConfig } from './common/config/app-config';
 import { JsonBodyInterceptor } from './common/http/json-body';
-import { mountOpenApi } from './common/http/openapi';
+import { mountOpenApi } from './common/openapi/openapi-document';
 import { requestContext } from './common/http/request-context';
 import { securityHeaders } from './common/http/security-headers';
 import { JsonLogger } from './common/logging/json-logger';
@@ -48,7 +48,7 @@ function configureApp(app: NestExpressApplication, config: AppConfig, logger: Js
   app.use(problemErrorMiddleware);
   app.useGlobalFilters(new ProblemFilter());
   // A JSON route answers a body of another media type with 415 (after the guards' 401/403).
-  app.useGlobalInterceptors(new JsonBodyInterceptor(app.get(Reflector)));
+  app.useGlobalInterceptors(new JsonBodyInterceptor());
   app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();
   mountOpenApi(app as INestApplication);

@@ -1,12 +1,14 @@
 import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { ApiCookieAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiCookieAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { AuthUser } from '../common/auth/auth-user';
 import { CurrentUser, Public, SessionOnly } from '../common/auth/route-policy';
 import { isSameOriginRequest } from '../common/http/origin';
+import { ApiProblems, ApiResult } from '../common/openapi/api-result.decorator';
 import { Inject } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../common/config/app-config';
-import { MeResponse, toMeResponse } from './auth.mapper';
+import { toMeResponse } from './auth.mapper';
+import { MeResponse } from './dto/auth-response.dto';
 import { AuthService } from './auth.service';
 import { LoginDto } from './dto/user.dto';
 import { SESSION_COOKIE } from './sessions.service';
@@ -23,7 +25,8 @@ export class AuthController {
   @Post('login')
   @HttpCode(200)
   @ApiOperation({ summary: 'Sign in; sets the HttpOnly session cookie', security: [] })
-  @ApiOkResponse({ description: 'The signed-in user' })
+  @ApiResult(MeResponse, { description: 'The signed-in user', headers: ['Set-Cookie'] })
+  @ApiProblems(401, 403, 429)
   async login(
     @Body() body: LoginDto,
     @Req() req: Request,

@@ -2,36 +2,20 @@ import type { AuthUser } from '../common/auth/auth-user';
 import type { AccessTokenEntity } from './entities/access-token.entity';
 import type { GroupEntity } from './entities/group.entity';
 import type { UserEntity } from './entities/user.entity';
+import type {
+  GroupResponse,
+  MeResponse,
+  TokenResponse,
+  UserResponse,
+} from './dto/auth-response.dto';
 
-export interface MeResponse {
-  id: string;
-  username: string;
-  displayName: string;
-  role: string;
-  groups: string[];
-}
-
-export interface UserResponse extends MeResponse {
-  disabled: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface GroupResponse {
-  id: string;
-  name: string;
-  createdAt: string;
-}
-
-export interface TokenResponse {
-  id: string;
-  name: string;
-  prefix: string;
-  scope: string;
-  expiresAt: string | null;
-  lastUsedAt: string | null;
-  createdAt: string;
-}
+// The response shapes (and their OpenAPI schemas) are in dto/auth-response.dto.ts.
+export type {
+  GroupResponse,
+  MeResponse,
+  TokenResponse,
+  UserResponse,
+} from './dto/auth-response.dto';
 
 export function toMeResponse(user: AuthUser): MeResponse {
   return {

@@ -14,7 +14,9 @@ import { AuthUser } from '../common/auth/auth-user';
 import { CurrentUser, SessionOnly } from '../common/auth/route-policy';
 import { Page, parsePageRequest } from '../common/http/pagination';
 import { PageQueryDto } from '../common/http/page-query.dto';
+import { ApiResult } from '../common/openapi/api-result.decorator';
 import { toTokenResponse, TokenResponse } from './auth.mapper';
+import { CreatedTokenResponse, TokenList } from './dto/auth-response.dto';
 import { CreateTokenDto } from './dto/token.dto';
 import { TokensService } from './tokens.service';
 
@@ -28,6 +30,7 @@ export class TokensController {
   @Post()
   @Header('Cache-Control', 'no-store')
   @ApiOperation({ summary: 'Create a personal access token; the secret is in this answer only' })
+  @ApiResult(CreatedTokenResponse)
   async createToken(
     @CurrentUser() user: AuthUser,
     @Body() body: CreateTokenDto,
@@ -38,6 +41,7 @@ export class TokensController {
 
   @Get()
   @ApiOperation({ summary: "List the caller's tokens (never their secrets)" })
+  @ApiResult(TokenList)
   listTokens(
     @CurrentUser() user: AuthUser,
     @Query() query: PageQueryDto,

@@ -3,7 +3,9 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuthUser } from '../common/auth/auth-user';
 import { AdminOnly, CurrentUser } from '../common/auth/route-policy';
 import { Page, parsePageRequest } from '../common/http/pagination';
-import { GroupResponse, toGroupResponse, toUserResponse, UserResponse } from './auth.mapper';
+import { ApiProblems, ApiResult } from '../common/openapi/api-result.decorator';
+import { toGroupResponse, toUserResponse } from './auth.mapper';
+import { GroupList, GroupResponse, UserList, UserResponse } from './dto/auth-response.dto';
 import { CreateGroupDto, CreateUserDto, UpdateUserDto } from './dto/user.dto';
 import { GroupsService } from './groups.service';
 import { UsersService } from './users.service';
@@ -17,18 +19,22 @@ export class UsersController {
 
   @Post()
   @ApiOperation({ summary: 'Create a user (admin)' })
+  @ApiResult(UserResponse)
+  @ApiProblems(409)
   async createUser(@Body() body: CreateUserDto): Promise<UserResponse> {
     return toUserResponse(await this.users.create(body));
   }
 
   @Get()
   @ApiOperation({ summary: 'List users by username (admin)' })
+  @ApiResult(UserList)
   listUsers(@Query() query: PageQueryDto): Promise<Page<UserResponse>> {
     return this.users.list(parsePageRequest(query));
   }
 
   @Get(':id')
   @ApiOperation({ summary: 'Read a user (admin)' })
+  @ApiResult(UserResponse)
   async getUser(@Param('id') id: string): Promise<UserResponse> {
     return toUserResponse(await this.users.get(id));
   }
@@ -37,6 +43,8 @@ export class UsersController {
   @ApiOperation({
     summary: "Change a user's role, groups, display name, password or disabled flag (admin)",
   })
+  @ApiResult(UserResponse)
+  @ApiProblems(409)
   async updateUser(
     @Param('id') id: string,
     @Body() body: UpdateUserDto,
@@ -53,6 +61,7 @@ export class GroupsController {
 
   @Get()
   @ApiOperation({ summary: 'Groups the caller may assign: all for admins, their own for others' })
+  @ApiResult(GroupList)
   async listGroups(@CurrentUser() user: AuthUser): Promise<Page<GroupResponse>> {
     const groups = await this.groups.listAssignable(user);
     return { items: groups.map(toGroupResponse), nextCursor: null };
@@ -61,6 +70,8 @@ export class GroupsController {
   @AdminOnly()
   @Post()
   @ApiOperation({ summary: 'Create a group (admin)' })
+  @ApiResult(GroupResponse)
+  @ApiProblems(409)
   async createGroup(@Body() body: CreateGroupDto): Promise<GroupResponse> {
     return toGroupResponse(await this.groups.create(body.name));
   }

@@ -6,7 +6,9 @@ import { CurrentUser, Editors } from '../common/auth/route-policy';
 import { Page, parsePageRequest } from '../common/http/pagination';
 import { PageQueryDto } from '../common/http/page-query.dto';
 import { joinKey } from './draft-rules';
-import { DraftResponse, DraftSummary, toDraftResponse } from './drafts.mapper';
+import { ApiResult } from '../common/openapi/api-result.decorator';
+import { DraftResponse, DraftSummaryList } from './dto/draft-response.dto';
+import { DraftSummary, toDraftResponse } from './drafts.mapper';
 import { DraftsService } from './drafts.service';
 
 /** Private server drafts of the signed-in editor, addressed by a client-chosen key. */
@@ -20,6 +22,7 @@ export class DraftsController {
   @ApiOperation({
     summary: "List the caller's drafts (keys, titles, sizes, times; no content), newest first",
   })
+  @ApiResult(DraftSummaryList)
   listDrafts(
     @CurrentUser() user: AuthUser,
     @Query() query: PageQueryDto,
@@ -29,6 +32,7 @@ export class DraftsController {
 
   @Get('*key')
   @ApiOperation({ summary: "Read one of the caller's drafts; another user's key is 404" })
+  @ApiResult(DraftResponse)
   async getDraft(
     @CurrentUser() user: AuthUser,
     @Param('key') key: string | string[],
@@ -41,11 +45,16 @@ export class DraftsController {
     summary:
       'Create (201) or replace (200) a draft: {content: string, title?: string, ...any other members}',
   })
+  @ApiResult(DraftResponse, { alsoStatus: [201], headers: ['Location'] })
   @ApiBody({
     schema: {
       type: 'object',
       required: ['content'],
-      properties: { content: { type: 'string' }, title: { type: 'string' } },
+      properties: {
+        content: { type: 'string' },
+        title: { type: 'string', nullable: true, maxLength: 500 },
+      },
+      additionalProperties: true,
     },
   })
   async putDraft(

@@ -1,26 +1,11 @@
+import type { DraftResponse, DraftSummary } from './dto/draft-response.dto';
 import type { DraftEntity } from './entities/draft.entity';
 
 /** Members the server adds to a draft answer; a PUT body carrying them has them ignored. */
 export const DRAFT_SERVER_MEMBERS = ['key', 'size', 'createdAt', 'updatedAt'] as const;
 
-/** A draft as stored: the client's own members, then the server's. */
-export interface DraftResponse {
-  key: string;
-  title: string | null;
-  content: string;
-  size: number;
-  createdAt: string;
-  updatedAt: string;
-  [member: string]: unknown;
-}
-
-export interface DraftSummary {
-  key: string;
-  title: string | null;
-  size: number;
-  createdAt: string;
-  updatedAt: string;
-}
+// The response shapes (and their OpenAPI schemas) are in dto/draft-response.dto.ts.
+export type { DraftResponse, DraftSummary } from './dto/draft-response.dto';
 
 export function toDraftResponse(draft: DraftEntity): DraftResponse {
   return {

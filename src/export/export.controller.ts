@@ -5,6 +5,7 @@ import type { Readable } from 'node:stream';
 import { AuthUser } from '../common/auth/auth-user';
 import { TakesJsonBody } from '../common/http/json-body';
 import { AdminOnly, CurrentUser } from '../common/auth/route-policy';
+import { ApiFileResult } from '../common/openapi/api-result.decorator';
 import { ArchiveExportService } from './archive/archive-export.service';
 import { contentDisposition, NO_STORE } from './http/download';
 import { joinSlugParam } from '../common/http/slug-param';
@@ -25,6 +26,10 @@ export class ExportController {
     summary:
       'One page as Markdown (`# Title` first, `{{variables}}` kept), or a ZIP with images/ when it shows stored images',
   })
+  @ApiFileResult(
+    { 'text/markdown': 'text', 'application/zip': 'binary' },
+    { headers: ['Content-Disposition'] },
+  )
   async exportPage(
     @CurrentUser() user: AuthUser,
     @Param('slug') slug: string | string[],
@@ -52,8 +57,18 @@ export class ExportController {
   @TakesJsonBody()
   @ApiBody({
     required: false,
-    schema: { type: 'object', properties: { slugs: { type: 'array', items: { type: 'string' } } } },
+    schema: {
+      type: 'object',
+      properties: {
+        slugs: {
+          type: 'array',
+          items: { type: 'string' },
+          description: 'The pages to export; absent: every page.',
+        },
+      },
+    },
   })
+  @ApiFileResult({ 'application/zip': 'binary' }, { headers: ['Content-Disposition'] })
   async exportArchive(
     @CurrentUser() user: AuthUser,
     @Req() req: Request,

@@ -1,15 +1,19 @@
 import { Controller, Get, HttpCode, Param, Post, Req, Res, StreamableFile } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiBodyOptions, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { AuthUser } from '../common/auth/auth-user';
 import { TakesJsonBody } from '../common/http/json-body';
 import { CurrentUser, SessionOnly } from '../common/auth/route-policy';
+import { ApiFileResult, ApiProblems, ApiResult } from '../common/openapi/api-result.decorator';
+import { PrintPreviewResponse } from './dto/print-response.dto';
 import { contentDisposition, NO_STORE, slugFileStem } from './http/download';
 import { joinSlugParam } from '../common/http/slug-param';
 import { postedBody } from './print/overrides';
 import { PdfFile, PrintService } from './print/print.service';
 
-const OVERRIDES_BODY = {
+const PDF = { 'application/pdf': 'binary' } as const;
+
+const OVERRIDES_BODY: ApiBodyOptions = {
   schema: {
     type: 'object',
     properties: {
@@ -17,6 +21,7 @@ const OVERRIDES_BODY = {
     },
     example: { variables: { customer_name: 'ACME Ltd.' } },
   },
+  required: false,
 };
 
 /**
@@ -37,6 +42,7 @@ export class PrintController {
   })
   @ApiBody(OVERRIDES_BODY)
   @TakesJsonBody()
+  @ApiResult(PrintPreviewResponse)
   previewPage(
     @CurrentUser() user: AuthUser,
     @Param('slug') slug: string | string[],
@@ -52,6 +58,8 @@ export class PrintController {
   @ApiOperation({ summary: 'The page as PDF with optional request-local variable overrides' })
   @ApiBody(OVERRIDES_BODY)
   @TakesJsonBody()
+  @ApiFileResult(PDF, { headers: ['Content-Disposition'] })
+  @ApiProblems(502, 503, 504)
   async postPdf(
     @CurrentUser() user: AuthUser,
     @Param('slug') slug: string | string[],
@@ -68,6 +76,8 @@ export class PrintController {
   @ApiOperation({
     summary: 'The page as PDF with its saved variable values (query parameters are ignored)',
   })
+  @ApiFileResult(PDF, { headers: ['Content-Disposition'] })
+  @ApiProblems(502, 503, 504)
   async getPdf(
     @CurrentUser() user: AuthUser,
     @Param('slug') slug: string | string[],

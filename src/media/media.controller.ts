@@ -10,7 +10,14 @@ import {
   Res,
   Type,
 } from '@nestjs/common';
-import { ApiConsumes, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiBodyOptions,
+  ApiConsumes,
+  ApiHeader,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { AuthUser } from '../common/auth/auth-user';
 import { CurrentUser, Editors } from '../common/auth/route-policy';
@@ -19,16 +26,18 @@ import { Page, parsePageRequest } from '../common/http/pagination';
 import type { MediaKind } from './entities/media.entity';
 import { contentConditions, sendContent } from './http/content-response';
 import { MediaContentService } from './media-content.service';
-import { MediaResponse } from './media.mapper';
+import { ApiFileResult, ApiProblems, ApiResult } from '../common/openapi/api-result.decorator';
+import { MediaList, MediaResponse } from './dto/media-response.dto';
 import { MediaService } from './media.service';
 
 const ROUTES: Record<
   MediaKind,
-  { path: string; controller: string; upload: string; produces: string[] }
+  { path: string; controller: string; name: string; upload: string; produces: string[] }
 > = {
   image: {
     path: 'api/images',
     controller: 'ImagesController',
+    name: 'Image',
     upload:
       'Upload a PNG, JPEG, GIF or WebP image (multipart field `file`); the type is checked from the bytes',
     produces: ['image/png', 'image/jpeg', 'image/gif', 'image/webp'],
@@ -36,15 +45,26 @@ const ROUTES: Record<
   attachment: {
     path: 'api/attachments',
     controller: 'AttachmentsController',
+    name: 'Attachment',
     upload:
       'Upload an attachment of any type (multipart field `file`); always served as a download',
-    produces: ['application/octet-stream'],
+    // Served with the type detected at upload (application/octet-stream when unknown).
+    produces: ['*/*'],
+  },
+};
+
+const UPLOAD_BODY: ApiBodyOptions = {
+  schema: {
+    type: 'object',
+    required: ['file'],
+    properties: { file: { type: 'string', format: 'binary', description: 'The file.' } },
   },
 };
 
 /** Images and attachments have the same routes; one definition serves both kinds. */
 function mediaController(kind: MediaKind): Type<unknown> {
   const route = ROUTES[kind];
+  const { name } = route;
 
   @ApiTags('media')
   @Controller(route.path)
@@ -57,30 +77,54 @@ function mediaController(kind: MediaKind): Type<unknown> {
     @Post()
     @Editors()
     @ApiConsumes('multipart/form-data')
-    @ApiOperation({ summary: route.upload })
+    @ApiBody(UPLOAD_BODY)
+    @ApiOperation({ summary: route.upload, operationId: `upload${name}` })
+    @ApiResult(MediaResponse)
     upload(@Req() req: Request, @CurrentUser() user: AuthUser): Promise<MediaResponse> {
       return this.media.upload(req, kind, user);
     }
 
     @Get()
     @Editors()
-    @ApiOperation({ summary: `List ${kind} metadata, newest first, with the uploader` })
+    @ApiOperation({
+      summary: `List ${kind} metadata, newest first, with the uploader`,
+      operationId: `list${name}s`,
+    })
+    @ApiResult(MediaList)
     list(@Query() query: PageQueryDto): Promise<Page<MediaResponse>> {
       return this.media.list(kind, parsePageRequest(query));
     }
 
     @Get(':id')
     @Editors()
-    @ApiOperation({ summary: `One ${kind}'s metadata` })
+    @ApiOperation({ summary: `One ${kind}'s metadata`, operationId: `get${name}` })
+    @ApiResult(MediaResponse)
     get(@Param('id') id: string): Promise<MediaResponse> {
       return this.media.get(kind, id);
     }
 
     @Get(':id/content')
-    @ApiProduces(...route.produces)
     @ApiOperation({
       summary: `The ${kind} bytes (any signed-in user); sandboxed, nosniff, ETag/If-None-Match, single Range`,
+      operationId: `get${name}Content`,
     })
+    @ApiHeader({ name: 'Range', required: false, description: 'One byte range: `bytes=0-99`.' })
+    @ApiHeader({
+      name: 'If-Range',
+      required: false,
+      description: 'The range applies only while this ETag is current.',
+    })
+    @ApiHeader({
+      name: 'If-None-Match',
+      required: false,
+      description: 'The ETag you hold: 304 while it is current.',
+    })
+    @ApiFileResult(Object.fromEntries(route.produces.map((type) => [type, 'binary'])), {
+      headers: ['ETag', 'Content-Disposition', 'Content-Range'],
+      alsoStatus: [206],
+      notModified: true,
+    })
+    @ApiProblems(416)
     async download(
       @Param('id') id: string,
       @Req() req: Request,
@@ -94,7 +138,9 @@ function mediaController(kind: MediaKind): Type<unknown> {
     @HttpCode(204)
     @ApiOperation({
       summary: `Delete an ${kind}; 409 media_in_use while pages reference it: \`slugs\` of those you can see, \`hiddenReferences\` counts the others`,
+      operationId: `delete${name}`,
     })
+    @ApiProblems(409)
     async remove(@Param('id') id: string, @CurrentUser() user: AuthUser): Promise<void> {
       await this.media.remove(kind, id, user);
     }

@@ -1,25 +1,8 @@
+import type { MediaResponse } from './dto/media-response.dto';
 import type { MediaEntity, MediaKind } from './entities/media.entity';
 
-export interface UploaderResponse {
-  id: string;
-  username: string;
-  displayName: string;
-}
-
-export interface MediaResponse {
-  id: string;
-  kind: MediaKind;
-  filename: string;
-  mimeType: string;
-  size: number;
-  sha256: string;
-  url: string;
-  width?: number;
-  height?: number;
-  createdAt: string;
-  /** null when the uploader's account was deleted. */
-  uploadedBy: UploaderResponse | null;
-}
+// The response shape (and its OpenAPI schema) is in dto/media-response.dto.ts.
+export type { MediaResponse } from './dto/media-response.dto';
 
 export function mediaUrl(kind: MediaKind, id: string): string {
   return `/api/${kind === 'image' ? 'images' : 'attachments'}/${id}/content`;

@@ -4,6 +4,8 @@ import type { AuthUser } from '../common/auth/auth-user';
 import { CurrentUser } from '../common/auth/route-policy';
 import { parsePageRequest } from '../common/http/pagination';
 import { NotificationQueryDto } from './dto/notification-query.dto';
+import { ApiResult } from '../common/openapi/api-result.decorator';
+import { NotificationList } from './dto/notification-response.dto';
 import { NotificationPage } from './notifications.mapper';
 import { NotificationsService } from './notifications.service';
 
@@ -18,6 +20,7 @@ export class NotificationsController {
     summary:
       'Your notifications, newest first, paged; `unread=true` for unread only; with the unread count',
   })
+  @ApiResult(NotificationList)
   listNotifications(
     @CurrentUser() user: AuthUser,
     @Query() query: NotificationQueryDto,

@@ -1,25 +1,9 @@
-import type { NotificationEntity, NotificationKind } from './entities/notification.entity';
+import type { NotificationData, NotificationResponse } from './dto/notification-response.dto';
+import type { NotificationEntity } from './entities/notification.entity';
 
-export interface NotificationResponse {
-  id: string;
-  kind: NotificationKind;
-  read: boolean;
-  readAt: string | null;
-  createdAt: string;
-  /** Who caused it (null for the review reminder, or when that account is gone). */
-  actor: { id: string; username: string; displayName: string } | null;
-  /** The page it is about, as it was named when the notice was created. */
-  page: { id: string; slug: string; title: string } | null;
-  /** Kind-specific details: `revision`, `updates` (page.updated), `dueAt` (page.review_due), `format`, `counts` (import.finished). */
-  data: Record<string, unknown>;
-}
-
-export interface NotificationPage {
-  items: NotificationResponse[];
-  nextCursor: string | null;
-  /** Unread notices the caller may see, whatever the filter and page. */
-  unreadCount: number;
-}
+// The response shapes (and their OpenAPI schemas) are in dto/notification-response.dto.ts.
+export type { NotificationResponse } from './dto/notification-response.dto';
+export type { NotificationList as NotificationPage } from './dto/notification-response.dto';
 
 export function toNotificationResponse(n: NotificationEntity): NotificationResponse {
   return {
@@ -32,6 +16,6 @@ export function toNotificationResponse(n: NotificationEntity): NotificationRespo
       ? { id: n.actor.id, username: n.actor.username, displayName: n.actor.displayName }
       : null,
     page: n.pageId ? { id: n.pageId, slug: n.pageSlug ?? '', title: n.pageTitle ?? '' } : null,
-    data: n.data,
+    data: n.data as NotificationData,
   };
 }

@@ -3,11 +3,19 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuthUser } from '../common/auth/auth-user';
 import { AdminOnly, CurrentUser, Editors } from '../common/auth/route-policy';
 import { PageQueryDto } from '../common/http/page-query.dto';
+import { ApiResult } from '../common/openapi/api-result.decorator';
 import { Page, parsePageRequest } from '../common/http/pagination';
 import { PreviewDto, SiteVariablesDto } from './dto/page.dto';
 import { PageBrowseService } from './page-browse.service';
 import { PagePreviewService } from './page-preview.service';
-import { GraphResponse, PageSummaryResponse, TagResponse } from './pages.mapper';
+import {
+  GraphResponse,
+  PageSummaryList,
+  PreviewResponse,
+  SiteVariablesResponse,
+  TagList,
+} from './dto/page-response.dto';
+import { PageSummaryResponse, TagResponse } from './pages.mapper';
 import { SiteVariablesService } from './site-variables.service';
 
 @ApiTags('pages')
@@ -21,6 +29,7 @@ export class PagesBrowseController {
 
   @Get('recent')
   @ApiOperation({ summary: 'Recently updated visible pages' })
+  @ApiResult(PageSummaryList)
   listRecent(
     @Query() query: PageQueryDto,
     @CurrentUser() user: AuthUser,
@@ -30,6 +39,7 @@ export class PagesBrowseController {
 
   @Get('tags')
   @ApiOperation({ summary: 'Tags with the number of visible pages, by name' })
+  @ApiResult(TagList)
   listTags(
     @Query() query: PageQueryDto,
     @CurrentUser() user: AuthUser,
@@ -39,6 +49,7 @@ export class PagesBrowseController {
 
   @Get('graph')
   @ApiOperation({ summary: 'Knowledge graph of visible pages and the links between them' })
+  @ApiResult(GraphResponse)
   getGraph(@CurrentUser() user: AuthUser): Promise<GraphResponse> {
     return this.browse.graph(user);
   }
@@ -49,12 +60,14 @@ export class PagesBrowseController {
   @ApiOperation({
     summary: 'Render unsaved Markdown (site-wide variables, overridden by `variables`)',
   })
+  @ApiResult(PreviewResponse)
   preview(@Body() body: PreviewDto): Promise<{ html: string }> {
     return this.previews.preview(body);
   }
 
   @Get('variables')
   @ApiOperation({ summary: 'Site-wide variables every page inherits' })
+  @ApiResult(SiteVariablesResponse)
   async getVariables(): Promise<{ variables: Record<string, string> }> {
     return { variables: (await this.siteVariables.get()).values };
   }
@@ -62,6 +75,7 @@ export class PagesBrowseController {
   @Put('variables')
   @AdminOnly()
   @ApiOperation({ summary: 'Replace the site-wide variables (admin)' })
+  @ApiResult(SiteVariablesResponse)
   async putVariables(
     @Body() body: SiteVariablesDto,
   ): Promise<{ variables: Record<string, string> }> {

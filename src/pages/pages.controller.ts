@@ -16,6 +16,8 @@ import type { Response } from 'express';
 import { AuthUser } from '../common/auth/auth-user';
 import { AdminOnly, CurrentUser, Editors } from '../common/auth/route-policy';
 import { etagMatches } from '../common/http/etag';
+import { ApiAlias } from '../common/openapi/api-alias.decorator';
+import { ApiProblems, ApiResult, ApiSentResult } from '../common/openapi/api-result.decorator';
 import { Page, parsePageRequest } from '../common/http/pagination';
 import { joinSlugParam } from '../common/http/slug-param';
 import { CreatePageBody, UpdatePageBody } from './dto/page-body.dto';
@@ -23,7 +25,8 @@ import { PageListQueryDto } from './dto/page-query.dto';
 import { PageBinService } from './page-bin.service';
 import { PageBrowseService } from './page-browse.service';
 import { PageWriterService } from './page-writer.service';
-import { PageResponse, PageSummaryResponse } from './pages.mapper';
+import { PageResponse, PageSummaryList } from './dto/page-response.dto';
+import { PageSummaryResponse } from './pages.mapper';
 import { PagesService } from './pages.service';
 import { RESERVED_LAST_SEGMENT } from './slug';
 
@@ -56,6 +59,7 @@ export class PagesController {
 
   @Get()
   @ApiOperation({ summary: 'Visible pages, most recently updated first (optional ?tag=)' })
+  @ApiResult(PageSummaryList)
   listPages(
     @Query() query: PageListQueryDto,
     @CurrentUser() user: AuthUser,
@@ -66,6 +70,8 @@ export class PagesController {
   @Post()
   @Editors()
   @ApiOperation({ summary: 'Create a page (201, Location, ETag)' })
+  @ApiResult(PageResponse, { headers: ['Location', 'ETag'] })
+  @ApiProblems(409)
   async createPage(
     @Body() body: CreatePageBody,
     @CurrentUser() user: AuthUser,
@@ -85,6 +91,13 @@ export class PagesController {
   @Get('*slug')
   @ApiOperation({
     summary: 'Read a page (ETag; If-None-Match → 304); `/raw` appended answers the Markdown',
+  })
+  @ApiSentResult(PageResponse, { headers: ['ETag'], notModified: true })
+  @ApiAlias({
+    path: '/api/pages/{slug}/raw',
+    operationId: 'getPageMarkdown',
+    summary: "A page's Markdown as stored (`{{variables}}` unresolved); ETag, If-None-Match → 304",
+    result: { content: { 'text/markdown': 'text' }, headers: ['ETag'], notModified: true },
   })
   async getPage(
     @Param('slug') segments: string | string[],
@@ -112,6 +125,8 @@ export class PagesController {
   @ApiOperation({
     summary: 'Update a page: needs If-Match or baseRevision (428 without; 412 / 409 when stale)',
   })
+  @ApiResult(PageResponse, { headers: ['ETag'] })
+  @ApiProblems(409, 428)
   async updatePage(
     @Param('slug') segments: string | string[],
     @Body() body: UpdatePageBody,
@@ -131,7 +146,10 @@ export class PagesController {
   @Delete('*slug')
   @AdminOnly()
   @HttpCode(204)
-  @ApiOperation({ summary: 'Move a page to the bin (admin); frees the slug' })
+  @ApiOperation({
+    summary: 'Move a page to the bin (admin); frees the slug; optional If-Match (412 when stale)',
+  })
+  @ApiProblems(409)
   deletePage(
     @Param('slug') segments: string | string[],
     @Headers('if-match') ifMatch: string | undefined,

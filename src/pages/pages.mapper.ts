@@ -1,3 +1,11 @@
+import type {
+  BinItemResponse,
+  PageLinkResponse,
+  PageResponse,
+  PageSummaryResponse,
+  RevisionResponse,
+  RevisionSummaryResponse,
+} from './dto/page-response.dto';
 import { metadataToJson, PublicMetadata, PublicMetadataOf, withOwnerName } from './page-metadata';
 import {
   METADATA_KEYS,
@@ -10,21 +18,25 @@ import {
 import type { PageRow } from './store/page-rows';
 import type { RevisionSummary } from './store/revisions';
 
-/** The metadata a list item carries (PAGE_COLUMNS `summary` and `metadata`). */
-type SummaryMetadata = PublicMetadataOf<MetadataKey & SummaryKey>;
+// The response shapes (and their OpenAPI schemas) are in dto/page-response.dto.ts.
+export type {
+  BinItemResponse,
+  GraphResponse,
+  PageLinkResponse,
+  PageResponse,
+  PageSummaryResponse,
+  RevisionResponse,
+  RevisionSummaryResponse,
+  TagResponse,
+} from './dto/page-response.dto';
 
-export type PageSummaryResponse = { slug: string; title: string } & SummaryMetadata & {
+/** What the mappers build from PAGE_COLUMNS: a list item's and a page read's members. */
+type BuiltSummary = { slug: string; title: string } & PublicMetadataOf<MetadataKey & SummaryKey> & {
     revision: number;
     updatedAt: string;
     updatedBy: string | null;
   };
-
-export interface PageLinkResponse {
-  slug: string;
-  title: string;
-}
-
-export type PageResponse = { slug: string; title: string; content: string } & PublicMetadata & {
+type BuiltPage = { slug: string; title: string; content: string } & PublicMetadata & {
     revision: number;
     createdAt: string;
     updatedAt: string;
@@ -33,53 +45,31 @@ export type PageResponse = { slug: string; title: string; content: string } & Pu
     backlinks: PageLinkResponse[];
   };
 
-export interface BinItemResponse {
-  id: string;
-  slug: string;
-  title: string;
-  revision: number;
-  updatedAt: string;
-  binnedAt: string;
-  binnedBy: string | null;
-}
-
-export interface RevisionSummaryResponse {
-  id: string;
-  revision: number;
-  title: string;
-  action: string;
-  author: string | null;
-  createdAt: string;
-}
-
-export interface RevisionResponse extends RevisionSummaryResponse {
-  slug: string;
-  content: string;
-  metadata: Record<string, unknown>;
-}
-
-export interface TagResponse {
-  name: string;
-  count: number;
-}
-
-export interface GraphResponse {
-  nodes: { slug: string; title: string; tags: string[] }[];
-  edges: { from: string; to: string }[];
-}
+type Exactly<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+/**
+ * A page field added to PAGE_COLUMNS reaches the answers by itself; this fails to compile until
+ * the response classes (the OpenAPI description) describe it too.
+ */
+export const RESPONSES_DESCRIBE_PAGE_COLUMNS: [
+  Exactly<BuiltSummary, PageSummaryResponse>,
+  Exactly<BuiltPage, PageResponse>,
+] = [true, true];
 
 const SUMMARY_METADATA = METADATA_KEYS.filter((key) => (SUMMARY_KEYS as string[]).includes(key));
 
 export function toPageSummary(row: PageRow<PageSummary>): PageSummaryResponse {
   const p = row.page;
-  return {
+  const item: BuiltSummary = {
     slug: p.slug,
     title: p.title,
-    ...(withOwnerName(metadataToJson(p, SUMMARY_METADATA), row.ownerName) as SummaryMetadata),
+    ...(withOwnerName(metadataToJson(p, SUMMARY_METADATA), row.ownerName) as PublicMetadataOf<
+      MetadataKey & SummaryKey
+    >),
     revision: p.revision,
     updatedAt: p.updatedAt.toISOString(),
     updatedBy: row.updatedByName,
   };
+  return item;
 }
 
 export function toPageResponse(
@@ -88,7 +78,7 @@ export function toPageResponse(
   backlinks: PageLinkResponse[],
 ): PageResponse {
   const p = row.page;
-  return {
+  const page: BuiltPage = {
     slug: p.slug,
     title: p.title,
     content: p.content,
@@ -100,6 +90,7 @@ export function toPageResponse(
     html,
     backlinks,
   };
+  return page;
 }
 
 export function toBinItem(row: PageRow<PageSummary>): BinItemResponse {

@@ -14,6 +14,7 @@ import { AuthUser } from '../common/auth/auth-user';
 import { AdminOnly, CurrentUser, Editors } from '../common/auth/route-policy';
 import { PageQueryDto } from '../common/http/page-query.dto';
 import { Page, parsePageRequest } from '../common/http/pagination';
+import { ApiProblems, ApiResult } from '../common/openapi/api-result.decorator';
 import { NotFoundProblem } from '../common/problems/problem';
 import { RestoreRevisionDto } from './dto/page.dto';
 import { RevisionListQueryDto } from './dto/page-query.dto';
@@ -21,11 +22,12 @@ import { PageBinService } from './page-bin.service';
 import { PageRevisionsService, UUID } from './page-revisions.service';
 import { PageWriterService } from './page-writer.service';
 import {
-  BinItemResponse,
+  BinItemList,
   PageResponse,
   RevisionResponse,
-  RevisionSummaryResponse,
-} from './pages.mapper';
+  RevisionSummaryList,
+} from './dto/page-response.dto';
+import { BinItemResponse, RevisionSummaryResponse } from './pages.mapper';
 import { PagesService } from './pages.service';
 
 /**
@@ -43,6 +45,8 @@ export class RevisionsController {
 
   @Get()
   @ApiOperation({ summary: 'Revisions of a page, newest first: ?slug=<slug>' })
+  @ApiResult(RevisionSummaryList)
+  @ApiProblems(404)
   listRevisions(
     @Query() query: RevisionListQueryDto,
     @CurrentUser() user: AuthUser,
@@ -52,6 +56,7 @@ export class RevisionsController {
 
   @Get(':id')
   @ApiOperation({ summary: 'One revision with its title, content and metadata' })
+  @ApiResult(RevisionResponse)
   getRevision(@Param('id') id: string, @CurrentUser() user: AuthUser): Promise<RevisionResponse> {
     return this.revisions.get(id, user);
   }
@@ -62,6 +67,8 @@ export class RevisionsController {
   @ApiOperation({
     summary: 'Restore a revision (writes a new revision); optional If-Match / baseRevision',
   })
+  @ApiResult(PageResponse)
+  @ApiProblems(409)
   async restoreRevision(
     @Param('id') id: string,
     @Body() body: RestoreRevisionDto,
@@ -88,6 +95,7 @@ export class BinController {
 
   @Get()
   @ApiOperation({ summary: 'Pages in the bin, most recently binned first (admin)' })
+  @ApiResult(BinItemList)
   listBin(@Query() query: PageQueryDto): Promise<Page<BinItemResponse>> {
     return this.bin.list(parsePageRequest(query));
   }
@@ -95,6 +103,8 @@ export class BinController {
   @Post(':id/restore')
   @HttpCode(200)
   @ApiOperation({ summary: 'Restore a binned page (409 when its slug is taken) (admin)' })
+  @ApiResult(PageResponse)
+  @ApiProblems(409)
   async restoreFromBin(
     @Param('id') id: string,
     @CurrentUser() user: AuthUser,

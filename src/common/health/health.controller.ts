@@ -1,10 +1,24 @@
 import { Controller, Get, HttpCode } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiProblems, ApiResult } from '../openapi/api-result.decorator';
 import { Public } from '../auth/route-policy';
 import { Database } from '../database/database';
 import { Problem } from '../problems/problem';
 
 const READY_TIMEOUT_MS = 2000;
+
+export class HealthResponse {
+  @ApiProperty({ enum: ['ok'] })
+  status: 'ok';
+}
+
+export class ReadinessResponse {
+  @ApiProperty({ enum: ['ready'] })
+  status: 'ready';
+
+  @ApiProperty({ enum: ['up'] })
+  database: 'up';
+}
 
 @ApiTags('operations')
 @Public()
@@ -15,12 +29,15 @@ export class HealthController {
   @Get('healthz')
   @HttpCode(200)
   @ApiOperation({ summary: 'Liveness: the process answers', security: [] })
+  @ApiResult(HealthResponse)
   health(): { status: 'ok' } {
     return { status: 'ok' };
   }
 
   @Get('readyz')
   @ApiOperation({ summary: 'Readiness: the database answers', security: [] })
+  @ApiResult(ReadinessResponse)
+  @ApiProblems(503)
   async ready(): Promise<{ status: 'ready'; database: 'up' }> {
     try {
       await Promise.race([

@@ -7,7 +7,6 @@ import {
 } from '@nestjs/common';
 import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
-import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { Observable } from 'rxjs';
 import { Problem } from '../problems/problem';
@@ -30,11 +29,14 @@ export function hasRequestBody(req: Request): boolean {
   return Number.isFinite(length) && length > 0;
 }
 
-function takesJsonBody(reflector: Reflector, context: ExecutionContext): boolean {
-  const handler = context.getHandler();
-  if (reflector.get<boolean>(TAKES_JSON_BODY, handler)) return true;
-  const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, context.getClass(), handler.name) ??
-    {}) as Record<string, unknown>;
+/** Whether a handler reads a JSON body: a `@Body()` parameter, or marked with @TakesJsonBody(). */
+export function readsJsonBody(controller: object, handler: object): boolean {
+  if (Reflect.getMetadata(TAKES_JSON_BODY, handler)) return true;
+  const name = (handler as { name: string }).name;
+  const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, name) ?? {}) as Record<
+    string,
+    unknown
+  >;
   // Keys are `${paramtype}:${index}`.
   return Object.keys(args).some((key) => key.split(':')[0] === String(RouteParamtypes.BODY));
 }
@@ -49,14 +51,12 @@ function takesJsonBody(reflector: Reflector, context: ExecutionContext): boolean
 export class JsonBodyInterceptor implements NestInterceptor {
   private readonly cache = new WeakMap<object, boolean>();
 
-  constructor(private readonly reflector: Reflector) {}
-
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType() === 'http') {
       const handler = context.getHandler();
       let takesJson = this.cache.get(handler);
       if (takesJson === undefined) {
-        takesJson = takesJsonBody(this.reflector, context);
+        takesJson = readsJsonBody(context.getClass(), handler);
         this.cache.set(handler, takesJson);
       }
       const req = context.switchToHttp().getRequest<Request>();

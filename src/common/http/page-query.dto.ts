@@ -3,7 +3,9 @@ import { IsOptional, IsString } from 'class-validator';
 
 /** `limit` and `cursor`; parsed and range-checked by parsePageRequest. */
 export class PageQueryDto {
-  @ApiPropertyOptional({ description: '1-100, default 20' })
+  // Defaults are said in descriptions, not `default`: generated clients (openapi-typescript)
+  // would make a member with a default required.
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, description: 'default 20' })
   @IsOptional()
   @IsString()
   limit?: string;

@@ -1,4 +1,4 @@
-import { INestApplication, RequestMethod } from '@nestjs/common';
+import { INestApplication, RequestMethod, Type } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { MetadataScanner, ModulesContainer, Reflector } from '@nestjs/core';
 import {
@@ -24,12 +24,29 @@ function joinPath(...parts: (string | undefined)[]): string {
   return '/' + joined;
 }
 
+/** A route with the controller class and handler function that serve it. */
+export interface RouteDetail extends RouteInfo {
+  controller: Type<unknown>;
+  handlerFn: (...args: unknown[]) => unknown;
+}
+
 /** Every route the app serves with the policy the global guard applies to it. */
 export function listRoutes(app: INestApplication): RouteInfo[] {
+  return inspectRoutes(app).map(({ method, path, handler, auth, roles }) => ({
+    method,
+    path,
+    handler,
+    auth,
+    roles,
+  }));
+}
+
+/** listRoutes() with the controller and handler of each route, for descriptions built from them. */
+export function inspectRoutes(app: INestApplication): RouteDetail[] {
   const container = app.get(ModulesContainer);
   const reflector = app.get(Reflector);
   const scanner = new MetadataScanner();
-  const routes: RouteInfo[] = [];
+  const routes: RouteDetail[] = [];
   for (const module of container.values()) {
     for (const wrapper of module.controllers.values()) {
       const controller = wrapper.metatype as (new (...args: unknown[]) => unknown) | null;
@@ -54,6 +71,8 @@ export function listRoutes(app: INestApplication): RouteInfo[] {
             handler: `${controller.name}.${name}`,
             auth: isPublic ? 'public' : (policy.auth ?? 'any'),
             roles: isPublic ? 'anyone' : policy.roles ? [...policy.roles] : 'authenticated',
+            controller,
+            handlerFn: handler,
           });
         }
       }

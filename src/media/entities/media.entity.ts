@@ -2,7 +2,8 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { UserRef } from '../../auth/store/user-sql';
 import { DateTimeColumn } from '../../common/database/columns';
 
-export type MediaKind = 'image' | 'attachment';
+export const MEDIA_KINDS = ['image', 'attachment'] as const;
+export type MediaKind = (typeof MEDIA_KINDS)[number];
 
 /** Byte counts fit a JS number; MySQL hands BIGINT back as a string. */
 const bigintAsNumber = {

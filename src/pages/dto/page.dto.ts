@@ -11,6 +11,7 @@ import {
   Min,
 } from 'class-validator';
 import { LIFECYCLES, type Lifecycle, type PropertyValue } from '../entities/page.entity';
+import { PROPERTIES_SCHEMA, VARIABLES_SCHEMA } from './page-response.dto';
 
 /**
  * Page fields shared by create and update. Types are checked here; the rules (slug, lengths,
@@ -23,12 +24,17 @@ export class PageFieldsDto {
   @IsString()
   content?: string;
 
-  @ApiPropertyOptional({ nullable: true, maxLength: 64 })
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 64 })
   @IsOptional()
   @IsString()
   icon?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, example: 'en-GB', description: 'BCP 47 language tag' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: 'en-GB',
+    description: 'BCP 47 language tag',
+  })
   @IsOptional()
   @IsString()
   language?: string | null;
@@ -43,23 +49,31 @@ export class PageFieldsDto {
   @IsString({ each: true })
   tags?: string[];
 
-  @ApiPropertyOptional({ enum: LIFECYCLES, default: 'published' })
+  @ApiPropertyOptional({
+    enum: LIFECYCLES,
+    enumName: 'Lifecycle',
+    description: 'default on create: published',
+  })
   @IsOptional()
   @IsString()
   @IsIn(LIFECYCLES)
   lifecycle?: Lifecycle;
 
-  @ApiPropertyOptional({ nullable: true, description: 'username of the owner' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description: 'username of the owner',
+  })
   @IsOptional()
   @IsString()
   owner?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, minimum: 1, maximum: 3650 })
+  @ApiPropertyOptional({ type: 'integer', nullable: true, minimum: 1, maximum: 3650 })
   @IsOptional()
   @IsInt()
   reviewIntervalDays?: number | null;
 
-  @ApiPropertyOptional({ nullable: true, format: 'date-time' })
+  @ApiPropertyOptional({ type: String, nullable: true, format: 'date-time' })
   @IsOptional()
   @IsString()
   nextReviewAt?: string | null;
@@ -74,17 +88,17 @@ export class PageFieldsDto {
   @IsString({ each: true })
   groups?: string[];
 
-  @ApiPropertyOptional({ nullable: true, description: 'slug of a live page' })
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'slug of a live page' })
   @IsOptional()
   @IsString()
   deprecatedTarget?: string | null;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'scalars only' })
+  @ApiPropertyOptional(PROPERTIES_SCHEMA)
   @IsOptional()
   @IsObject()
   properties?: Record<string, PropertyValue>;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' } })
+  @ApiPropertyOptional(VARIABLES_SCHEMA)
   @IsOptional()
   @IsObject()
   variables?: Record<string, string>;
@@ -116,7 +130,11 @@ export class UpdatePageDto extends PageFieldsDto {
   @IsString()
   title?: string;
 
-  @ApiPropertyOptional({ description: 'the revision this edit is based on (or send If-Match)' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    description: 'the revision this edit is based on (or send If-Match)',
+  })
   @IsOptional()
   @IsInt()
   @Min(1)
@@ -147,6 +165,8 @@ export class SiteVariablesDto {
 
 export class RestoreRevisionDto {
   @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
     description: 'optional: refuse (409) unless the page is still at this revision',
   })
   @IsOptional()

@@ -3,6 +3,8 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '../../common/auth/auth-user';
 import { CurrentUser } from '../../common/auth/route-policy';
 import type { Page } from '../../common/http/pagination';
+import { ApiResult } from '../../common/openapi/api-result.decorator';
+import { SearchResultList } from './search-response.dto';
 import { SearchQueryDto } from './search-query.dto';
 import type { SearchResultItem } from './search.mapper';
 import { SearchService } from './search.service';
@@ -19,6 +21,7 @@ export class SearchController {
       'Ranked full-text search over titles, content and tags (title hits first). Every word must match; the last one also matches as a prefix. ' +
       '`snippet` is HTML: escaped text with the hits in `<mark>`. Paged with `limit` (1-100) and `cursor`.',
   })
+  @ApiResult(SearchResultList)
   searchPages(
     @Query() query: SearchQueryDto,
     @CurrentUser() user: AuthUser,

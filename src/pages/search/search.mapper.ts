@@ -1,15 +1,10 @@
 import type { SearchResultPage } from '../store/page-lists';
+import type { SearchResultItem } from './search-response.dto';
 
 export type { SearchResultPage };
 
-export interface SearchResultItem {
-  slug: string;
-  title: string;
-  /** HTML: escaped text with the hits in `<mark>`. */
-  snippet: string;
-  tags: string[];
-  updatedAt: string;
-}
+// The response shape (and its OpenAPI schema) is in search-response.dto.ts.
+export type { SearchResultItem } from './search-response.dto';
 
 export function toSearchResultItem(page: SearchResultPage, snippet: string): SearchResultItem {
   return {

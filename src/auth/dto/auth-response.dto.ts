@@ -1,0 +1,96 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { ROLES, type Role } from '../../common/auth/roles';
+import { listOf } from '../../common/openapi/list-of';
+
+/** The account answers built by auth.mapper.ts, with their OpenAPI schemas. */
+
+const DATE_TIME = { type: String, format: 'date-time' } as const;
+const ROLE = { enum: ROLES, enumName: 'Role' } as const;
+
+/** A user as other answers name them (an uploader, who caused a notice). */
+export class UserRefResponse {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+
+  @ApiProperty()
+  username: string;
+
+  @ApiProperty()
+  displayName: string;
+}
+
+export class MeResponse {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+
+  @ApiProperty({ example: 'ada' })
+  username: string;
+
+  @ApiProperty({ example: 'Ada Lovelace' })
+  displayName: string;
+
+  @ApiProperty({ ...ROLE, description: "The caller's role, narrowed by a token's scope." })
+  role: Role;
+
+  @ApiProperty({ type: [String], description: 'Group names.' })
+  groups: string[];
+}
+
+export class UserResponse extends MeResponse {
+  @ApiProperty({ description: 'A disabled account cannot sign in; its tokens stop working.' })
+  disabled: boolean;
+
+  @ApiProperty(DATE_TIME)
+  createdAt: string;
+
+  @ApiProperty(DATE_TIME)
+  updatedAt: string;
+}
+
+export class UserList extends listOf(UserResponse) {}
+
+export class GroupResponse {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+
+  @ApiProperty({ example: 'engineering' })
+  name: string;
+
+  @ApiProperty(DATE_TIME)
+  createdAt: string;
+}
+
+export class GroupList extends listOf(GroupResponse) {}
+
+export class TokenResponse {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+
+  @ApiProperty({ example: 'ci-import' })
+  name: string;
+
+  @ApiProperty({ description: 'The first characters of the secret, to recognise it.' })
+  prefix: string;
+
+  @ApiProperty({ ...ROLE, description: 'The widest role the token acts with.' })
+  scope: Role;
+
+  @ApiProperty({ ...DATE_TIME, nullable: true, description: 'null: never expires.' })
+  expiresAt: string | null;
+
+  @ApiProperty({ ...DATE_TIME, nullable: true })
+  lastUsedAt: string | null;
+
+  @ApiProperty(DATE_TIME)
+  createdAt: string;
+}
+
+export class TokenList extends listOf(TokenResponse) {}
+
+export class CreatedTokenResponse extends TokenResponse {
+  @ApiProperty({
+    description:
+      'The secret (`kb_pat_...`), shown only in this answer: send it as `Authorization: Bearer <token>`.',
+  })
+  token: string;
+}
