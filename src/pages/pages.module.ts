@@ -14,8 +14,6 @@ import { MarkdownRenderer } from './rendering/markdown-renderer';
 import { PageDeriver } from './rendering/page-deriver';
 import { BinController, RevisionsController } from './revisions.controller';
 import { PageSearchModule } from './search/page-search.module';
-import { SearchController } from './search/search.controller';
-import { SearchService } from './search/search.service';
 import { SiteVariablesService } from './site-variables.service';
 import { PagesRepository } from './store/pages.repository';
 import { SiteVariablesRepository } from './store/site-variables.repository';
@@ -23,18 +21,12 @@ import { SiteVariablesRepository } from './store/site-variables.repository';
 @Module({
   imports: [
     AuthModule,
-    // The search index (PAGE_SEARCH_INDEX), which PagesRepository writes inside each page
-    // write transaction (injected with @Optional(), so pages also work without it).
+    // Search, and its index (PAGE_SEARCH_INDEX), which PagesRepository writes inside each
+    // page write transaction (injected with @Optional(), so pages also work without it).
     PageSearchModule,
   ],
   // Order matters: the `*slug` routes of PagesController must not shadow other /api routes.
-  controllers: [
-    PagesBrowseController,
-    RevisionsController,
-    BinController,
-    PagesController,
-    SearchController,
-  ],
+  controllers: [PagesBrowseController, RevisionsController, BinController, PagesController],
   providers: [
     PagesRepository,
     SiteVariablesRepository,
@@ -49,7 +41,6 @@ import { SiteVariablesRepository } from './store/site-variables.repository';
     PageRevisionsService,
     PagePreviewService,
     PagesService,
-    SearchService,
   ],
   exports: [PageAccessService, PagesService, MarkdownRenderer, SiteVariablesService],
 })
