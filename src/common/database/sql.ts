@@ -58,3 +58,17 @@ export function readQuery<A extends unknown[], R>(
 ): ReadQuery<A, R> {
   return { name, run };
 }
+
+/** Any ReadQuery: arguments differ per query; a registry only looks them up by name. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyReadQuery = ReadQuery<any[], unknown>;
+
+/** ReadQueries by name (what a worker thread looks a query up in); a name may appear once. */
+export function readQueriesByName(queries: AnyReadQuery[]): Map<string, AnyReadQuery> {
+  const byName = new Map<string, AnyReadQuery>();
+  for (const query of queries) {
+    if (byName.has(query.name)) throw new Error(`Two read queries are named ${query.name}`);
+    byName.set(query.name, query);
+  }
+  return byName;
+}
