@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { AuthUser } from '../common/auth/auth-user';
 import { narrowerRole, roleAtLeast } from '../common/auth/roles';
-import { cursorString, Page, PageRequest, toPage } from '../common/http/pagination';
+import { cursorPosition, Page, PageRequest, toPage } from '../common/http/pagination';
 import { fieldProblem, NotFoundProblem } from '../common/problems/problem';
 import { AuthCache } from './auth-cache';
 import { toTokenResponse, TokenResponse } from './auth.mapper';
@@ -58,13 +58,11 @@ export class TokensService {
   }
 
   async list(owner: AuthUser, page: PageRequest): Promise<Page<TokenResponse>> {
-    const after = page.cursor
-      ? {
-          createdAt: new Date(cursorString(page.cursor, 'at')),
-          id: cursorString(page.cursor, 'id'),
-        }
-      : undefined;
-    const rows = await this.tokens.listOfUser(owner.id, after, page.limit + 1);
+    const rows = await this.tokens.listOfUser(
+      owner.id,
+      cursorPosition(page.cursor),
+      page.limit + 1,
+    );
     return toPage(rows, page.limit, toTokenResponse, (t) => ({
       at: t.createdAt.toISOString(),
       id: t.id,

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Database, Tx } from '../common/database/database';
+import type { CursorPosition } from '../common/http/pagination';
 import { DraftEntity } from './entities/draft.entity';
 
 /** The one door to `drafts`; every method is scoped to the owner. */
@@ -40,7 +41,7 @@ export class DraftsRepository {
   /** The owner's drafts without their documents, most recently saved first; `after` continues. */
   listOfUser(
     userId: string,
-    after: { updatedAt: Date; id: string } | undefined,
+    after: CursorPosition | undefined,
     limit: number,
   ): Promise<DraftEntity[]> {
     const query = this.db
@@ -53,7 +54,7 @@ export class DraftsRepository {
       .take(limit);
     if (after)
       query.andWhere('(d.updated_at < :at OR (d.updated_at = :at AND d.id < :id))', {
-        at: after.updatedAt,
+        at: after.at,
         id: after.id,
       });
     return query.getMany();

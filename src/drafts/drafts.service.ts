@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { QueryFailedError } from 'typeorm';
 import type { AuthUser } from '../common/auth/auth-user';
 import { APP_CONFIG, AppConfig } from '../common/config/app-config';
-import { cursorString, Page, PageRequest, toPage } from '../common/http/pagination';
+import { cursorPosition, Page, PageRequest, toPage } from '../common/http/pagination';
 import { NotFoundProblem, PayloadTooLargeProblem } from '../common/problems/problem';
 import { assertValidKey, parseDraftBody } from './draft-rules';
 import { DraftSummary, toDraftSummary } from './drafts.mapper';
@@ -73,13 +73,11 @@ export class DraftsService {
 
   /** The caller's drafts, most recently saved first (summaries without content). */
   async list(owner: AuthUser, page: PageRequest): Promise<Page<DraftSummary>> {
-    const after = page.cursor
-      ? {
-          updatedAt: new Date(cursorString(page.cursor, 'at')),
-          id: cursorString(page.cursor, 'id'),
-        }
-      : undefined;
-    const rows = await this.drafts.listOfUser(owner.id, after, page.limit + 1);
+    const rows = await this.drafts.listOfUser(
+      owner.id,
+      cursorPosition(page.cursor),
+      page.limit + 1,
+    );
     return toPage(rows, page.limit, toDraftSummary, (d) => ({
       at: d.updatedAt.toISOString(),
       id: d.id,

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { SelectQueryBuilder } from 'typeorm';
 import { userSql } from '../auth/store/user-sql';
 import { Database, Tx } from '../common/database/database';
+import type { CursorPosition } from '../common/http/pagination';
 import { MediaEntity, MediaKind } from './entities/media.entity';
 
 /**
@@ -37,11 +38,7 @@ export class MediaRepository {
   }
 
   /** Items of a kind, newest first, with uploaders; `after` continues behind a listed item. */
-  list(
-    kind: MediaKind,
-    after: { createdAt: Date; id: string } | undefined,
-    limit: number,
-  ): Promise<MediaEntity[]> {
+  list(kind: MediaKind, after: CursorPosition | undefined, limit: number): Promise<MediaEntity[]> {
     const query = this.select()
       .where('m.kind = :kind', { kind })
       .orderBy('m.createdAt', 'DESC')
@@ -49,7 +46,7 @@ export class MediaRepository {
       .limit(limit);
     if (after)
       query.andWhere('(m.created_at < :at OR (m.created_at = :at AND m.id < :id))', {
-        at: after.createdAt,
+        at: after.at,
         id: after.id,
       });
     return this.withUploaders(query);

@@ -7,7 +7,7 @@ import type { Readable } from 'node:stream';
 import type { AuthUser } from '../common/auth/auth-user';
 import { APP_CONFIG, AppConfig } from '../common/config/app-config';
 import type { Tx } from '../common/database/database';
-import { cursorString, Page, PageRequest, toPage } from '../common/http/pagination';
+import { cursorPosition, Page, PageRequest, toPage } from '../common/http/pagination';
 import {
   ConflictProblem,
   fieldProblem,
@@ -104,13 +104,8 @@ export class MediaService {
   }
 
   async list(kind: MediaKind, page: PageRequest): Promise<Page<MediaResponse>> {
-    let after: { createdAt: Date; id: string } | undefined;
-    if (page.cursor) {
-      const at = new Date(cursorString(page.cursor, 'at'));
-      const id = cursorString(page.cursor, 'id');
-      if (Number.isNaN(at.getTime())) return { items: [], nextCursor: null };
-      after = { createdAt: at, id };
-    }
+    const after = cursorPosition(page.cursor);
+    if (after && Number.isNaN(after.at.getTime())) return { items: [], nextCursor: null };
     const rows = await this.media.list(kind, after, page.limit + 1);
     return toPage(rows, page.limit, toMediaResponse, (m) => ({
       at: m.createdAt.toISOString(),

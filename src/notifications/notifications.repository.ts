@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { userSql } from '../auth/store/user-sql';
 import { decodeRow, encodeValue, selectList } from '../common/database/column-defs';
 import { Database, Tx } from '../common/database/database';
+import type { CursorPosition } from '../common/http/pagination';
 import { allOf, placeholders, SqlCondition } from '../common/database/sql';
 import {
   NOTIFICATION_COLUMNS,
@@ -37,7 +38,7 @@ export class NotificationsRepository {
   /** A page of the inbox, newest first, with actors; `after` continues behind a listed notice. */
   async list(
     inbox: Inbox,
-    after: { createdAt: Date; id: string } | undefined,
+    after: CursorPosition | undefined,
     limit: number,
   ): Promise<NotificationEntity[]> {
     const where = this.inbox(inbox);
@@ -46,7 +47,7 @@ export class NotificationsRepository {
           where,
           {
             sql: 'n.created_at < ? OR (n.created_at = ? AND n.id < ?)',
-            params: [after.createdAt, after.createdAt, after.id],
+            params: [after.at, after.at, after.id],
           },
         ])
       : where;

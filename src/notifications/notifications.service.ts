@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { AuthUser } from '../common/auth/auth-user';
-import { cursorString, PageRequest, toPage } from '../common/http/pagination';
+import { cursorPosition, PageRequest, toPage } from '../common/http/pagination';
 import { NotFoundProblem } from '../common/problems/problem';
 import { PageAccessService } from '../pages/page-access.service';
 import { PagesService } from '../pages/pages.service';
@@ -31,14 +31,9 @@ export class NotificationsService {
   ) {}
 
   async list(user: AuthUser, page: PageRequest, unreadOnly: boolean): Promise<NotificationPage> {
-    let after: { createdAt: Date; id: string } | undefined;
-    if (page.cursor) {
-      const at = new Date(cursorString(page.cursor, 'at'));
-      const id = cursorString(page.cursor, 'id');
-      if (Number.isNaN(at.getTime()))
-        return { items: [], nextCursor: null, unreadCount: await this.unreadCount(user) };
-      after = { createdAt: at, id };
-    }
+    const after = cursorPosition(page.cursor);
+    if (after && Number.isNaN(after.at.getTime()))
+      return { items: [], nextCursor: null, unreadCount: await this.unreadCount(user) };
     const [rows, unreadCount] = await Promise.all([
       this.notifications.list(this.inbox(user, unreadOnly), after, page.limit + 1),
       this.unreadCount(user),

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database, Tx } from '../../common/database/database';
+import type { CursorPosition } from '../../common/http/pagination';
 import { AccessTokenEntity } from '../entities/access-token.entity';
 
 /** The one door to `access_tokens`. */
@@ -14,7 +15,7 @@ export class TokensRepository {
   /** A user's tokens, newest first; `after` continues behind a listed token. */
   listOfUser(
     userId: string,
-    after: { createdAt: Date; id: string } | undefined,
+    after: CursorPosition | undefined,
     limit: number,
   ): Promise<AccessTokenEntity[]> {
     const query = this.db
@@ -26,7 +27,7 @@ export class TokensRepository {
       .take(limit);
     if (after)
       query.andWhere('(t.created_at < :at OR (t.created_at = :at AND t.id < :id))', {
-        at: after.createdAt,
+        at: after.at,
         id: after.id,
       });
     return query.getMany();
