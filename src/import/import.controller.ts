@@ -31,6 +31,21 @@ const IMPORT_BODY: ApiBodyOptions = {
         description:
           'true: import the valid documents and list the others under `skipped` (default false).',
       },
+      cleanConfluence: {
+        ...BOOLEAN_FIELD,
+        description:
+          'Remove Confluence page chrome from Confluence-converted Markdown (default true for `confluence`, false otherwise).',
+      },
+      includeBlogPosts: {
+        ...BOOLEAN_FIELD,
+        description: 'Confluence XML space export: import the blog posts too (default false).',
+      },
+      jiraBaseUrl: {
+        type: 'string',
+        format: 'uri',
+        description:
+          'Confluence XML space export: the Jira that Jira macros point at; issue keys become links to it.',
+      },
     },
   },
 };
@@ -51,7 +66,8 @@ export class ImportController {
   @ApiOperation({
     summary: 'Import Markdown, Wiki.js or Confluence files and ZIPs (admin; session or bearer)',
     description:
-      'Multipart fields: `format` (markdown | wikijs | confluence, required), `files` (one or more), `prefix`, `dryRun`, `skipInvalid`. ' +
+      'Multipart fields: `format` (markdown | wikijs | confluence, required), `files` (one or more), `prefix`, `dryRun`, `skipInvalid`, ' +
+      '`cleanConfluence`, `includeBlogPosts`, `jiraBaseUrl`. ' +
       'One transaction; strict by default (422 lists every invalid file). Request and uncompressed contents limited (413). See docs/import.md.',
   })
   importPages(@Req() req: Request, @CurrentUser() user: AuthUser): Promise<ImportReport> {

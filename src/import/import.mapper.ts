@@ -15,6 +15,8 @@ export function emptyReport(options: ImportOptions): ImportReport {
     refusedFiles: [],
     storedAsAttachment: [],
     siteVariables: [],
+    ignored: [],
+    macros: [],
     counts: {
       created: 0,
       replaced: 0,
@@ -27,6 +29,8 @@ export function emptyReport(options: ImportOptions): ImportReport {
       refusedFiles: 0,
       storedAsAttachment: 0,
       siteVariables: 0,
+      ignored: 0,
+      macros: 0,
     },
   };
 }
@@ -47,6 +51,8 @@ export function finishReport(report: ImportReport): ImportReport {
       refusedFiles: report.refusedFiles.length,
       storedAsAttachment: report.storedAsAttachment.length,
       siteVariables: report.siteVariables.length,
+      ignored: report.ignored.length,
+      macros: report.macros.length,
     },
   };
 }

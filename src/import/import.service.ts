@@ -18,20 +18,20 @@ import { PagesService } from '../pages/pages.service';
 import { SiteVariablesService } from '../pages/site-variables.service';
 import { variableProblems } from '../pages/variables';
 import { ImportBudget } from './import-budget';
+import { ignoredFiles, noDocumentProblems } from './import-outcome';
+import { pacer } from './pace';
+import { IMPORT_FIELDS, parseImportOptions } from './import-options';
 import { convertSources } from './import-formats';
 import { emptyReport, finishReport } from './import.mapper';
 import {
   ConversionResult,
-  IMPORT_FORMATS,
   ImportDocument,
-  ImportFormat,
   ImportOptions,
   ImportReport,
   SourceEntry,
 } from './import.types';
 import { receiveMultipart } from './intake/multipart-intake';
 import { MediaKindOf, planReferences, ReferenceIndex, rewriteDocument } from './reference-resolver';
-import { normalizePrefix } from './slugs';
 import { MANIFEST_PATH } from './sources/kb-archive';
 import { expandUploads } from './source-tree';
 
@@ -57,59 +57,7 @@ function isStorableImage(data: Buffer): boolean {
 /** Files handed to the media service at once. */
 const MEDIA_CONCURRENCY = 4;
 
-const FIELDS = ['format', 'prefix', 'dryRun', 'skipInvalid'] as const;
 const FILE_FIELDS = ['files', 'files[]', 'file'] as const;
-
-function parseBoolean(
-  fields: Record<string, string>,
-  name: string,
-  problems: FieldProblem[],
-): boolean {
-  const raw = fields[name];
-  if (raw === undefined || raw === '') return false;
-  const value = raw.trim().toLowerCase();
-  if (['true', '1', 'yes', 'on'].includes(value)) return true;
-  if (['false', '0', 'no', 'off'].includes(value)) return false;
-  problems.push({
-    field: name,
-    code: 'invalid_boolean',
-    message: `${name} must be true or false.`,
-  });
-  return false;
-}
-
-/** Reads and checks the form fields; every bad field is reported at once. */
-export function parseImportOptions(
-  fields: Record<string, string>,
-  problems: FieldProblem[],
-): ImportOptions | undefined {
-  const format = fields.format?.trim().toLowerCase();
-  if (!format) {
-    problems.push({
-      field: 'format',
-      code: 'required',
-      message: `format is required: one of ${IMPORT_FORMATS.join(', ')}.`,
-    });
-  } else if (!(IMPORT_FORMATS as readonly string[]).includes(format)) {
-    problems.push({
-      field: 'format',
-      code: 'invalid_format',
-      message: `format must be one of ${IMPORT_FORMATS.join(', ')}.`,
-    });
-  }
-  const prefix = normalizePrefix(fields.prefix);
-  if ('error' in prefix)
-    problems.push({ field: 'prefix', code: 'invalid_slug', message: prefix.error });
-  const dryRun = parseBoolean(fields, 'dryRun', problems);
-  const skipInvalid = parseBoolean(fields, 'skipInvalid', problems);
-  if (problems.length > 0) return undefined;
-  return {
-    format: format as ImportFormat,
-    prefix: 'prefix' in prefix ? prefix.prefix : '',
-    dryRun,
-    skipInvalid,
-  };
-}
 
 interface StoredMedia {
   url: string;
@@ -144,7 +92,7 @@ export class ImportService {
       const parts = await receiveMultipart(req, {
         maxBytes: this.config.importMaxBytes,
         tempDir,
-        knownFields: FIELDS,
+        knownFields: IMPORT_FIELDS,
         fileFields: FILE_FIELDS,
         maxFiles: this.config.importMaxEntries,
       });
@@ -165,10 +113,15 @@ export class ImportService {
           expanded.problems,
           'Some files were refused; nothing was imported.',
         );
-      const conversion = convertSources(options.format, expanded.entries, {
+      const conversion = await convertSources(options.format, expanded.entries, {
         prefix: options.prefix,
         pageMaxBytes: this.config.pageMaxBytes,
+        cleanConfluence: options.cleanConfluence,
+        includeBlogPosts: options.includeBlogPosts,
+        jiraBaseUrl: options.jiraBaseUrl,
       });
+      if (conversion.documents.length === 0 && conversion.invalid.length === 0)
+        throw new FieldProblems(noDocumentProblems(options.format, expanded.entries));
       // The documents are text now; only the files they may reference (conversion.assets)
       // keep their bytes, so the raw entries can be collected during the writes.
       expanded.entries.length = 0;
@@ -228,11 +181,15 @@ export class ImportService {
     }));
 
     const index = new ReferenceIndex(conversion.documents, conversion.assets);
-    const plan = planReferences(conversion.documents, index);
+    const plan = await planReferences(conversion.documents, index);
     // A kb archive lists its media with their kinds; all of them are restored.
     for (const [path, kind] of conversion.keepAssets ?? []) {
       if (conversion.assets.has(path)) plan.assets.set(path, kind);
     }
+    report.ignored = ignoredFiles(conversion, plan.assets);
+    report.macros = [...(conversion.macros ?? [])]
+      .map(([name, use]) => ({ name, count: use.count, conversion: use.conversion }))
+      .sort((a, b) => a.name.localeCompare(b.name));
     // Files used as images in a type kb does not store as images (SVG, BMP, TIFF…) are stored
     // as attachments, which are always served as a download, and referenced by that URL.
     const asAttachment = new Set<string>();
@@ -267,7 +224,9 @@ export class ImportService {
         true,
         (path) => urls.get(path) ?? path,
       );
+      const tick = pacer();
       for (const doc of conversion.documents) {
+        await tick();
         const content = rewriteDocument(doc, index, context);
         const current = existingBySlug.get(doc.slug);
         if (!current) report.created.push(doc.slug);
@@ -434,10 +393,13 @@ export class ImportService {
     const base = { slug: doc.slug, title: doc.title, content };
     const meta = doc.metadata;
     if (!meta) {
-      // Replacing keeps the page's own tags and properties (CONTRACTS: upsertImported).
+      // Replacing keeps the page's own tags, properties and owner (CONTRACTS: upsertImported).
       return {
         ...base,
         ...(isNew ? { tags: doc.tags, properties: scalarProperties(doc.properties) } : {}),
+        ...(isNew && doc.ownerCandidates?.length
+          ? { ownerId: await this.firstActiveUser(doc.ownerCandidates) }
+          : {}),
         verified: true,
       };
     }
@@ -450,6 +412,15 @@ export class ImportService {
         ? `${prefix}/${deprecatedTarget}`
         : deprecatedTarget;
     return { ...base, ...metadata, ownerId: owner?.id ?? null, deprecatedTarget: target };
+  }
+
+  /** The first of the usernames that is an active kb user (Confluence authors), else none. */
+  private async firstActiveUser(usernames: string[]): Promise<string | null> {
+    for (const username of usernames) {
+      const user = await this.users.findActiveByUsername(username);
+      if (user) return user.id;
+    }
+    return null;
   }
 
   /**

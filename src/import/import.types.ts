@@ -30,6 +30,8 @@ export interface ImportDocument {
   refKeys: string[];
   /** Page metadata from a kb archive's manifest.json: restored, also on replace. */
   metadata?: ArchiveMetadata;
+  /** Usernames that may own a new page, first existing active user wins (Confluence XML). */
+  ownerCandidates?: string[];
 }
 
 /**
@@ -51,10 +53,22 @@ export interface ConversionResult {
   invalid: InvalidDocument[];
   /** Non-page files by archive path (images, attachments) that references may point at. */
   assets: Map<string, SourceEntry>;
+  /** Why a file that could have been a page is only a file (reported when nothing uses it). */
+  notPages?: Map<string, string>;
+  /** Confluence macros met, by name, and how each was converted. */
+  macros?: Map<string, MacroUse>;
   /** Files stored even when no page references them, with their kind (kb archive media). */
   keepAssets?: Map<string, 'image' | 'attachment'>;
   /** Site-wide variables a kb archive restores (set or overwritten; others are kept). */
   siteVariables?: Record<string, string>;
+}
+
+/** One kind of Confluence macro met in an import. */
+export interface MacroUse {
+  /** Times it occurs, over all pages. */
+  count: number;
+  /** What it became (`fenced code block with its language`, `dropped`…). */
+  conversion: string;
 }
 
 export interface ImportOptions {
@@ -63,6 +77,12 @@ export interface ImportOptions {
   prefix: string;
   dryRun: boolean;
   skipInvalid: boolean;
+  /** Remove Confluence page chrome from Markdown (default: on for `confluence`). */
+  cleanConfluence: boolean;
+  /** Confluence XML export: also import blog posts (under `blog/`). */
+  includeBlogPosts: boolean;
+  /** Confluence XML export: base URL that Jira macros link to. */
+  jiraBaseUrl?: string;
 }
 
 export interface ImportedMediaItem {
@@ -98,6 +118,10 @@ export interface ImportReport {
   storedAsAttachment: (ImportedMediaItem & { reason: string })[];
   /** Names of the site-wide variables a kb archive set (or would set, in a dry run). */
   siteVariables: string[];
+  /** Files of the upload that are neither pages nor referenced by one, with the reason. */
+  ignored: { path: string; reason: string }[];
+  /** Confluence macros met (XML and HTML exports), by name, and how each was converted. */
+  macros: { name: string; count: number; conversion: string }[];
   counts: {
     created: number;
     replaced: number;
@@ -110,5 +134,7 @@ export interface ImportReport {
     refusedFiles: number;
     storedAsAttachment: number;
     siteVariables: number;
+    ignored: number;
+    macros: number;
   };
 }

@@ -1,7 +1,12 @@
 import { posix } from 'node:path';
+import GithubSlugger from 'github-slugger';
+import { codeFenceTracker } from '../pages/rendering/code-fences';
 import { safeDecode } from '../pages/rendering/links';
+import { plainTitle } from '../pages/rendering/plain-title';
 import { ImportDocument, SourceEntry } from './import.types';
+import { pacer } from './pace';
 import { ReferenceKind, rewriteReferences } from './references';
+import { dropExtension, slugFromPath, undecodedSlug } from './slugs';
 
 export type MediaKindOf = 'image' | 'attachment';
 
@@ -25,6 +30,8 @@ const PAGE_SUFFIXES = [
   '/index.html',
 ];
 const LOCALE = /^[a-z]{2}(?:-[a-z]{2,4})?\//i;
+/** Sites generated from Markdown (and Confluence-converted sets) link `page.html`. */
+const WEB_PAGE = /\.html?$/i;
 
 /**
  * Resolves the references of imported pages: to another page of the same import (by any of its
@@ -33,7 +40,10 @@ const LOCALE = /^[a-z]{2}(?:-[a-z]{2,4})?\//i;
 export class ReferenceIndex {
   private readonly pages = new Map<string, ImportDocument>();
   private readonly pagesLower = new Map<string, ImportDocument>();
+  /** Pages by the slug of each archive path (decoded and as written); null when ambiguous. */
+  private readonly pagesBySlug = new Map<string, ImportDocument | null>();
   private readonly assetsLower = new Map<string, string>();
+  private readonly anchors = new Map<ImportDocument, Map<string, string>>();
 
   constructor(
     documents: ImportDocument[],
@@ -43,6 +53,10 @@ export class ReferenceIndex {
       for (const key of doc.refKeys) {
         if (!this.pages.has(key)) this.pages.set(key, doc);
         if (!this.pagesLower.has(key.toLowerCase())) this.pagesLower.set(key.toLowerCase(), doc);
+        for (const slug of slugKeys(key)) {
+          const known = this.pagesBySlug.get(slug);
+          this.pagesBySlug.set(slug, known === undefined || known === doc ? doc : null);
+        }
       }
     }
     for (const path of assets.keys()) this.assetsLower.set(path.toLowerCase(), path);
@@ -60,28 +74,31 @@ export class ReferenceIndex {
     if (/^\/api\/(images|attachments)\//.test(target) || target.includes('{{'))
       return { type: 'keep' };
     const cut = target.search(/[?#]/);
-    const pathPart = safeDecode(cut >= 0 ? target.slice(0, cut) : target);
+    const rawPath = cut >= 0 ? target.slice(0, cut) : target;
+    // Matched as a browser would: percent-decoded (and, below, case-folded); the name as
+    // written is tried too, for files whose names hold `%` or `+` themselves.
+    const pathPart = safeDecode(rawPath);
     const hash = target.indexOf('#');
     const fragment = hash >= 0 ? target.slice(hash) : '';
     if (pathPart === '') return { type: 'keep' };
 
     const candidates: string[] = [];
-    if (pathPart.startsWith('/')) {
-      const rooted = posix.normalize(pathPart).replace(/^\/+/, '').replace(/\/+$/, '');
-      candidates.push(rooted);
-      if (LOCALE.test(rooted)) candidates.push(rooted.replace(LOCALE, ''));
-      const top = doc.sourcePath.includes('/') ? doc.sourcePath.split('/')[0] : '';
-      if (top) candidates.push(`${top}/${rooted}`);
-    } else {
-      const joined = posix.normalize(posix.join(doc.baseDir || '.', pathPart)).replace(/\/+$/, '');
-      if (joined.startsWith('..')) return { type: 'missing' };
-      candidates.push(joined === '.' ? '' : joined);
+    for (const path of new Set([pathPart, rawPath])) {
+      const found = candidatePaths(doc, path);
+      if (found === undefined) return { type: 'missing' };
+      candidates.push(...found);
     }
 
     if (kind === 'link') {
       for (const candidate of candidates) {
         const page = this.findPage(candidate);
-        if (page) return { type: 'page', slug: page.slug, suffix: fragment };
+        if (page) return { type: 'page', slug: page.slug, suffix: this.anchorIn(page, fragment) };
+      }
+      for (const candidate of candidates) {
+        for (const slug of slugKeys(candidate)) {
+          const page = this.pagesBySlug.get(slug);
+          if (page) return { type: 'page', slug: page.slug, suffix: this.anchorIn(page, fragment) };
+        }
       }
     }
     for (const candidate of candidates) {
@@ -102,15 +119,81 @@ export class ReferenceIndex {
     return { type: 'missing' };
   }
 
+  /**
+   * The fragment as the target page's heading id (GitHub's rules, as kb renders them): an id
+   * that exists stays; `#Why` finds `why`; Confluence's `#PageTitle-HeadingText` anchors find
+   * the heading they named. Anything else is kept as written.
+   */
+  private anchorIn(page: ImportDocument, fragment: string): string {
+    if (fragment.length <= 1) return fragment;
+    const name = safeDecode(fragment.slice(1));
+    const id =
+      this.headingAnchors(page).get(name) ?? this.headingAnchors(page).get(anchorKey(name));
+    return id === undefined ? fragment : `#${id}`;
+  }
+
+  private headingAnchors(page: ImportDocument): Map<string, string> {
+    let anchors = this.anchors.get(page);
+    if (anchors) return anchors;
+    anchors = new Map();
+    const slugger = new GithubSlugger();
+    const title = compact(page.title);
+    for (const heading of headings(page.content)) {
+      const text = plainTitle(heading);
+      const id = slugger.slug(text);
+      if (id === '' || anchors.has(id)) continue;
+      anchors.set(id, id);
+      for (const key of [compact(text), `${title}-${compact(text)}`, GithubSlugger.slug(text)])
+        if (!anchors.has(anchorKey(key))) anchors.set(anchorKey(key), id);
+    }
+    this.anchors.set(page, anchors);
+    return anchors;
+  }
+
   private findPage(candidate: string): ImportDocument | undefined {
-    for (const suffix of PAGE_SUFFIXES) {
-      const key = candidate === '' ? suffix.replace(/^\//, '') : `${candidate}${suffix}`;
-      if (key === '') continue;
-      const page = this.pages.get(key) ?? this.pagesLower.get(key.toLowerCase());
-      if (page) return page;
+    const stems = WEB_PAGE.test(candidate)
+      ? [candidate, candidate.replace(WEB_PAGE, '')]
+      : [candidate];
+    for (const stem of stems) {
+      for (const suffix of PAGE_SUFFIXES) {
+        const key = stem === '' ? suffix.replace(/^\//, '') : `${stem}${suffix}`;
+        if (key === '') continue;
+        const page = this.pages.get(key) ?? this.pagesLower.get(key.toLowerCase());
+        if (page) return page;
+      }
     }
     return undefined;
   }
+}
+
+/** The archive paths a target may name, or undefined when it leaves the archive. */
+function candidatePaths(doc: ImportDocument, path: string): string[] | undefined {
+  if (path.startsWith('/')) {
+    const rooted = posix.normalize(path).replace(/^\/+/, '').replace(/\/+$/, '');
+    const candidates = [rooted];
+    if (LOCALE.test(rooted)) candidates.push(rooted.replace(LOCALE, ''));
+    const top = doc.sourcePath.includes('/') ? doc.sourcePath.split('/')[0] : '';
+    if (top) candidates.push(`${top}/${rooted}`);
+    return candidates;
+  }
+  const joined = posix.normalize(posix.join(doc.baseDir || '.', path)).replace(/\/+$/, '');
+  if (joined.startsWith('..')) return undefined;
+  return [joined === '.' ? '' : joined];
+}
+
+/**
+ * Slugs a path gives, decoded and as written: a link `Hello+world%21.html` finds the file
+ * `hello-world-21.md` that an older tool slugified from the same encoded name, and the file
+ * `Hello world!.md`.
+ */
+function slugKeys(path: string): string[] {
+  if (path === '') return [];
+  const stem = dropExtension(path);
+  const keys = new Set<string>([undecodedSlug(stem)]);
+  const decoded = slugFromPath(stem);
+  if (decoded) keys.add(decoded);
+  keys.delete('');
+  return [...keys].filter((key) => !key.split('/').includes(''));
 }
 
 export interface ReferencePlan {
@@ -121,9 +204,14 @@ export interface ReferencePlan {
 }
 
 /** First pass: which files are referenced (to store them) and which slugs to look up. */
-export function planReferences(documents: ImportDocument[], index: ReferenceIndex): ReferencePlan {
+export async function planReferences(
+  documents: ImportDocument[],
+  index: ReferenceIndex,
+): Promise<ReferencePlan> {
   const plan: ReferencePlan = { assets: new Map(), maybeExisting: new Set() };
+  const tick = pacer();
   for (const doc of documents) {
+    await tick();
     rewriteReferences(doc.content, (target, kind) => {
       const resolution = index.resolve(doc, target, kind);
       if (resolution.type === 'asset') {
@@ -175,4 +263,36 @@ export function rewriteDocument(
         return undefined;
     }
   });
+}
+
+function compact(text: string): string {
+  return text.replace(/\s+/g, '');
+}
+
+function anchorKey(name: string): string {
+  return `\u0000${compact(name).toLowerCase()}`;
+}
+
+/** The heading texts of Markdown (ATX and setext), outside code, in order. */
+function headings(markdown: string): string[] {
+  const found: string[] = [];
+  const inFence = codeFenceTracker();
+  const lines = markdown.split('\n');
+  let previous = '';
+  for (const line of lines) {
+    if (inFence(line)) {
+      previous = '';
+      continue;
+    }
+    const atx = /^ {0,3}#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/.exec(line);
+    if (atx) found.push(atx[1]);
+    else if (
+      /^ {0,3}(?:=+|-+)[ \t]*$/.test(line) &&
+      previous.trim() !== '' &&
+      !/^\s*[-*+>|]/.test(previous)
+    )
+      found.push(previous.trim());
+    previous = line;
+  }
+  return found;
 }

@@ -1,6 +1,9 @@
 /**
  * Path → slug mapping of the importer (documented in docs/import.md):
  * - the file extension of the last segment is dropped (`guide/Intro.md` → `guide/Intro`);
+ * - each segment is decoded as a URL path segment would be: `+` is a space and `%XX`
+ *   escapes are decoded (`Basic+tutorial+1%3A+Hello+world%21` → `Basic tutorial 1: Hello
+ *   world!`); a malformed escape leaves the segment as written;
  * - each segment is NFC-normalised and lower-cased; every run of characters other than
  *   letters, digits, `-`, `_` and `.` becomes one `-`; `-` and `.` are trimmed from both ends
  *   (`My Notes (old)` → `my-notes-old`);
@@ -26,11 +29,60 @@ export function dropExtension(path: string): string {
   return path.replace(/\.[^./]+$/, '');
 }
 
-/** Slugifies every segment; undefined when one of them has nothing left. */
+/** A file-name segment as a browser reads it in a URL: `+` and `%XX` decoded. */
+export function decodeSegment(segment: string): string {
+  if (!/[%+]/.test(segment)) return segment;
+  const spaced = segment.replace(/\+/g, ' ');
+  try {
+    return decodeURIComponent(spaced);
+  } catch {
+    return spaced;
+  }
+}
+
+/** Slugifies every (decoded) segment; undefined when one of them has nothing left. */
 export function slugFromPath(path: string): string | undefined {
-  const segments = path.split('/').map(slugifySegment);
+  const segments = path.split('/').map((segment) => slugifySegment(decodeSegment(segment)));
   if (segments.some((s) => s === '')) return undefined;
   return segments.join('/');
+}
+
+/** Every segment slugified as written, without decoding (what older tools made of `%3A`). */
+export function undecodedSlug(path: string): string {
+  return path.split('/').map(slugifySegment).join('/');
+}
+
+/**
+ * The slugs a title leaves when a tool percent-encoded it into a file name and another
+ * slugified that name without decoding it (`Hello world!` → `Hello+world%21` →
+ * `hello-world-21`), for Java's URLEncoder (Confluence) and for encodeURIComponent.
+ */
+export function encodedTitleResidues(title: string): string[] {
+  const java = [...new TextEncoder().encode(title)]
+    .map((byte) =>
+      byte === 0x20
+        ? '+'
+        : /[A-Za-z0-9.*_-]/.test(String.fromCharCode(byte)) && byte < 0x80
+          ? String.fromCharCode(byte)
+          : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`,
+    )
+    .join('');
+  return [...new Set([slugifySegment(java), slugifySegment(encodeURIComponent(title))])];
+}
+
+/**
+ * The last segment of a file's slug: a name that is exactly the encoded-then-slugified form
+ * of the document's title (`basic-tutorial-1-3a-hello-world-21.md` for "Basic tutorial 1:
+ * Hello world!") takes the slug of the title instead (`basic-tutorial-1-hello-world`). Any
+ * other name keeps its own slug: the rule only undoes that one mangling.
+ */
+export function repairEncodedSlug(slug: string, title: string): string {
+  const at = slug.lastIndexOf('/');
+  const last = slug.slice(at + 1);
+  const readable = slugifySegment(title);
+  if (readable === '' || readable === last) return slug;
+  if (!encodedTitleResidues(title).includes(last)) return slug;
+  return `${slug.slice(0, at + 1)}${readable}`;
 }
 
 export function joinSlug(prefix: string, slug: string): string {

@@ -4,13 +4,25 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { zipSync, Zippable } from 'fflate';
+import { strFromU8, unzipSync, zipSync, Zippable } from 'fflate';
+import { dropExtension, slugFromPath } from '../../src/import/slugs';
+import { MarkdownRenderer } from '../../src/pages/rendering/markdown-renderer';
 import { problem } from '../support/problems';
 import { createTestApp, TestApp } from '../support/test-app';
 import { Client, signedIn } from '../support/users';
 import { count, pageRow, postImport } from '../e2e/import-helpers';
+import {
+  confluenceLanguages,
+  documentKeys,
+  lostLanguages,
+  markdownLanguages,
+  measure,
+  SetMetrics,
+} from './corpus-metrics';
 
-const CORPORA = resolve(__dirname, '..', '..', '..', 'shared', 'corpora');
+/** `../shared/corpora` beside the repository, or KB_CORPORA_DIR (a worktree elsewhere). */
+const CORPORA =
+  process.env.KB_CORPORA_DIR ?? resolve(__dirname, '..', '..', '..', 'shared', 'corpora');
 const present = existsSync(join(CORPORA, 'README.md'));
 if (!present)
   console.warn(
@@ -51,13 +63,72 @@ async function allContent(t: TestApp): Promise<{ slug: string; title: string; co
   );
 }
 
+/** Code blocks with a language per page slug (Markdown sets: the slug is the file path). */
+function bySlug(files: [string, string][]): Map<string, number> {
+  return new Map(
+    files.map(([path, text]) => [slugFromPath(dropExtension(path))!, markdownLanguages(text)]),
+  );
+}
+
+/** Code blocks with a language for a whole set whose slugs come from titles. */
+function whole(counts: number[]): Map<string, number> {
+  return new Map([['*', counts.reduce((a, b) => a + b, 0)]]);
+}
+
+/** One row per imported set, printed at the end: the numbers the issue asks for. */
+const rows: string[] = [];
+
 describeCorpora('import corpora', () => {
   let t: TestApp;
   let admin: Client;
   beforeAll(async () => {
     t = await createTestApp();
   });
-  afterAll(() => t?.close());
+  afterAll(async () => {
+    console.log(
+      [
+        'set | pages | links resolved | broken in-set | to skipped documents | broken outside | markers | code languages (source/rendered/lost)',
+        ...rows,
+      ].join('\n'),
+    );
+    await t?.close();
+  });
+
+  /**
+   * Renders every live page as a page read does and checks what the issue asks of every set:
+   * 0 broken internal links whose target is in the set, 0 literal `[!NOTE]`-style markers,
+   * 0 lost code languages.
+   */
+  async function expectFidelity(
+    set: string,
+    documentPaths: string[],
+    sourceLanguages: Map<string, number>,
+    skippedPaths: string[] = [],
+  ): Promise<SetMetrics> {
+    const renderer = t.get(MarkdownRenderer);
+    const rendered = (await allContent(t)).map((page) => ({
+      slug: page.slug,
+      html: renderer.render(page.content, {}, { baseSlug: page.slug }),
+    }));
+    const metrics = measure(
+      rendered,
+      documentKeys(documentPaths),
+      sourceLanguages,
+      documentKeys(skippedPaths),
+    );
+    const lost = lostLanguages(metrics);
+    rows.push(
+      `${set} | ${metrics.pages} | ${metrics.linksResolved} | ${metrics.brokenInSet.length} | ${metrics.brokenToSkipped} | ${metrics.brokenOutside} | ${metrics.markers.length} | ${metrics.sourceLanguages}/${metrics.renderedLanguages}/${lost}`,
+    );
+    expect({ set, brokenInSet: metrics.brokenInSet }).toEqual({ set, brokenInSet: [] });
+    expect({ set, markers: metrics.markers }).toEqual({ set, markers: [] });
+    expect({ set, badLanguageClasses: metrics.badLanguageClasses, lost }).toEqual({
+      set,
+      badLanguageClasses: [],
+      lost: 0,
+    });
+    return metrics;
+  }
   beforeEach(async () => {
     await t.reset();
     admin = await signedIn(t, 'admin');
@@ -149,6 +220,15 @@ describeCorpora('import corpora', () => {
       // Links between imported files point at the new slugs.
       const summary = pages.find((p) => p.slug === 'summary')!;
       expect(summary.content).toContain('](/getting-started)');
+
+      const sources = tree('markdown/rustc-dev-guide/src', (p) => p.endsWith('.md'));
+      const imported = Object.entries(sources).filter(([p]) => !WITHOUT_HEADING.includes(p));
+      await expectFidelity(
+        'markdown/rustc-dev-guide',
+        Object.keys(sources),
+        bySlug(imported.map(([path, data]) => [path, data.toString('utf8')])),
+        WITHOUT_HEADING,
+      );
     });
   });
 
@@ -178,6 +258,13 @@ describeCorpora('import corpora', () => {
       expect(res.body.unresolvedImages.length).toBeGreaterThan(0);
       for (const image of res.body.unresolvedImages)
         expect(existsSync(join(CORPORA, 'wikijs/wiki-docs-v2', image.target))).toBe(false);
+
+      const sources = tree('wikijs/wiki-docs-v2', (p) => p.endsWith('.md'));
+      await expectFidelity(
+        'wikijs/wiki-docs-v2',
+        Object.keys(sources),
+        bySlug(Object.entries(sources).map(([path, data]) => [path, data.toString('utf8')])),
+      );
     });
   });
 
@@ -188,15 +275,24 @@ describeCorpora('import corpora', () => {
       ['export-pages.json.gz', ['wikijs/derived-json/export-pages.json.gz']],
       [
         'graphql-pages-single/*.json',
-        readdirSync(join(CORPORA, 'wikijs/derived-json/graphql-pages-single')).map(
+        (present ? readdirSync(join(CORPORA, 'wikijs/derived-json/graphql-pages-single')) : []).map(
           (n) => `wikijs/derived-json/graphql-pages-single/${n}`,
         ),
       ],
-    ])('honours path, title and content in %s', async (_label, paths) => {
+    ])('honours path, title and content in %s', async (label, paths) => {
       const res = await postImport(admin, { format: 'wikijs', files: paths.map(file) }).expect(200);
       expect(res.body.counts).toMatchObject({ created: 85, skipped: 0 });
       expect(await pageRow(t, 'install/docker')).toMatchObject({ title: 'Docker' });
       expect((await pageRow(t, 'auth'))!.content).toContain('[Auth0](/auth/auth0)');
+
+      const pages = JSON.parse(
+        readFileSync(join(CORPORA, 'wikijs/derived-json/pages-array.json'), 'utf8'),
+      ) as { path: string; content: string }[];
+      await expectFidelity(
+        `wikijs/derived-json ${label}`,
+        pages.map((p) => `${p.path}.md`),
+        bySlug(pages.map((p) => [`${p.path}.md`, p.content])),
+      );
     });
 
     it('refuses the GraphQL pages.list shape, which carries no content, with a clear 422', async () => {
@@ -237,6 +333,22 @@ describeCorpora('import corpora', () => {
         expect(page.content).not.toContain('Created by');
       }
       expect(pages.some((p) => MEDIA_REF.test(p.content))).toBe(true);
+
+      const exported = unzipSync(
+        new Uint8Array(
+          readFileSync(
+            join(CORPORA, 'confluence/coding-cli/Confluence-space-export-231543-81.html.zip'),
+          ),
+        ),
+      );
+      const html = Object.keys(exported).filter(
+        (p) => /\.html$/.test(p) && !/index\.html$/.test(p),
+      );
+      await expectFidelity(
+        'confluence/coding-cli (export ZIP)',
+        html,
+        whole(html.map((p) => confluenceLanguages(strFromU8(exported[p])))),
+      );
     });
 
     it('imports the unzipped space and the loose pages', async () => {
@@ -266,6 +378,12 @@ describeCorpora('import corpora', () => {
           `\\[Lorem Ipsum 2021-06-08T10\\\\_55\\\\_27\\+0800.txt\\]\\(${MEDIA_REF.source}\\)`,
         ),
       );
+      const spaceHtml = tree('confluence/coding-cli/space1', (p) => /\.html$/.test(p));
+      await expectFidelity(
+        'confluence/coding-cli (space1)',
+        Object.keys(spaceHtml),
+        whole(Object.values(spaceHtml).map((d) => confluenceLanguages(d.toString('utf8')))),
+      );
 
       await t.reset();
       admin = await signedIn(t, 'admin');
@@ -279,6 +397,11 @@ describeCorpora('import corpora', () => {
       expect(res.body.counts.created).toBe(4);
       const table = (await allContent(t)).find((p) => p.title === '表格 demo')!;
       expect(table.content).toContain('| 参数名称 | 是否必传 | 说明 |');
+      await expectFidelity(
+        'confluence/coding-cli (loose pages)',
+        loose.map((f) => f.name),
+        whole(loose.map((f) => confluenceLanguages(f.data.toString('utf8')))),
+      );
     });
   });
 
@@ -299,6 +422,11 @@ describeCorpora('import corpora', () => {
       );
       const astra = all.find((p) => p.title === 'AstraReconCpu')!;
       expect(astra.content).toContain('<a href="/astrarecongpu">AstraReconGpu</a>');
+      await expectFidelity(
+        'confluence/savu-tomography',
+        pages.map((f) => f.name),
+        whole(pages.map((f) => confluenceLanguages(f.data.toString('utf8')))),
+      );
     });
   });
 

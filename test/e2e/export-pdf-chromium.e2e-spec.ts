@@ -66,4 +66,27 @@ describe('export: real PDFs from the Chromium-backed PDF service', () => {
     },
     90_000,
   );
+
+  itWithChromium(
+    'prints callouts with their titles and collapsible sections open, never the markers',
+    async () => {
+      const admin = await signedIn(t, 'admin');
+      await createPage(admin, 'guide/alerts', {
+        title: 'Alerts',
+        content:
+          '> [!NOTE]\n> Useful information.\n\n> [!CAUTION] Hot surface\n> Do not touch.\n\n<details>\n<summary>Details</summary>\n\nHidden text.\n\n</details>',
+      });
+      const res = await admin
+        .get('/export/pdf/guide/alerts')
+        .buffer(true)
+        .parse(binary)
+        .expect(200);
+      const text = (await readPdf(res.body as Buffer)).text.replace(/\s+/g, ' ');
+      expect(text).toContain('Note Useful information.');
+      expect(text).toContain('Hot surface Do not touch.');
+      expect(text).toContain('Hidden text.');
+      expect(text).not.toContain('[!');
+    },
+    90_000,
+  );
 });

@@ -53,6 +53,8 @@ describe('POST /api/import: formats', () => {
         refusedFiles: [],
         storedAsAttachment: [],
         siteVariables: [],
+        ignored: [],
+        macros: [],
         counts: {
           created: 3,
           replaced: 0,
@@ -65,6 +67,8 @@ describe('POST /api/import: formats', () => {
           refusedFiles: 0,
           storedAsAttachment: 0,
           siteVariables: 0,
+          ignored: 0,
+          macros: 0,
         },
       });
       expect(image.url).toBe(`/api/images/${image.id}/content`);
@@ -448,6 +452,8 @@ describe('POST /api/import: formats', () => {
         refusedFiles: [],
         storedAsAttachment: [],
         siteVariables: [],
+        ignored: [],
+        macros: [],
         counts: {
           created: 2,
           replaced: 0,
@@ -460,6 +466,8 @@ describe('POST /api/import: formats', () => {
           refusedFiles: 0,
           storedAsAttachment: 0,
           siteVariables: 0,
+          ignored: 0,
+          macros: 0,
         },
       });
       expect(await count(t, 'pages')).toBe(1);

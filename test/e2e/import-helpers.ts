@@ -2,8 +2,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { zipSync, Zippable } from 'fflate';
 import type request from 'supertest';
-import type { TestApp } from '../support/test-app';
-import type { Client } from '../support/users';
+import { createTestApp, TestApp } from '../support/test-app';
+import { Client, signedIn } from '../support/users';
 
 export const FIXTURES = join(__dirname, '..', 'fixtures', 'import');
 
@@ -39,6 +39,8 @@ export interface ImportRequest {
   prefix?: string;
   dryRun?: boolean | string;
   skipInvalid?: boolean | string;
+  /** Further form fields (`cleanConfluence`, `includeBlogPosts`, `jiraBaseUrl`…). */
+  fields?: Record<string, string>;
 }
 
 /** POST /api/import as multipart, the way a browser form or `curl -F` sends it. */
@@ -48,6 +50,7 @@ export function postImport(client: Client, body: ImportRequest): request.Test {
   if (body.prefix !== undefined) test.field('prefix', body.prefix);
   if (body.dryRun !== undefined) test.field('dryRun', String(body.dryRun));
   if (body.skipInvalid !== undefined) test.field('skipInvalid', String(body.skipInvalid));
+  for (const [name, value] of Object.entries(body.fields ?? {})) test.field(name, value);
   for (const file of body.files)
     test.attach(
       'files',
@@ -86,3 +89,20 @@ export async function pageRow(
 }
 
 export const MEDIA_URL = /^\/api\/(images|attachments)\/[0-9a-f-]{36}\/content$/;
+
+/**
+ * One app per spec file, reset before each test with a signed-in administrator: read
+ * `ctx.t` and `ctx.admin` inside the tests.
+ */
+export function useImportApp(): { t: TestApp; admin: Client } {
+  const ctx = {} as { t: TestApp; admin: Client };
+  beforeAll(async () => {
+    ctx.t = await createTestApp();
+  });
+  afterAll(() => ctx.t?.close());
+  beforeEach(async () => {
+    await ctx.t.reset();
+    ctx.admin = await signedIn(ctx.t, 'admin');
+  });
+  return ctx;
+}

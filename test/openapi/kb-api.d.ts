@@ -605,7 +605,7 @@ export interface paths {
         put?: never;
         /**
          * Import Markdown, Wiki.js or Confluence files and ZIPs (admin; session or bearer)
-         * @description Multipart fields: `format` (markdown | wikijs | confluence, required), `files` (one or more), `prefix`, `dryRun`, `skipInvalid`. One transaction; strict by default (422 lists every invalid file). Request and uncompressed contents limited (413). See docs/import.md.
+         * @description Multipart fields: `format` (markdown | wikijs | confluence, required), `files` (one or more), `prefix`, `dryRun`, `skipInvalid`, `cleanConfluence`, `includeBlogPosts`, `jiraBaseUrl`. One transaction; strict by default (422 lists every invalid file). Request and uncompressed contents limited (413). See docs/import.md.
          */
         post: operations["importPages"];
         delete?: never;
@@ -1363,6 +1363,20 @@ export interface components {
             url: string | null;
             reason: string;
         };
+        ImportIgnoredFile: {
+            /** @description The file as named in the upload. */
+            path: string;
+            /** @description Why it was neither a page nor stored. */
+            reason: string;
+        };
+        ImportMacro: {
+            /** @description The Confluence macro name (`code`, `info`, `expand`…). */
+            name: string;
+            /** @description Times it occurs in the import. */
+            count: number;
+            /** @description What it became (`callout (NOTE)`, `dropped (…)`…). */
+            conversion: string;
+        };
         ImportCounts: {
             created: number;
             replaced: number;
@@ -1375,6 +1389,8 @@ export interface components {
             refusedFiles: number;
             storedAsAttachment: number;
             siteVariables: number;
+            ignored: number;
+            macros: number;
         };
         ImportReportResponse: {
             format: components["schemas"]["ImportFormat"];
@@ -1398,6 +1414,10 @@ export interface components {
             storedAsAttachment: components["schemas"]["ImportStoredAsAttachment"][];
             /** @description Site-wide variables a kb archive set. */
             siteVariables: string[];
+            /** @description Files that are neither pages nor referenced by one, with the reason. */
+            ignored: components["schemas"]["ImportIgnoredFile"][];
+            /** @description Confluence macros met (XML space export), by name, and how each was converted. */
+            macros: components["schemas"]["ImportMacro"][];
             counts: components["schemas"]["ImportCounts"];
         };
         PrintPreviewResponse: {
@@ -3183,6 +3203,21 @@ export interface operations {
                      * @enum {string}
                      */
                     skipInvalid?: "true" | "false";
+                    /**
+                     * @description Remove Confluence page chrome from Confluence-converted Markdown (default true for `confluence`, false otherwise).
+                     * @enum {string}
+                     */
+                    cleanConfluence?: "true" | "false";
+                    /**
+                     * @description Confluence XML space export: import the blog posts too (default false).
+                     * @enum {string}
+                     */
+                    includeBlogPosts?: "true" | "false";
+                    /**
+                     * Format: uri
+                     * @description Confluence XML space export: the Jira that Jira macros point at; issue keys become links to it.
+                     */
+                    jiraBaseUrl?: string;
                 };
             };
         };

@@ -38,7 +38,9 @@ export class PrintDocumentService {
       this.renderer.render(breaks.markdown, variables, { baseSlug: page.slug }),
     );
     const images = await this.dataUris(storedImageIds(body));
-    return printDocument(page.title, page.language, inlineImages(body, images));
+    // Paper cannot expand a section: collapsible ones print open.
+    const printed = body.replace(/<details>/g, '<details open>');
+    return printDocument(page.title, page.language, inlineImages(printed, images));
   }
 
   /** `data:` URIs of the stored images by id; a missing or non-image item is left out (alt text). */

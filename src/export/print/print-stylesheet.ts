@@ -3,8 +3,9 @@ import { PAGE_GEOMETRY } from './page-geometry';
 /**
  * The one embedded print stylesheet (preview, browser print and PDF): A4 with fixed margins,
  * page breaks before `hr.page-break`, headings kept with what follows, code and tables that
- * wrap instead of running off the page, images scaled to the text width. No url(), no
- * @import, no web fonts: the document references nothing outside itself.
+ * wrap instead of running off the page, images scaled to the text width, callouts (GitHub
+ * alerts) as coloured boxes kept on one page. No url(), no @import, no web fonts: the
+ * document references nothing outside itself.
  */
 export const PRINT_STYLESHEET = `
 @page { size: ${PAGE_GEOMETRY.cssSize}; margin: ${PAGE_GEOMETRY.marginMm}mm; }
@@ -28,6 +29,21 @@ thead { display: table-header-group; }
 tr, img, figure { break-inside: avoid; page-break-inside: avoid; }
 img { max-width: 100%; height: auto; }
 blockquote { margin: 0.8em 0; padding: 0 0 0 10pt; border-left: 3pt solid #ddd; color: #444; }
+.markdown-alert { margin: 0.8em 0; padding: 4pt 8pt 4pt 10pt; border-left: 3pt solid #0969da; background: #f1f6fd; break-inside: avoid; page-break-inside: avoid; }
+.markdown-alert > :first-child { margin-top: 0; }
+.markdown-alert > :last-child { margin-bottom: 0; }
+.markdown-alert-title { font-weight: bold; margin: 0 0 3pt; color: #0969da; }
+.markdown-alert-title + * { margin-top: 0; }
+details { margin: 0.8em 0; }
+summary { font-weight: bold; }
+.markdown-alert-tip { border-left-color: #1a7f37; background: #eff8f1; }
+.markdown-alert-tip > .markdown-alert-title { color: #1a7f37; }
+.markdown-alert-important { border-left-color: #8250df; background: #f5f0fd; }
+.markdown-alert-important > .markdown-alert-title { color: #8250df; }
+.markdown-alert-warning { border-left-color: #9a6700; background: #fdf7e6; }
+.markdown-alert-warning > .markdown-alert-title { color: #9a6700; }
+.markdown-alert-caution { border-left-color: #cf222e; background: #fdf0f0; }
+.markdown-alert-caution > .markdown-alert-title { color: #cf222e; }
 ul.contains-task-list { list-style: none; padding-left: 1.2em; }
 .kb-missing-image { color: #777; font-style: italic; }
 `

@@ -53,6 +53,25 @@ export class ImportRefusedFile {
   reason: string;
 }
 
+export class ImportIgnoredFile {
+  @ApiProperty({ description: 'The file as named in the upload.' })
+  path: string;
+
+  @ApiProperty({ description: 'Why it was neither a page nor stored.' })
+  reason: string;
+}
+
+export class ImportMacro {
+  @ApiProperty({ description: 'The Confluence macro name (`code`, `info`, `expand`…).' })
+  name: string;
+
+  @ApiProperty({ type: 'integer', minimum: 1, description: 'Times it occurs in the import.' })
+  count: number;
+
+  @ApiProperty({ description: 'What it became (`callout (NOTE)`, `dropped (…)`…).' })
+  conversion: string;
+}
+
 const COUNT = { type: 'integer', minimum: 0 } as const;
 
 export class ImportCounts {
@@ -67,6 +86,8 @@ export class ImportCounts {
   @ApiProperty(COUNT) refusedFiles: number;
   @ApiProperty(COUNT) storedAsAttachment: number;
   @ApiProperty(COUNT) siteVariables: number;
+  @ApiProperty(COUNT) ignored: number;
+  @ApiProperty(COUNT) macros: number;
 }
 
 export class ImportReportResponse implements ImportReport {
@@ -115,6 +136,18 @@ export class ImportReportResponse implements ImportReport {
 
   @ApiProperty({ type: [String], description: 'Site-wide variables a kb archive set.' })
   siteVariables: string[];
+
+  @ApiProperty({
+    type: [ImportIgnoredFile],
+    description: 'Files that are neither pages nor referenced by one, with the reason.',
+  })
+  ignored: ImportIgnoredFile[];
+
+  @ApiProperty({
+    type: [ImportMacro],
+    description: 'Confluence macros met (XML space export), by name, and how each was converted.',
+  })
+  macros: ImportMacro[];
 
   @ApiProperty({ type: ImportCounts })
   counts: ImportCounts;

@@ -1,8 +1,13 @@
 import { posix } from 'node:path';
 import { ConversionResult, SourceEntry } from '../import.types';
+import { pacer } from '../pace';
 import { slugifySegment } from '../slugs';
 import { all, DomDocument, DomElement, parseHtml } from './dom';
+import { readWordExport, WORD_EXTENSIONS } from './confluence-word';
+import { convertConfluenceXml, isEntitiesXml } from './confluence-xml/confluence-xml-source';
 import { elementToMarkdown } from './html-markdown';
+import { isMimeDocument } from './mhtml';
+import { addMarkdownDocument } from './markdown-source';
 import {
   dirOf,
   extensionOf,
@@ -12,7 +17,8 @@ import {
 } from './source-context';
 
 const HTML = new Set(['.html', '.htm']);
-const FOREIGN = new Set(['.md', '.markdown', '.json', '.txt']);
+const MARKDOWN = new Set(['.md', '.markdown']);
+const FOREIGN = new Set(['.json', '.txt']);
 const PAGE_ID = /(?:^|_)(\d+)\.html?$/i;
 const ATTACHMENT_PATH = /(?:^|\/)attachments\/(\d+)\/(\d+)(\.[^/]*)?$/;
 
@@ -45,22 +51,50 @@ interface ParsedPage {
  * (a child's path is its parent's path plus its own title), attachments kept as files the
  * page links to.
  */
-export function convertConfluence(
+export async function convertConfluence(
   entries: SourceEntry[],
   options: SourceOptions,
-): ConversionResult {
+): Promise<ConversionResult> {
   const out = new SourceCollector(options);
+  const tick = pacer();
   const pages: SourceEntry[] = [];
   const indexes: SourceEntry[] = [];
+  const markdown: SourceEntry[] = [];
+  // Confluence's XML export: entities.xml with attachments/ beside it.
+  const xmlExports = entries.filter((e) => isEntitiesXml(e.path));
+  const xmlRoots = xmlExports.map((e) => (dirOf(e.path) ? `${dirOf(e.path)}/` : ''));
+  const inXmlExport = (path: string) =>
+    xmlRoots.some(
+      (root) =>
+        path.startsWith(root) &&
+        /^(?:entities\.xml|exportDescriptor\.properties|attachments\/)/.test(
+          path.slice(root.length),
+        ),
+    );
   for (const entry of entries) {
+    if (inXmlExport(entry.path)) {
+      if (!isEntitiesXml(entry.path)) out.assets.set(entry.path, entry);
+      continue;
+    }
     const ext = extensionOf(entry.path);
-    if (HTML.has(ext)) {
+    if (WORD_EXTENSIONS.has(ext) || (HTML.has(ext) && isMimeDocument(entry.data))) {
+      // "Export to Word" (MHTML), also when renamed to .html: decoded, never read as HTML.
+      const word = readWordExport(entry);
+      if (typeof word === 'string') {
+        out.reject(entry.path, 'confluence_word_export', `"${entry.path}" ${word}.`);
+        continue;
+      }
+      pages.push({ ...entry, data: Buffer.from(word.html) });
+      for (const file of word.files) out.assets.set(file.path, file);
+    } else if (HTML.has(ext)) {
       (posix.basename(entry.path).toLowerCase() === 'index.html' ? indexes : pages).push(entry);
+    } else if (MARKDOWN.has(ext)) {
+      markdown.push(entry);
     } else if (isLooseUpload(entry) && FOREIGN.has(ext)) {
       out.reject(
         entry.path,
         'wrong_format',
-        `"${entry.path}" is not a Confluence HTML page or space export ZIP.`,
+        `"${entry.path}" is not a Confluence HTML page, Confluence-converted Markdown or a space export ZIP.`,
       );
     } else {
       out.assets.set(entry.path, entry);
@@ -88,6 +122,7 @@ export function convertConfluence(
 
   const parsed = new Map<string, ParsedPage>();
   for (const page of pages) {
+    await tick();
     const text = out.text(page);
     if (text === undefined) continue;
     const result = convertPage(page.path, text, { pageById, attachmentById });
@@ -135,6 +170,17 @@ export function convertConfluence(
       baseDir: dirOf(page.path),
       refKeys: [page.path],
     });
+  }
+  for (const entities of xmlExports) {
+    await convertConfluenceXml(entities, new Map(out.assets), out, {
+      includeBlogPosts: options.includeBlogPosts === true,
+      jiraBaseUrl: options.jiraBaseUrl,
+    });
+  }
+  // Markdown converted from Confluence: chrome removed (cleanConfluence, on by default here).
+  for (const entry of markdown) {
+    await tick();
+    addMarkdownDocument(out, entry);
   }
   return out;
 }
@@ -197,8 +243,13 @@ function convertPage(path: string, html: string, context: PageContext): ParsedPa
   // Some exported pages lack the title heading; their file name still carries the title.
   const title = titleOf(doc) ?? titleFromFileName(path);
   if (!title) return 'has no page title (#title-text or <title>)';
-  const main = doc.querySelector('#main-content') ?? doc.body;
+  const frame = doc.querySelector('#main-content');
+  const main = frame ?? doc.body;
   if (!main) return 'has no page body (#main-content)';
+  // Without Confluence's page frame (a Word export, a saved page) the body opens with the
+  // title as a heading: it is the title, not content.
+  const first = frame ? null : main.querySelector('h1');
+  if (first && (first.textContent ?? '').replace(/\s+/g, ' ').trim() === title) first.remove();
   const dir = dirOf(path);
   for (const junk of all(main, DROPPED)) junk.remove();
   for (const user of all(main, 'a.confluence-userlink')) {

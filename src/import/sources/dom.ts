@@ -12,9 +12,12 @@ export interface DomNode {
 
 export interface DomElement extends DomNode {
   tagName: string;
+  ownerDocument: DomDocument;
   id: string;
   className: string;
   innerHTML: string;
+  firstChild: DomNode | null;
+  getElementsByTagName(name: string): ArrayLike<DomElement>;
   outerHTML: string;
   children: ArrayLike<DomElement>;
   parentElement: DomElement | null;
@@ -29,6 +32,7 @@ export interface DomElement extends DomNode {
   remove(): void;
   replaceWith(...nodes: (DomNode | string)[]): void;
   appendChild(node: DomNode): DomNode;
+  insertBefore(node: DomNode, before: DomNode | null): DomNode;
   classList: { contains(name: string): boolean };
 }
 
@@ -40,6 +44,7 @@ export interface DomDocument {
   getElementById(id: string): DomElement | null;
   createElement(tag: string): DomElement;
   createTextNode(text: string): DomNode;
+  getElementsByTagName(name: string): ArrayLike<DomElement>;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports

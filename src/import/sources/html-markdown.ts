@@ -1,5 +1,6 @@
 import sanitizeHtml from 'sanitize-html';
 import TurndownService from 'turndown';
+import { confluenceLanguage, fenceLanguage } from '../../pages/rendering/code-language';
 import { all, DomElement, DomNode, parseHtml } from './dom';
 
 /**
@@ -15,33 +16,18 @@ const CALLOUT_BY_CLASS: [RegExp, string][] = [
   [/confluence-information-macro-warning\b/, 'CAUTION'],
 ];
 
-const BRUSH_LANGUAGES: Record<string, string> = {
-  js: 'javascript',
-  jscript: 'javascript',
-  py: 'python',
-  sh: 'bash',
-  shell: 'bash',
-  ps: 'powershell',
-  text: '',
-  plain: '',
-  none: '',
-  'c#': 'csharp',
-  'c++': 'cpp',
-  cf: 'coldfusion',
-  actionscript3: 'actionscript',
-  html: 'html',
-};
-
 function languageOf(pre: DomElement): string {
   const params = pre.getAttribute('data-syntaxhighlighter-params') ?? '';
-  const brush = /brush:\s*([^;]+)/.exec(params)?.[1]?.trim().toLowerCase();
+  const brush = /brush:\s*([^;]+)/.exec(params)?.[1];
+  if (brush !== undefined) return confluenceLanguage(brush);
   const fromClass = /(?:^|\s)(?:language|lang)-([\w#+-]+)/.exec(
     `${pre.className} ${pre.querySelector('code')?.className ?? ''}`,
   )?.[1];
-  const language = brush ?? fromClass?.toLowerCase() ?? '';
-  return language in BRUSH_LANGUAGES
-    ? BRUSH_LANGUAGES[language]
-    : language.replace(/[^\w#+.-]/g, '');
+  return fromClass ? fenceLanguage(fromClass.toLowerCase()) : '';
+}
+
+function escapeHtmlText(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 function fence(code: string, language: string): string {
@@ -124,6 +110,7 @@ const TABLE_HTML: sanitizeHtml.IOptions = {
     a: ['href'],
     img: ['src', 'alt'],
   },
+  allowedClasses: { code: ['language-*'] },
   allowedSchemes: ['http', 'https', 'mailto'],
   allowProtocolRelative: false,
   exclusiveFilter: (frame) => frame.tag === 'span' && !frame.text.trim(),
@@ -165,11 +152,13 @@ function createService(): TurndownService {
       /(^|\s)panel(\s|$)/.test((node as unknown as DomElement).className),
     replacement: (_content, node) => {
       const el = node as unknown as DomElement;
-      const pre = el.querySelector('pre');
+      // A panel may hold several <pre> blocks: each becomes its own fence.
+      const blocks = all(el, 'pre');
       const header = el.querySelector('.codeHeader');
       const title = header ? text(header) : '';
-      if (!pre) return '';
-      return `${title ? `\n\n**${title.replace(/\*/g, '\\*')}**` : ''}${fence(pre.textContent ?? '', languageOf(pre))}`;
+      if (blocks.length === 0) return '';
+      const fences = blocks.map((pre) => fence(pre.textContent ?? '', languageOf(pre))).join('');
+      return `${title ? `\n\n**${title.replace(/\*/g, '\\*')}**` : ''}${fences}`;
     },
   });
   service.addRule('preformatted', {
@@ -215,6 +204,17 @@ function createService(): TurndownService {
       return label ? `\n\n**${label}**\n\n` : '';
     },
   });
+  service.addRule('details', {
+    filter: 'details' as never,
+    replacement: (_content, node) => {
+      const el = node as unknown as DomElement;
+      const summary = Array.from(el.children).find((c) => c.tagName === 'SUMMARY');
+      const title = summary ? text(summary) : 'Details';
+      summary?.remove();
+      const body = service.turndown(el as never).trim();
+      return `\n\n<details>\n<summary>${escapeHtmlText(title)}</summary>\n\n${body}\n\n</details>\n\n`;
+    },
+  });
   service.addRule('strikethrough', {
     filter: ['del', 's', 'strike'] as never,
     replacement: (content) => `~~${content}~~`,
@@ -234,6 +234,32 @@ function createService(): TurndownService {
   return service;
 }
 
+/** Code panels inside an HTML table keep their language: `<pre><code class="language-x">`. */
+function codePanelsAsPre(root: DomElement): void {
+  for (const panel of all(root, 'div.code.panel')) {
+    const doc = panel.ownerDocument;
+    const replacement: DomNode[] = [];
+    const header = panel.querySelector('.codeHeader');
+    if (header && text(header)) {
+      const caption = doc.createElement('p');
+      const strong = doc.createElement('strong');
+      strong.textContent = text(header);
+      caption.appendChild(strong);
+      replacement.push(caption);
+    }
+    for (const source of all(panel, 'pre')) {
+      const pre = doc.createElement('pre');
+      const code = doc.createElement('code');
+      const language = languageOf(source);
+      if (language) code.setAttribute('class', `language-${language}`);
+      code.textContent = source.textContent;
+      pre.appendChild(code);
+      replacement.push(pre);
+    }
+    panel.replaceWith(...replacement);
+  }
+}
+
 function convertTable(table: DomElement, service: TurndownService): string {
   const rows = rowsOf(table);
   const cells = rows.flatMap(cellsOf);
@@ -241,6 +267,7 @@ function convertTable(table: DomElement, service: TurndownService): string {
   // Confluence uses one-cell tables as coloured boxes around a heading or a note.
   if (cells.length === 1) return `\n\n${service.turndown(cells[0] as never)}\n\n`;
   if (!gfmAble(table)) {
+    codePanelsAsPre(table);
     return `\n\n${sanitizeHtml(table.outerHTML, TABLE_HTML).replace(/\n\s*\n/g, '\n')}\n\n`;
   }
   const grid = rows.map((row) =>

@@ -6,8 +6,14 @@ import { decodeUtf8 } from '../source-tree';
  * page's metadata and the media. Importing such an archive restores the pages with their
  * metadata, and stores every media file it lists.
  */
+export interface KbArchivePage {
+  slug: string;
+  title: string;
+  metadata: ArchiveMetadata;
+}
+
 export interface KbArchive {
-  pages: Map<string, { slug: string; title: string; metadata: ArchiveMetadata }>;
+  pages: Map<string, KbArchivePage>;
   media: Map<string, 'image' | 'attachment'>;
   /** Site-wide variables as the archive stored them (validated when they are restored). */
   siteVariables: Record<string, string>;

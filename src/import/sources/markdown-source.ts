@@ -1,8 +1,11 @@
 import { ConversionResult, SourceEntry } from '../import.types';
-import { dropExtension, slugFromPath } from '../slugs';
-import { MANIFEST_PATH, readKbArchive } from './kb-archive';
+import { pacer } from '../pace';
+import { dropExtension, repairEncodedSlug, slugFromPath } from '../slugs';
+import { KbArchivePage, MANIFEST_PATH, readKbArchive } from './kb-archive';
 import { jsonSafe, parseFrontMatter, splitFrontMatter, tagsFrom } from './front-matter';
-import { extractTitle, tidyContent } from './markdown-title';
+import { cleanConfluenceMarkdown } from './markdown-cleanup';
+import { tidyContent } from './markdown-title';
+import { chooseTitle, readWikiJs1Header } from './titles';
 import {
   dirOf,
   extensionOf,
@@ -20,14 +23,19 @@ const FOREIGN = new Set(['.json', '.html', '.htm', '.txt']);
  * matter `title` when there is none), the archive path gives the page path, front matter is
  * kept as properties (`tags` as tags).
  */
-export function convertMarkdown(entries: SourceEntry[], options: SourceOptions): ConversionResult {
+export async function convertMarkdown(
+  entries: SourceEntry[],
+  options: SourceOptions,
+): Promise<ConversionResult> {
   const out = new SourceCollector(options);
+  const tick = pacer();
   const archive = readKbArchive(entries);
   if (archive) {
     out.keepAssets = archive.media;
     out.siteVariables = archive.siteVariables;
   }
   for (const entry of entries) {
+    await tick();
     if (archive && entry.path === MANIFEST_PATH) continue;
     const ext = extensionOf(entry.path);
     if (!MARKDOWN.has(ext)) {
@@ -42,40 +50,68 @@ export function convertMarkdown(entries: SourceEntry[], options: SourceOptions):
       }
       continue;
     }
-    const text = out.text(entry);
-    if (text === undefined) continue;
-    const { raw, body } = splitFrontMatter(text);
-    const meta = raw !== undefined ? parseFrontMatter(raw) : {};
-    const { title, body: rest } = extractTitle(body);
-    const fmTitle =
-      typeof meta.title === 'string' || typeof meta.title === 'number'
-        ? String(meta.title)
-        : undefined;
-    const finalTitle = title ?? fmTitle;
-    if (finalTitle === undefined) {
-      out.reject(
-        entry.path,
-        'missing_title',
-        `"${entry.path}" has no level-one heading ("# Title").`,
-      );
-      continue;
-    }
-    const { title: _t, tags, ...properties } = meta;
-    const path = dropExtension(entry.path);
-    const restored = archive?.pages.get(entry.path);
-    out.add({
-      sourcePath: entry.path,
-      slug: restored ? restored.slug : slugFromPath(path),
-      title: restored?.title || finalTitle,
-      metadata: restored?.metadata,
-      content: tidyContent(rest),
-      tags: tagsFrom(tags),
-      properties: Object.keys(properties).length
-        ? (jsonSafe(properties) as Record<string, unknown>)
-        : undefined,
-      baseDir: dirOf(entry.path),
-      refKeys: [entry.path, path],
-    });
+    addMarkdownDocument(out, entry, archive?.pages.get(entry.path));
   }
   return out;
+}
+
+/** One Markdown file as a page (a kb archive's manifest entry restores slug, title, metadata). */
+export function addMarkdownDocument(
+  out: SourceCollector,
+  entry: SourceEntry,
+  restored?: KbArchivePage,
+): void {
+  const text = out.text(entry);
+  if (text === undefined) return;
+  const doc = readMarkdownDocument(text, out.options.cleanConfluence === true);
+  if (doc.title === undefined) {
+    out.reject(
+      entry.path,
+      'missing_title',
+      `"${entry.path}" has no level-one heading ("# Title").`,
+    );
+    return;
+  }
+  const { title: _t, tags, ...properties } = doc.meta;
+  const path = dropExtension(entry.path);
+  const slug = slugFromPath(path);
+  out.add({
+    sourcePath: entry.path,
+    slug: restored ? restored.slug : slug && repairEncodedSlug(slug, doc.title),
+    title: restored?.title || doc.title,
+    metadata: restored?.metadata,
+    content: tidyContent(doc.body),
+    tags: tagsFrom(tags),
+    properties: Object.keys(properties).length
+      ? (jsonSafe(properties) as Record<string, unknown>)
+      : undefined,
+    baseDir: dirOf(entry.path),
+    refKeys: [entry.path, path],
+  });
+}
+
+export interface MarkdownDocument {
+  title?: string;
+  body: string;
+  /** Front matter, plus `description` from a Wiki.js 1 `<!-- SUBTITLE: … -->`. */
+  meta: Record<string, unknown>;
+}
+
+/**
+ * Title, body and metadata of one Markdown file: Wiki.js 1 `<!-- TITLE/SUBTITLE -->`
+ * comments or YAML front matter, then the title rule of chooseTitle; Confluence page chrome
+ * removed first when asked.
+ */
+export function readMarkdownDocument(
+  text: string,
+  cleanConfluence: boolean,
+  lenientFrontMatter = false,
+): MarkdownDocument {
+  const wiki1 = readWikiJs1Header(text);
+  const { raw, body } = splitFrontMatter(wiki1.body);
+  const meta = raw !== undefined ? parseFrontMatter(raw, lenientFrontMatter) : {};
+  if (wiki1.subtitle && meta.description === undefined) meta.description = wiki1.subtitle;
+  const cleaned = cleanConfluence ? cleanConfluenceMarkdown(body) : body;
+  const chosen = chooseTitle(wiki1.title ?? meta.title, cleaned);
+  return { title: chosen.title, body: chosen.body, meta };
 }

@@ -1,13 +1,20 @@
 import { posix } from 'node:path';
-import { ImportDocument, InvalidDocument, SourceEntry } from '../import.types';
+import { ImportDocument, InvalidDocument, MacroUse, SourceEntry } from '../import.types';
 import { decodeUtf8 } from '../source-tree';
 import { joinSlug, slugProblem } from '../slugs';
+import { normaliseCodeFences } from './markdown-cleanup';
 
 export const MAX_TITLE_LENGTH = 255;
 
 export interface SourceOptions {
   prefix: string;
   pageMaxBytes: number;
+  /** Remove Confluence page chrome from Confluence-converted Markdown (docs/import.md). */
+  cleanConfluence?: boolean;
+  /** Confluence XML export: blog posts are imported too (under `blog/`). */
+  includeBlogPosts?: boolean;
+  /** Confluence XML export: base URL that Jira macros link to. */
+  jiraBaseUrl?: string;
 }
 
 /** Collects documents, invalid files and assets for one converter, with the shared checks. */
@@ -15,6 +22,10 @@ export class SourceCollector {
   readonly documents: ImportDocument[] = [];
   readonly invalid: InvalidDocument[] = [];
   readonly assets = new Map<string, SourceEntry>();
+  /** Why a file that could have been a page is only a file (reported when nothing uses it). */
+  readonly notPages = new Map<string, string>();
+  /** Confluence macros met, by name, with how each was converted. */
+  readonly macros = new Map<string, MacroUse>();
   keepAssets?: Map<string, 'image' | 'attachment'>;
   siteVariables?: Record<string, string>;
   private readonly slugs = new Map<string, string>();
@@ -46,6 +57,8 @@ export class SourceCollector {
     const problem = slugProblem(slug);
     if (problem) return this.reject(path, 'invalid_path', `"${path}" ${problem}.`);
     const title = doc.title.replace(/\s+/g, ' ').trim();
+    // A kb archive is restored as written; other sources get their fences' languages cleaned.
+    const content = doc.metadata ? doc.content : normaliseCodeFences(doc.content);
     if (title === '') return this.reject(path, 'missing_title', `"${path}" has an empty title.`);
     if (title.length > MAX_TITLE_LENGTH)
       return this.reject(
@@ -53,7 +66,7 @@ export class SourceCollector {
         'title_too_long',
         `"${path}" has a title longer than ${MAX_TITLE_LENGTH} characters.`,
       );
-    if (Buffer.byteLength(doc.content) > this.options.pageMaxBytes) {
+    if (Buffer.byteLength(content) > this.options.pageMaxBytes) {
       return this.reject(
         path,
         'content_too_large',
@@ -69,7 +82,7 @@ export class SourceCollector {
       );
     }
     this.slugs.set(slug, path);
-    this.documents.push({ ...doc, slug, title });
+    this.documents.push({ ...doc, slug, title, content });
   }
 }
 

@@ -14,8 +14,8 @@ function entries(files: Record<string, string | Buffer>, upload = 'import.zip'):
 }
 
 describe('convertMarkdown', () => {
-  it('takes the level-one heading as title, removes it, keeps front matter as properties and tags', () => {
-    const result = convertMarkdown(
+  it('takes the level-one heading as title, removes it, keeps front matter as properties and tags', async () => {
+    const result = await convertMarkdown(
       entries({
         'Guide/Getting Started.md':
           '\ufeff---\ntags: [setup, intro]\nowner: ops\ndate: 2024-01-02\n---\n\n# Getting started\n\nHello [next](../other.md).\n',
@@ -41,8 +41,8 @@ describe('convertMarkdown', () => {
     expect([...result.assets.keys()]).toEqual(['img/logo.png']);
   });
 
-  it('reports files without a heading, bad UTF-8, duplicate and reserved paths', () => {
-    const result = convertMarkdown(
+  it('reports files without a heading, bad UTF-8, duplicate and reserved paths', async () => {
+    const result = await convertMarkdown(
       entries({
         'a.md': 'no heading\n```\n# not a heading\n```',
         'b.md': Buffer.from([0x23, 0x20, 0xff, 0xfe]),
@@ -63,8 +63,8 @@ describe('convertMarkdown', () => {
     ]);
   });
 
-  it('refuses a loose file of another format instead of guessing', () => {
-    const result = convertMarkdown(entries({ 'pages.json': '[]' }, 'pages.json'), options);
+  it('refuses a loose file of another format instead of guessing', async () => {
+    const result = await convertMarkdown(entries({ 'pages.json': '[]' }, 'pages.json'), options);
     expect(result.invalid).toEqual([
       { path: 'pages.json', code: 'wrong_format', message: expect.any(String) },
     ]);
@@ -80,7 +80,7 @@ describe('convertWikiJs', () => {
     description: 'How',
   };
 
-  it('accepts every JSON shape Wiki.js produces', () => {
+  it('accepts every JSON shape Wiki.js produces', async () => {
     const shapes = {
       'one.json': JSON.stringify(page),
       'array.json': JSON.stringify([{ ...page, path: 'a' }]),
@@ -92,7 +92,7 @@ describe('convertWikiJs', () => {
         ],
       }),
     };
-    const result = convertWikiJs(entries(shapes), options);
+    const result = await convertWikiJs(entries(shapes), options);
     expect(result.invalid).toEqual([]);
     expect(result.documents.map((d) => [d.sourcePath, d.slug, d.title, d.tags])).toEqual([
       ['one.json#install/docker', 'install/docker', 'Docker: Setup', ['setup']],
@@ -105,8 +105,8 @@ describe('convertWikiJs', () => {
     expect(result.documents[0].properties).toEqual({ description: 'How' });
   });
 
-  it('names unknown shapes and pages without content', () => {
-    const result = convertWikiJs(
+  it('names unknown shapes and pages without content', async () => {
+    const result = await convertWikiJs(
       entries({
         'x.json': '{"hello":1}',
         'l.json': JSON.stringify({ data: { pages: { list: [{ path: 'p', title: 'P' }] } } }),
@@ -115,16 +115,23 @@ describe('convertWikiJs', () => {
       options,
     );
     expect(result.invalid.map((i) => [i.path, i.code])).toEqual([
-      ['x.json', 'wikijs_unknown_shape'],
       ['l.json#p', 'wikijs_invalid_page'],
       ['bad.json', 'invalid_json'],
     ]);
+    // Inside an archive, JSON of another shape (a manifest, a config) is a file, not a page.
+    expect([...result.assets.keys()]).toEqual(['x.json']);
+    expect(result.notPages?.get('x.json')).toContain('not a Wiki.js page shape');
+    // Uploaded on its own it is a mistake, named as such.
+    const loose = await convertWikiJs(entries({ 'x.json': '{"hello":1}' }, 'x.json'), options);
+    expect(loose.invalid.map((i) => [i.path, i.code])).toEqual([
+      ['x.json', 'wikijs_unknown_shape'],
+    ]);
   });
 
-  it('reads storage files with unquoted front matter and Wiki.js markers', () => {
+  it('reads storage files with unquoted front matter and Wiki.js markers', async () => {
     const md =
       '---\ntitle: Setup: Docker\ndescription: x\ntags: setup, docker\npublished: true\n---\n\n> Read this first.\n{.is-info}\n\n![logo](/assets/logo.png =100x){.radius-4}\n\n- a\n{.links-list}\n';
-    const result = convertWikiJs(
+    const result = await convertWikiJs(
       entries({ 'install/docker.md': md, 'assets/logo.png': 'png' }),
       options,
     );
@@ -139,10 +146,10 @@ describe('convertWikiJs', () => {
     ]);
   });
 
-  it('reads HTML storage files with the front matter in a leading comment', () => {
+  it('reads HTML storage files with the front matter in a leading comment', async () => {
     const html =
       '<!--\ntitle: Legacy Page\ntags: old\n-->\n<h2>Part</h2><p>Some <a href="/install">link</a>.</p>';
-    const result = convertWikiJs(entries({ 'legacy.html': html }), options);
+    const result = await convertWikiJs(entries({ 'legacy.html': html }), options);
     expect(result.documents).toEqual([
       expect.objectContaining({
         slug: 'legacy',
@@ -153,7 +160,7 @@ describe('convertWikiJs', () => {
     ]);
   });
 
-  it('turns callout markers into callouts only after blockquotes', () => {
+  it('turns callout markers into callouts only after blockquotes', async () => {
     expect(wikiJsMarkdown('text\n{.is-warning}')).toBe('text');
     expect(wikiJsMarkdown('> a\n> b\n{.is-danger}')).toBe('> [!CAUTION]\n> a\n> b');
   });
@@ -163,7 +170,7 @@ describe('convertConfluence', () => {
   const page = (title: string, body: string) =>
     `<html><head><title>Space : ${title}</title></head><body><div id="breadcrumb-section">crumbs</div><h1 id="title-heading"><span id="title-text"> Space : ${title} </span></h1><div class="page-metadata">Created by x</div><div id="main-content">${body}</div><div id="footer">Generated</div></body></html>`;
 
-  it('converts code panels, information panels, tables and TOC macros', () => {
+  it('converts code panels, information panels, tables and TOC macros', async () => {
     const body = [
       `<style>.x{color:red}</style><div class="toc-macro"><ul><li><a href="#a">A</a></li></ul></div>`,
       `<div class="code panel pdl"><div class="codeHeader panelHeader pdl"><b>Run it</b></div><div class="codeContent panelContent pdl"><pre class="syntaxhighlighter-pre" data-syntaxhighlighter-params="brush: py; gutter: false">print("&lt;hi&gt;")</pre></div></div>`,
@@ -171,7 +178,7 @@ describe('convertConfluence', () => {
       `<div class="table-wrap"><table class="confluenceTable"><tbody><tr><th>K</th><th>V</th></tr><tr><td>a|b</td><td><p>one</p><p>two</p></td></tr></tbody></table></div>`,
       `<table><tbody><tr><td colspan="2" style="color:red">wide</td></tr><tr><td>1</td><td>2</td></tr></tbody></table>`,
     ].join('');
-    const result = convertConfluence(entries({ 'Page_1.html': page('Page', body) }), options);
+    const result = await convertConfluence(entries({ 'Page_1.html': page('Page', body) }), options);
     expect(result.invalid).toEqual([]);
     expect(result.documents[0].title).toBe('Page');
     expect(result.documents[0].content).toBe(
@@ -194,8 +201,8 @@ describe('convertConfluence', () => {
     );
   });
 
-  it('gives a page whose title is taken its file name instead', () => {
-    const result = convertConfluence(
+  it('gives a page whose title is taken its file name instead', async () => {
+    const result = await convertConfluence(
       entries(
         { 'a-demo.html': page('Demo', '<p>a</p>'), 'b-demo.html': page('Demo', '<p>b</p>') },
         'x',
@@ -209,7 +216,7 @@ describe('convertConfluence', () => {
     ]);
   });
 
-  it('builds the hierarchy from index.html and maps attachments and page links', () => {
+  it('builds the hierarchy from index.html and maps attachments and page links', async () => {
     const index = `<html><body><div class="pageSection"><ul><li><a href="Parent_1.html">Parent</a><ul><li><a href="Child_2.html">Child</a></li></ul></li></ul></div></body></html>`;
     const parent = page(
       'Parent',
@@ -220,7 +227,7 @@ describe('convertConfluence', () => {
       '</body>',
       '<div class="pageSection"><div class="greybox"><a href="attachments/1/11.txt">notes.txt</a></div></div></body>',
     );
-    const result = convertConfluence(
+    const result = await convertConfluence(
       entries({
         'space/index.html': index,
         'space/Parent_1.html': parent,

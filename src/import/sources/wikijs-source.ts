@@ -1,9 +1,12 @@
 import { posix } from 'node:path';
 import { ConversionResult, SourceEntry } from '../import.types';
-import { dropExtension, slugFromPath } from '../slugs';
+import { pacer } from '../pace';
+import { dropExtension, repairEncodedSlug, slugFromPath } from '../slugs';
 import { parseFrontMatter, splitFrontMatter, tagsFrom } from './front-matter';
 import { htmlToMarkdown } from './html-markdown';
-import { extractTitle, tidyContent } from './markdown-title';
+import { readMarkdownDocument } from './markdown-source';
+import { tidyContent } from './markdown-title';
+import { chooseTitle } from './titles';
 import {
   dirOf,
   extensionOf,
@@ -14,6 +17,8 @@ import {
 
 const STORAGE_MARKDOWN = new Set(['.md', '.markdown']);
 const STORAGE_HTML = new Set(['.html', '.htm']);
+/** Wiki.js keeps uploaded files here (storage modules, backups): files, never pages. */
+const ASSET_FOLDER = /(?:^|\/)(?:assets|uploads|_assets|_uploads)\//i;
 
 interface WikiPage {
   path: string;
@@ -29,11 +34,18 @@ interface WikiPage {
  * `{data:{pages:{list}}}`, `{pages:[...]}` as the admin export writes) and Wiki.js storage files
  * (Markdown or HTML with front matter), loose or in ZIPs. The Wiki.js path is the page path.
  */
-export function convertWikiJs(entries: SourceEntry[], options: SourceOptions): ConversionResult {
+export async function convertWikiJs(
+  entries: SourceEntry[],
+  options: SourceOptions,
+): Promise<ConversionResult> {
   const out = new SourceCollector(options);
+  const tick = pacer();
   for (const entry of entries) {
+    await tick();
     const ext = extensionOf(entry.path);
-    if (ext === '.json') {
+    if (!isLooseUpload(entry) && ASSET_FOLDER.test(entry.path)) {
+      out.assets.set(entry.path, entry);
+    } else if (ext === '.json') {
       convertJsonFile(entry, out);
     } else if (STORAGE_MARKDOWN.has(ext) || STORAGE_HTML.has(ext)) {
       convertStorageFile(entry, out, STORAGE_HTML.has(ext));
@@ -53,17 +65,15 @@ export function convertWikiJs(entries: SourceEntry[], options: SourceOptions): C
 function convertStorageFile(entry: SourceEntry, out: SourceCollector, html: boolean): void {
   const text = out.text(entry);
   if (text === undefined) return;
-  const { raw, body } = splitFrontMatter(text, html);
-  const meta = raw !== undefined ? parseFrontMatter(raw, true) : {};
-  const path = dropExtension(entry.path);
-  let content = html ? htmlToMarkdown(body) : body;
-  let title = typeof meta.title === 'string' && meta.title.trim() !== '' ? meta.title : undefined;
-  if (title === undefined) {
-    const split = extractTitle(content);
-    title = split.title;
-    content = split.body;
+  let doc: { title?: string; body: string; meta: Record<string, unknown> };
+  if (html) {
+    const { raw, body } = splitFrontMatter(text, true);
+    const meta = raw !== undefined ? parseFrontMatter(raw, true) : {};
+    doc = { ...chooseTitle(meta.title, htmlToMarkdown(body)), meta };
+  } else {
+    doc = readMarkdownDocument(text, out.options.cleanConfluence === true, true);
   }
-  if (title === undefined) {
+  if (doc.title === undefined) {
     out.reject(
       entry.path,
       'missing_title',
@@ -71,12 +81,14 @@ function convertStorageFile(entry: SourceEntry, out: SourceCollector, html: bool
     );
     return;
   }
-  const { title: _t, tags, ...rest } = meta;
+  const path = dropExtension(entry.path);
+  const slug = slugFromPath(path);
+  const { title: _t, tags, ...rest } = doc.meta;
   out.add({
     sourcePath: entry.path,
-    slug: slugFromPath(path),
-    title,
-    content: tidyContent(wikiJsMarkdown(content)),
+    slug: slug && repairEncodedSlug(slug, doc.title),
+    title: doc.title,
+    content: tidyContent(wikiJsMarkdown(doc.body)),
     tags: tagsFrom(tags),
     properties: Object.keys(rest).length ? rest : undefined,
     baseDir: dirOf(entry.path),
@@ -95,6 +107,16 @@ function convertJsonFile(entry: SourceEntry, out: SourceCollector): void {
     return;
   }
   const items = pageItems(parsed);
+  if (items === undefined && !isLooseUpload(entry)) {
+    // Inside an archive, JSON of another shape is a file of the site (a web manifest, a
+    // configuration): available to pages that reference it, else reported as ignored.
+    out.assets.set(entry.path, entry);
+    out.notPages.set(
+      entry.path,
+      'JSON that is not a Wiki.js page shape (a page object, an array of pages, a GraphQL result or an admin export); kept as a file',
+    );
+    return;
+  }
   if (items === undefined) {
     out.reject(
       entry.path,

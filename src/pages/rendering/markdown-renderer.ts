@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import MarkdownIt from 'markdown-it';
-import anchor from 'markdown-it-anchor';
 import taskLists from 'markdown-it-task-lists';
 import sanitizeHtml from 'sanitize-html';
 import { internalHref, resolveInternalHref } from './links';
 import { substituteVariables } from '../variables';
+import { CALLOUT_CLASSES, CALLOUT_TITLE_CLASS, calloutsPlugin } from './callouts';
+import { codeLanguagePlugin } from './code-language';
+import { headingIdsPlugin } from './heading-ids';
 
 interface RenderEnv {
   [key: string]: unknown;
@@ -95,6 +97,9 @@ const SANITIZE: sanitizeHtml.IOptions = {
     ol: ['contains-task-list'],
     li: ['task-list-item'],
     input: ['task-list-item-checkbox'],
+    // Callouts (GitHub alerts): exactly these classes, nothing a page could style itself with.
+    div: CALLOUT_CLASSES,
+    p: [CALLOUT_TITLE_CLASS],
   },
   allowedStyles: { '*': { 'text-align': [/^(left|right|center)$/] } },
   allowedSchemes: ['http', 'https', 'mailto', 'tel'],
@@ -148,7 +153,9 @@ function createMarkdownIt(): Md {
     typographer: false,
     langPrefix: 'language-',
   });
-  md.use(anchor, { tabIndex: false });
+  md.use(calloutsPlugin);
+  md.use(codeLanguagePlugin);
+  md.use(headingIdsPlugin);
   md.use(taskLists, { enabled: false });
   md.core.ruler.push('kb_internal_links', internalLinks);
   return md;
@@ -189,8 +196,8 @@ function createLinkParser(): Md {
 
 /**
  * The one Markdown renderer (page reads, preview, print, PDF): markdown-it with GFM tables,
- * task lists, heading anchors and `language-x` code classes; `{{name}}` resolved from
- * `variables` (unknown names stay); output sanitised.
+ * task lists, callouts (GitHub alerts), heading ids by GitHub's rules and `language-x` code
+ * classes; `{{name}}` resolved from `variables` (unknown names stay); output sanitised.
  */
 @Injectable()
 export class MarkdownRenderer {
