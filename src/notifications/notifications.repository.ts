@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { userSql } from '../auth/store/user-sql';
-import { decodeRow, encodeValue, selectList } from '../common/database/column-defs';
+import { encodeValue, rowDecoder, selectList } from '../common/database/column-defs';
 import { Database, Tx } from '../common/database/database';
 import type { CursorPosition } from '../common/http/pagination';
 import { allOf, placeholders, SqlCondition } from '../common/database/sql';
@@ -12,6 +12,9 @@ import {
 
 const KEYS = Object.keys(NOTIFICATION_COLUMNS) as (keyof NotificationRecord)[];
 const COLUMNS = selectList(NOTIFICATION_COLUMNS, KEYS, 'n');
+const decode = rowDecoder(NOTIFICATION_COLUMNS, KEYS) as (
+  row: Record<string, unknown>,
+) => NotificationRecord;
 
 /** An inbox: a recipient's notices, narrowed by the visibility of the pages they name. */
 export interface Inbox {
@@ -59,7 +62,7 @@ export class NotificationsRepository {
         cursor.params,
       );
     return rows.map((row) => {
-      const notice = decodeRow(NOTIFICATION_COLUMNS, KEYS, row) as NotificationRecord;
+      const notice = decode(row);
       return { ...notice, actor: userSql.readRef(notice.actorId, row, 'actor') };
     });
   }
@@ -134,7 +137,7 @@ export class NotificationsRepository {
         `SELECT ${COLUMNS} FROM notifications n WHERE n.recipient_id = ? AND n.kind = 'page.updated' AND n.page_id = ? AND n.read_at IS NULL LIMIT 1`,
         [recipientId, pageId],
       );
-    return row ? (decodeRow(NOTIFICATION_COLUMNS, KEYS, row) as NotificationRecord) : null;
+    return row ? decode(row) : null;
   }
 
   /** Changes a notice that is still unread; false when it was read meanwhile. */

@@ -1,4 +1,4 @@
-import { metadataFromJson, metadataToJson, withOwnerName } from './page-metadata';
+import { archiveMetadata, metadataFromJson, metadataToJson, publicMetadata } from './page-metadata';
 import { sameState, stateColumns, stateOf } from './page-state';
 import { METADATA_KEYS, PageMetadata, PageRecord } from './store/page-columns';
 
@@ -41,13 +41,18 @@ describe('page metadata (derived from PAGE_COLUMNS)', () => {
   });
 
   it('puts the owner username in the owner id place (and the id after it for archives)', () => {
-    const json = metadataToJson(metadata);
-    const read = withOwnerName(json, 'ada');
+    const read = publicMetadata(metadata, 'ada');
     expect(Object.keys(read).slice(3, 6)).toEqual(['lifecycle', 'owner', 'reviewIntervalDays']);
     expect(read).not.toHaveProperty('ownerId');
-    const archived = withOwnerName(json, 'ada', true);
+    expect(read.nextReviewAt).toBe('2026-02-20T10:00:00.000Z');
+    const archived = archiveMetadata(metadata, 'ada');
     expect(Object.keys(archived).slice(4, 6)).toEqual(['owner', 'ownerId']);
     expect([archived.owner, archived.ownerId]).toEqual(['ada', 'u1']);
+    expect(publicMetadata(metadata, null, ['icon', 'ownerId', 'verified'])).toEqual({
+      icon: '🚀',
+      owner: null,
+      verified: true,
+    });
   });
 
   it('turns a stored page into a state and back into its columns', () => {

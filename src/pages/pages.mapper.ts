@@ -6,7 +6,7 @@ import type {
   RevisionResponse,
   RevisionSummaryResponse,
 } from './dto/page-response.dto';
-import { metadataToJson, PublicMetadata, PublicMetadataOf, withOwnerName } from './page-metadata';
+import { PublicMetadata, publicMetadata, PublicMetadataOf } from './page-metadata';
 import {
   METADATA_KEYS,
   MetadataKey,
@@ -62,7 +62,7 @@ export function toPageSummary(row: PageRow<PageSummary>): PageSummaryResponse {
   const item: BuiltSummary = {
     slug: p.slug,
     title: p.title,
-    ...(withOwnerName(metadataToJson(p, SUMMARY_METADATA), row.ownerName) as PublicMetadataOf<
+    ...(publicMetadata(p, row.ownerName, SUMMARY_METADATA) as PublicMetadataOf<
       MetadataKey & SummaryKey
     >),
     revision: p.revision,
@@ -82,7 +82,7 @@ export function toPageResponse(
     slug: p.slug,
     title: p.title,
     content: p.content,
-    ...withOwnerName(metadataToJson(p), row.ownerName),
+    ...publicMetadata(p, row.ownerName),
     revision: p.revision,
     createdAt: p.createdAt.toISOString(),
     updatedAt: p.updatedAt.toISOString(),

@@ -16,7 +16,7 @@ import {
 } from '../../common/problems/problem';
 import { MediaService } from '../../media/media.service';
 import type { MediaResponse } from '../../media/media.mapper';
-import { metadataToJson, withOwnerName } from '../../pages/page-metadata';
+import { archiveMetadata } from '../../pages/page-metadata';
 import { PagesService } from '../../pages/pages.service';
 import { SiteVariablesService } from '../../pages/site-variables.service';
 import { normaliseSlug } from '../../pages/slug';
@@ -294,7 +294,7 @@ class ArchiveRun {
       slug: page.slug,
       title: page.title,
       // Every metadata field (PAGE_COLUMNS), the owner by username and by id.
-      ...withOwnerName(metadataToJson(page), owner, true),
+      ...archiveMetadata(page, owner),
       revision: page.revision,
       createdAt: page.createdAt.toISOString(),
       updatedAt: page.updatedAt.toISOString(),

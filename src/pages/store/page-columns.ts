@@ -1,7 +1,7 @@
 import {
   column,
   ColumnDef,
-  decodeRow,
+  rowDecoder,
   FlaggedKeys,
   keysWhere,
   RowOf,
@@ -113,9 +113,9 @@ export const pageColumns = {
 };
 
 /** The page columns a result row holds (selected under their SQL names), decoded. */
-export function decodePage(row: Record<string, unknown>): PageRecord {
-  return decodeRow(PAGE_COLUMNS, PAGE_KEYS, row) as PageRecord;
-}
+export const decodePage = rowDecoder(PAGE_COLUMNS, PAGE_KEYS) as (
+  row: Record<string, unknown>,
+) => PageRecord;
 
 /** One stored state of a page: every create, update, restore and import writes one. */
 export const REVISION_COLUMNS = {

@@ -1,5 +1,5 @@
 import { userSql } from '../../auth/store/user-sql';
-import { decodeRow } from '../../common/database/column-defs';
+import { rowDecoder } from '../../common/database/column-defs';
 import { allOf, placeholders, readQuery, Sql, SqlCondition } from '../../common/database/sql';
 import {
   ARCHIVE_KEYS,
@@ -10,6 +10,17 @@ import {
 } from './page-columns';
 import { PageRow, summaryRowSql, toSummaryRow } from './page-rows';
 import { Viewer, visibleSql } from './visibility-sql';
+
+const decodeTags = rowDecoder(PAGE_COLUMNS, ['tags']);
+const decodeReviewDue = rowDecoder(PAGE_COLUMNS, [
+  'id',
+  'slug',
+  'title',
+  'ownerId',
+  'nextReviewAt',
+]);
+const decodeArchive = rowDecoder(PAGE_COLUMNS, ARCHIVE_KEYS);
+const decodeSearchPage = rowDecoder(PAGE_COLUMNS, ['id', 'slug', 'title', 'tags', 'updatedAt']);
 
 /**
  * Reads over many rows (lists, tags, graph, archive batches, review dates, media references):
@@ -118,7 +129,7 @@ export const graph = readQuery(
       nodes: pages.map((p) => ({
         slug: p.slug,
         title: p.title,
-        tags: decodeRow(PAGE_COLUMNS, ['tags'], p).tags,
+        tags: decodeTags(p).tags,
       })),
       edges: links.map((e) => ({ from: e.source, to: e.target })),
     };
@@ -155,7 +166,7 @@ export const listReviewDue = readQuery(
       due.params,
     );
     return rows.map((row) => {
-      const page = decodeRow(PAGE_COLUMNS, ['id', 'slug', 'title', 'ownerId', 'nextReviewAt'], row);
+      const page = decodeReviewDue(row);
       return { ...page, nextReviewAt: page.nextReviewAt! };
     });
   },
@@ -220,7 +231,7 @@ export const archiveBatch = readQuery(
       condition.params,
     );
     return rows.map((row) => ({
-      page: decodeRow(PAGE_COLUMNS, ARCHIVE_KEYS, row),
+      page: decodeArchive(row),
       owner: (row.owner_username as string | null) ?? null,
     }));
   },
@@ -248,7 +259,5 @@ export async function visibleSearchPages(
       `WHERE p.id IN (${placeholders(ids.length)}) AND (${visible.sql})`,
     [...ids, ...visible.params],
   );
-  return rows.map((row) =>
-    decodeRow(PAGE_COLUMNS, ['id', 'slug', 'title', 'tags', 'updatedAt'], row),
-  );
+  return rows.map((row) => decodeSearchPage(row));
 }

@@ -1,6 +1,14 @@
 import { userSql } from '../../auth/store/user-sql';
 import type { Row, Sql } from '../../common/database/sql';
-import { decodePage, pageColumns, PageRecord, PageSummary } from './page-columns';
+import { rowDecoder } from '../../common/database/column-defs';
+import {
+  decodePage,
+  PAGE_COLUMNS,
+  pageColumns,
+  PageRecord,
+  PageSummary,
+  SUMMARY_KEYS,
+} from './page-columns';
 
 /** A page (or the summary of one) with the usernames its response shows. */
 export interface PageRow<P = PageRecord> {
@@ -33,21 +41,28 @@ export function summaryRowSql(extra = ''): string {
   return `SELECT ${pageColumns.summary('p')}, ${NAMES}${extra} FROM pages p WHERE `;
 }
 
+const decodeSummary = rowDecoder(PAGE_COLUMNS, SUMMARY_KEYS);
+
 export function toPageRow(row: Row): PageRow {
   return {
     page: decodePage(row),
     ownerName: (row.owner_username as string | null) ?? null,
     updatedByName: (row.updated_by_username as string | null) ?? null,
-    ...('binned_by_username' in row
-      ? { binnedByName: (row.binned_by_username as string | null) ?? null }
-      : {}),
     siteVersion:
       row.site_version === null || row.site_version === undefined ? 0 : Number(row.site_version),
   };
 }
 
+/** A list item's row (`binnedByName` when the statement selected `binned_by_username`). */
 export function toSummaryRow(row: Row): PageRow<PageSummary> {
-  return toPageRow(row) as PageRow<PageSummary>;
+  return {
+    page: decodeSummary(row),
+    ownerName: (row.owner_username as string | null) ?? null,
+    updatedByName: (row.updated_by_username as string | null) ?? null,
+    ...('binned_by_username' in row
+      ? { binnedByName: (row.binned_by_username as string | null) ?? null }
+      : {}),
+  };
 }
 
 /** Rows of a page statement, as PageRows. */

@@ -1,5 +1,5 @@
 import { userSql } from '../../auth/store/user-sql';
-import { decodeRow, selectList } from '../../common/database/column-defs';
+import { rowDecoder, selectList } from '../../common/database/column-defs';
 import { readQuery, Sql } from '../../common/database/sql';
 import { REVISION_COLUMNS, REVISION_KEYS, RevisionRecord } from './page-columns';
 import { insertRows } from '../../common/database/insert-rows';
@@ -19,6 +19,10 @@ const SUMMARY_KEYS = [
   'authorId',
   'createdAt',
 ] as const;
+const decodeSummary = rowDecoder(REVISION_COLUMNS, SUMMARY_KEYS);
+const decodeRevision = rowDecoder(REVISION_COLUMNS, REVISION_KEYS) as (
+  row: Record<string, unknown>,
+) => RevisionRecord;
 
 /** A page's revisions, newest first, with their authors' usernames; `before` continues. */
 export const listRevisions = readQuery(
@@ -37,7 +41,7 @@ export const listRevisions = readQuery(
       before === undefined ? [pageId] : [pageId, before],
     );
     return rows.map((row) => ({
-      revision: decodeRow(REVISION_COLUMNS, SUMMARY_KEYS, row),
+      revision: decodeSummary(row),
       author: (row.author_username as string | null) ?? null,
     }));
   },
@@ -55,7 +59,7 @@ export async function findRevision(
   );
   if (!row) return null;
   return {
-    revision: decodeRow(REVISION_COLUMNS, REVISION_KEYS, row) as RevisionRecord,
+    revision: decodeRevision(row),
     author: (row.author_username as string | null) ?? null,
   };
 }
