@@ -10,8 +10,6 @@ import {
 } from './pages.mapper';
 import { PagesRepository } from './store/pages.repository';
 
-export { MAX_BACKLINKS } from './store/page-reads';
-
 /** Lists over visible pages: recent, tags, graph, backlinks. */
 @Injectable()
 export class PageBrowseService {

@@ -35,7 +35,8 @@ const meta = { metadata: true, archive: true } as const;
  * THE list of a page's columns: the entity (entities/page.entity.ts), the row type, the list,
  * summary and archive selections, the revision metadata, the page state the writers store, the
  * response mappers and the import types all derive from it. A new page field is one entry here
- * (plus its migration, its request DTO member and its input rule).
+ * (plus its migration, its request DTO member and input rule, and its response class member:
+ * see docs/architecture.md).
  * Metadata fields are in the order their JSON documents list them.
  */
 export const PAGE_COLUMNS = {
@@ -77,7 +78,7 @@ export const PAGE_COLUMNS = {
 
 type Columns = typeof PAGE_COLUMNS;
 // Checked here rather than with `satisfies`, which would steer the builders' type inference.
-const _checked: Record<string, ColumnDef & PageFlags> = PAGE_COLUMNS;
+PAGE_COLUMNS satisfies Record<string, ColumnDef & PageFlags>;
 export type PageKey = keyof Columns & string;
 
 /** A stored page, live or in the bin. */
