@@ -1,14 +1,13 @@
 import 'reflect-metadata';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { parseArgs } from 'node:util';
 import { AuthModule } from './auth/auth.module';
 import { UsersService } from './auth/users.service';
 import { isRole } from './common/auth/roles';
 import { AppConfig, ConfigError, loadConfig } from './common/config/app-config';
 import { ConfigModule } from './common/config/config.module';
-import { buildDataSourceOptions } from './common/database/data-source';
+import { DatabaseModule } from './common/database/database.module';
 import { decodeCursor } from './common/http/pagination';
 import { JsonLogger } from './common/logging/json-logger';
 import { FieldProblems, Problem } from './common/problems/problem';
@@ -47,7 +46,7 @@ function cliModule(config: AppConfig) {
   @Module({
     imports: [
       ConfigModule.forRoot(config),
-      TypeOrmModule.forRoot({ ...buildDataSourceOptions(config), migrationsRun: true }),
+      DatabaseModule.forRoot(config),
       EventEmitterModule.forRoot(),
       ScheduleModule.forRoot(),
       AuthModule,

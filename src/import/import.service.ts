@@ -5,9 +5,9 @@ import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { DataSource, EntityManager } from 'typeorm';
 import type { AuthUser } from '../common/auth/auth-user';
 import { APP_CONFIG, AppConfig } from '../common/config/app-config';
+import { Database, Tx } from '../common/database/database';
 import { isUniqueViolation } from '../common/database/unique-violation';
 import { IMPORT_FINISHED, ImportFinishedEvent } from '../common/events/domain-events';
 import { ConflictProblem, FieldProblem, FieldProblems, Problem } from '../common/problems/problem';
@@ -75,7 +75,7 @@ export class ImportService {
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly dataSource: DataSource,
+    private readonly db: Database,
     private readonly pages: PagesService,
     private readonly siteVariables: SiteVariablesService,
     private readonly media: MediaService,
@@ -299,9 +299,9 @@ export class ImportService {
     const stored = new Map<string, StoredMedia>();
     const written: string[] = [];
     try {
-      await this.dataSource.transaction(async (manager) => {
+      await this.db.transaction(async (tx) => {
         await this.storeAssets(
-          manager,
+          tx,
           conversion,
           assets,
           reusable,
@@ -330,7 +330,7 @@ export class ImportService {
           let outcome: 'created' | 'replaced' | 'unchanged';
           try {
             outcome = await this.pages.upsertImported(
-              manager,
+              tx,
               await this.importedPage(doc, content, isNew, prefix, archiveSlugs),
               actor,
             );
@@ -361,7 +361,7 @@ export class ImportService {
             reason: bad.message,
           });
         // Set or overwrite the archive's names, keep the other site variables.
-        await this.siteVariables.mergeWithin(manager, siteVariables);
+        await this.siteVariables.mergeWithin(tx, siteVariables);
       });
     } catch (error) {
       await this.media.removeOrphanFiles(written).catch((cleanup: unknown) => {
@@ -403,29 +403,15 @@ export class ImportService {
         verified: true,
       };
     }
-    // A kb archive restores everything its manifest says, on create and on replace.
-    const owner = meta.owner ? await this.users.findActiveByUsername(meta.owner) : null;
+    // A kb archive restores everything its manifest says, on create and on replace, `verified`
+    // included: a kb archive is a backup (other sources create verified pages, DESIGN: Import).
+    const { owner: ownerName, deprecatedTarget, ...metadata } = meta;
+    const owner = ownerName ? await this.users.findActiveByUsername(ownerName) : null;
     const target =
-      meta.deprecatedTarget && prefix && archiveSlugs.has(`${prefix}/${meta.deprecatedTarget}`)
-        ? `${prefix}/${meta.deprecatedTarget}`
-        : meta.deprecatedTarget;
-    return {
-      ...base,
-      icon: meta.icon,
-      language: meta.language,
-      tags: meta.tags,
-      lifecycle: meta.lifecycle,
-      ownerId: owner?.id ?? null,
-      reviewIntervalDays: meta.reviewIntervalDays,
-      nextReviewAt: meta.nextReviewAt,
-      groups: meta.groups,
-      deprecatedTarget: target,
-      properties: meta.properties,
-      variables: meta.variables,
-      // A kb archive is a backup: it restores `verified` as exported (other sources create
-      // verified pages, DESIGN: Import).
-      verified: meta.verified,
-    };
+      deprecatedTarget && prefix && archiveSlugs.has(`${prefix}/${deprecatedTarget}`)
+        ? `${prefix}/${deprecatedTarget}`
+        : deprecatedTarget;
+    return { ...base, ...metadata, ownerId: owner?.id ?? null, deprecatedTarget: target };
   }
 
   /** The first of the usernames that is an active kb user (Confluence authors), else none. */
@@ -468,7 +454,7 @@ export class ImportService {
    * keep the archive order.
    */
   private async storeAssets(
-    manager: EntityManager,
+    tx: Tx,
     conversion: ConversionResult,
     assets: Map<string, MediaKindOf>,
     reusable: Map<string, StoredMedia>,
@@ -490,7 +476,7 @@ export class ImportService {
       // allSettled, not all: nothing may still be writing when the transaction rolls back.
       const results = await Promise.allSettled(
         batch.map(([path, kind]) =>
-          this.storeAsset(manager, conversion.assets.get(path)!, path, kind, actor),
+          this.storeAsset(tx, conversion.assets.get(path)!, path, kind, actor),
         ),
       );
       for (const result of results) {
@@ -518,7 +504,7 @@ export class ImportService {
 
   /** One file as media; a file the media rules refuse (type, size) comes back as the Problem. */
   private async storeAsset(
-    manager: EntityManager,
+    tx: Tx,
     entry: SourceEntry,
     path: string,
     kind: MediaKindOf,
@@ -531,7 +517,7 @@ export class ImportService {
         name,
         kind,
         actor.id,
-        manager,
+        tx,
       );
       return { url: media.url, id: media.id, sha256: media.sha256 };
     } catch (error) {
