@@ -1,11 +1,12 @@
 import { AnyReadQuery, readQueriesByName, readQuery } from '../../common/database/sql';
 import * as lists from './page-lists';
+import { listTreeLevel } from './page-tree';
 import { PAGES_READ_QUERIES } from './read-queries';
 import { listRevisions } from './revisions';
 
 describe('PAGES_READ_QUERIES', () => {
   it('holds every ReadQuery of the pages store under its own name', () => {
-    const defined = ([...Object.values(lists), listRevisions] as unknown[]).filter(
+    const defined = ([...Object.values(lists), listTreeLevel, listRevisions] as unknown[]).filter(
       (value): value is AnyReadQuery =>
         typeof value === 'object' && value !== null && 'run' in value && 'name' in value,
     );
