@@ -28,6 +28,7 @@ describe('console: sign-in, sessions, delivery and safety', () => {
       await page.goto('/wiki/handbook');
       await page.waitForURL('**/login?next=%2Fwiki%2Fhandbook');
       // The username field has the focus; Tab and Enter do the rest.
+      await page.waitForFunction(() => document.activeElement?.getAttribute('name') === 'username');
       await page.keyboard.type(app.reader.username);
       await page.keyboard.press('Tab');
       await page.keyboard.type(app.reader.password);
