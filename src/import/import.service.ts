@@ -403,8 +403,10 @@ export class ImportService {
         verified: true,
       };
     }
-    // A kb archive restores everything its manifest says, on create and on replace.
+    // A kb archive restores everything its manifest says, on create and on replace; an owner
+    // who is not a user here leaves the default (a new page: the importer; a replaced one: its owner).
     const owner = meta.owner ? await this.users.findActiveByUsername(meta.owner) : null;
+    const ownerId = meta.owner === null ? null : owner?.id;
     const target =
       meta.deprecatedTarget && prefix && archiveSlugs.has(`${prefix}/${meta.deprecatedTarget}`)
         ? `${prefix}/${meta.deprecatedTarget}`
@@ -415,7 +417,7 @@ export class ImportService {
       language: meta.language,
       tags: meta.tags,
       lifecycle: meta.lifecycle,
-      ownerId: owner?.id ?? null,
+      ownerId,
       reviewIntervalDays: meta.reviewIntervalDays,
       nextReviewAt: meta.nextReviewAt,
       groups: meta.groups,
@@ -428,13 +430,16 @@ export class ImportService {
     };
   }
 
-  /** The first of the usernames that is an active kb user (Confluence authors), else none. */
-  private async firstActiveUser(usernames: string[]): Promise<string | null> {
+  /**
+   * The first of the usernames that is an active kb user (Confluence authors); undefined when
+   * none is, so the page gets the default owner (the importer).
+   */
+  private async firstActiveUser(usernames: string[]): Promise<string | undefined> {
     for (const username of usernames) {
       const user = await this.users.findActiveByUsername(username);
       if (user) return user.id;
     }
-    return null;
+    return undefined;
   }
 
   /**

@@ -892,7 +892,7 @@ export interface components {
             language: string | null;
             tags: string[];
             lifecycle: components["schemas"]["Lifecycle"];
-            /** @description Username of the owner. */
+            /** @description Username of the owner (the creator unless another owner was named); null: nobody owns the page. */
             owner: string | null;
             /** @description Group names; empty: every signed-in user sees it. */
             groups: string[];
@@ -1035,7 +1035,7 @@ export interface components {
             language: string | null;
             tags: string[];
             lifecycle: components["schemas"]["Lifecycle"];
-            /** @description Username of the owner. */
+            /** @description Username of the owner (the creator unless another owner was named); null: nobody owns the page. */
             owner: string | null;
             /** @description Group names; empty: every signed-in user sees it. */
             groups: string[];
@@ -1106,7 +1106,7 @@ export interface components {
             tags?: string[];
             /** @description default on create: published */
             lifecycle?: components["schemas"]["Lifecycle"];
-            /** @description username of the owner */
+            /** @description username of an active user who owns the page (told when others edit or bin it, and when a review is due); null: nobody. On create, absent means the creator owns the page; on update, absent keeps the owner. */
             owner?: string | null;
             reviewIntervalDays?: number | null;
             /** Format: date-time */
@@ -1159,7 +1159,7 @@ export interface components {
             tags?: string[];
             /** @description default on create: published */
             lifecycle?: components["schemas"]["Lifecycle"];
-            /** @description username of the owner */
+            /** @description username of an active user who owns the page (told when others edit or bin it, and when a review is due); null: nobody. On create, absent means the creator owns the page; on update, absent keeps the owner. */
             owner?: string | null;
             reviewIntervalDays?: number | null;
             /** Format: date-time */
