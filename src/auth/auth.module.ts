@@ -2,6 +2,7 @@ import { Injectable, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { Interval } from '@nestjs/schedule';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AccountsService } from './accounts.service';
 import { AuthCache } from './auth-cache';
 import { AuthController } from './auth.controller';
 import { AuthGuard } from './auth.guard';
@@ -19,6 +20,7 @@ import { PasswordService } from './password.service';
 import { SessionsService } from './sessions.service';
 import { TokensController } from './tokens.controller';
 import { TokensService } from './tokens.service';
+import { UserCredentialsController } from './user-credentials.controller';
 import { GroupsController, UsersController } from './users.controller';
 import { UsersService } from './users.service';
 
@@ -46,8 +48,16 @@ class AuthHousekeeping {
       LoginThrottleEntity,
     ]),
   ],
-  controllers: [AuthController, MeController, UsersController, GroupsController, TokensController],
+  controllers: [
+    AuthController,
+    MeController,
+    UsersController,
+    UserCredentialsController,
+    GroupsController,
+    TokensController,
+  ],
   providers: [
+    AccountsService,
     AuthCache,
     AuthService,
     CredentialsService,
@@ -60,6 +70,6 @@ class AuthHousekeeping {
     AuthHousekeeping,
     { provide: APP_GUARD, useClass: AuthGuard },
   ],
-  exports: [UsersService, GroupsService],
+  exports: [UsersService, GroupsService, AccountsService],
 })
 export class AuthModule {}

@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { In, Repository } from 'typeorm';
 import { AuthUser, isAdmin } from '../common/auth/auth-user';
+import { audit } from '../common/logging/audit';
 import { ConflictProblem, FieldProblems } from '../common/problems/problem';
 import { GroupEntity } from './entities/group.entity';
 
@@ -10,20 +11,24 @@ import { GroupEntity } from './entities/group.entity';
 export class GroupsService {
   constructor(@InjectRepository(GroupEntity) private readonly groups: Repository<GroupEntity>) {}
 
-  async create(name: string): Promise<GroupEntity> {
+  /** `actorId`: the administrator creating it; null for the CLI. */
+  async create(name: string, actorId: string | null = null): Promise<GroupEntity> {
     const normalised = name.toLowerCase();
     if (await this.groups.existsBy({ name: normalised })) {
       throw new ConflictProblem('group_exists', `A group named "${normalised}" already exists.`);
     }
     const group = this.groups.create({ id: randomUUID(), name: normalised, createdAt: new Date() });
+    let saved: GroupEntity;
     try {
-      return await this.groups.save(group);
+      saved = await this.groups.save(group);
     } catch (error) {
       if (await this.groups.existsBy({ name: normalised })) {
         throw new ConflictProblem('group_exists', `A group named "${normalised}" already exists.`);
       }
       throw error;
     }
+    audit('group.created', { actorId, target: `group:${saved.id}`, name: normalised });
+    return saved;
   }
 
   /** Groups the caller may assign: every group for admins, their own for everyone else. */

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { LessThan, Repository } from 'typeorm';
+import { EntityManager, LessThan, Not, Repository } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../common/config/app-config';
 import { SessionEntity } from './entities/session.entity';
 import { newSessionSecret, sha256Hex } from './secrets';
@@ -76,6 +76,16 @@ export class SessionsService {
 
   async end(sessionId: string): Promise<void> {
     await this.sessions.delete({ id: sessionId });
+  }
+
+  /**
+   * Ends every session of a user, or all but `keep` (the one making the request); answers how
+   * many ended. `manager` joins the caller's transaction.
+   */
+  async endAllOf(userId: string, keep?: string, manager?: EntityManager): Promise<number> {
+    const repository = manager ? manager.getRepository(SessionEntity) : this.sessions;
+    const result = await repository.delete(keep ? { userId, id: Not(keep) } : { userId });
+    return result.affected ?? 0;
   }
 
   async purgeExpired(now = new Date()): Promise<void> {

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { Repository } from 'typeorm';
+import { In, Repository } from 'typeorm';
 import type { AuthUser } from '../common/auth/auth-user';
 import { narrowerRole, roleAtLeast } from '../common/auth/roles';
 import { cursorString, Page, PageRequest, toPage } from '../common/http/pagination';
+import { audit } from '../common/logging/audit';
 import { fieldProblem, NotFoundProblem } from '../common/problems/problem';
 import { AuthCache } from './auth-cache';
 import { toTokenResponse, TokenResponse } from './auth.mapper';
@@ -55,13 +56,22 @@ export class TokensService {
         createdAt: now,
       }),
     );
+    audit('token.created', {
+      actorId: owner.id,
+      target: `token:${entity.id}`,
+      ownerId: owner.id,
+      name: entity.name,
+      scope,
+      expiresAt: expiresAt?.toISOString() ?? null,
+    });
     return { entity, token };
   }
 
-  async list(owner: AuthUser, page: PageRequest): Promise<Page<TokenResponse>> {
+  /** A user's tokens, newest first (never their secrets). */
+  async list(userId: string, page: PageRequest): Promise<Page<TokenResponse>> {
     const query = this.tokens
       .createQueryBuilder('t')
-      .where('t.user_id = :userId', { userId: owner.id })
+      .where('t.user_id = :userId', { userId })
       .orderBy('t.created_at', 'DESC')
       .addOrderBy('t.id', 'DESC')
       .take(page.limit + 1);
@@ -77,12 +87,25 @@ export class TokensService {
     }));
   }
 
-  /** Revokes at once; another user's token is "not found". */
-  async revoke(owner: AuthUser, id: string): Promise<void> {
-    const token = await this.tokens.findOneBy({ id, userId: owner.id });
+  /** Revokes one of the user's tokens at once; another user's token is "not found". */
+  async revoke(userId: string, id: string, actorId: string): Promise<void> {
+    const token = await this.tokens.findOneBy({ id, userId });
     if (!token) throw new NotFoundProblem('token');
     await this.tokens.delete({ id: token.id });
     this.cache.delete(`bearer:${token.tokenHash}`);
+    audit('token.revoked', { actorId, target: `token:${token.id}`, ownerId: userId });
+  }
+
+  /** Revokes every token of a user at once; answers how many there were. */
+  async revokeAll(userId: string, actorId: string): Promise<number> {
+    const tokens = await this.tokens.findBy({ userId });
+    if (tokens.length === 0) return 0;
+    await this.tokens.delete({ id: In(tokens.map((t) => t.id)) });
+    for (const token of tokens) {
+      this.cache.delete(`bearer:${token.tokenHash}`);
+      audit('token.revoked', { actorId, target: `token:${token.id}`, ownerId: userId });
+    }
+    return tokens.length;
   }
 
   /** The live token record for a presented secret, or null. Also keeps lastUsedAt fresh. */

@@ -10,6 +10,7 @@ import type { AuthUser } from '../common/auth/auth-user';
 import { APP_CONFIG, AppConfig } from '../common/config/app-config';
 import { isUniqueViolation } from '../common/database/unique-violation';
 import { IMPORT_FINISHED, ImportFinishedEvent } from '../common/events/domain-events';
+import { audit } from '../common/logging/audit';
 import { ConflictProblem, FieldProblem, FieldProblems, Problem } from '../common/problems/problem';
 import { UsersService } from '../auth/users.service';
 import { MediaService } from '../media/media.service';
@@ -250,6 +251,13 @@ export class ImportService {
       );
     }
     const finished = finishReport(report);
+    audit('import.finished', {
+      actorId: actor.id,
+      target: `import:${options.format}`,
+      prefix: options.prefix || null,
+      dryRun: options.dryRun,
+      counts: { ...finished.counts },
+    });
     this.events.emit(IMPORT_FINISHED, {
       userId: actor.id,
       format: options.format,

@@ -10,6 +10,7 @@ import {
   PageUpdatedEvent,
 } from '../common/events/domain-events';
 import { cursorString, Page, PageRequest, toPage } from '../common/http/pagination';
+import { audit } from '../common/logging/audit';
 import {
   ConflictProblem,
   NotFoundProblem,
@@ -62,6 +63,7 @@ export class PageBinService {
       await this.store.unindex(manager, found.id);
       return found;
     });
+    audit('page.binned', { actorId: actor.id, target: `page:${page.id}`, slug: page.slug });
     this.events.emit(PAGE_BINNED, {
       pageId: page.id,
       slug: page.slug,
@@ -127,6 +129,7 @@ export class PageBinService {
       }
       throw error;
     });
+    audit('page.restored', { actorId: actor.id, target: `page:${page.id}`, slug: page.slug });
     this.events.emit(PAGE_UPDATED, {
       pageId: page.id,
       slug: page.slug,
@@ -139,8 +142,8 @@ export class PageBinService {
   }
 
   /** Deletes a binned page for good, with its revisions, links and references. */
-  async purge(id: string): Promise<void> {
-    await inTransaction(this.dataSource, async (manager) => {
+  async purge(id: string, actor: AuthUser): Promise<void> {
+    const slug = await inTransaction(this.dataSource, async (manager) => {
       const page = await manager.findOneBy(PageEntity, { id });
       if (!page || page.liveSlug !== null)
         throw new NotFoundProblem('page', 'No such page in the bin.');
@@ -151,6 +154,8 @@ export class PageBinService {
         .from(PageEntity)
         .where('id = :id AND live_slug IS NULL', { id })
         .execute();
+      return page.slug;
     });
+    audit('page.purged', { actorId: actor.id, target: `page:${id}`, slug });
   }
 }

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import axios, { AxiosError, AxiosResponse } from 'axios';
 import FormData from 'form-data';
 import { APP_CONFIG, AppConfig } from '../../common/config/app-config';
+import { currentRequestId } from '../../common/http/request-context';
 import { UpstreamProblem } from '../../common/problems/problem';
 import { MARGIN_INCHES, PAGE_GEOMETRY } from '../print/page-geometry';
 
@@ -55,39 +56,58 @@ export class PdfClient {
       ? AbortSignal.any([options.signal, deadline.signal])
       : deadline.signal;
     const started = Date.now();
-    let response: AxiosResponse<Buffer>;
     try {
-      response = await axios.post<Buffer>(url, form, {
-        headers: {
-          ...form.getHeaders(),
-          ...(options.trace ? { 'Gotenberg-Trace': options.trace } : {}),
-        },
-        auth: this.config.pdfServiceUsername
-          ? {
-              username: this.config.pdfServiceUsername,
-              password: this.config.pdfServicePassword ?? '',
-            }
-          : undefined,
-        responseType: 'arraybuffer',
-        signal,
-        maxRedirects: 0,
-        maxContentLength: MAX_PDF_BYTES,
-        maxBodyLength: Infinity,
-        validateStatus: () => true,
-        proxy: false,
-      });
+      return this.checkResponse(await this.post(url, form, signal, options.trace));
     } catch (error) {
-      throw this.transportProblem(error, deadline.signal.aborted, Date.now() - started);
+      const problem =
+        error instanceof UpstreamProblem
+          ? error
+          : this.transportProblem(error, deadline.signal.aborted);
+      // One line per failed conversion, joined to the request (and Gotenberg's log) by its id.
+      this.logger.warn({
+        msg: 'pdf service failed',
+        requestId: options.trace ?? currentRequestId(),
+        code: problem.code,
+        status: problem.status,
+        reason: failureReason(error),
+        elapsedMs: Date.now() - started,
+      });
+      throw problem;
     } finally {
       clearTimeout(timer);
     }
-    return this.checkResponse(response);
+  }
+
+  private post(
+    url: string,
+    form: FormData,
+    signal: AbortSignal,
+    trace: string | undefined,
+  ): Promise<AxiosResponse<Buffer>> {
+    return axios.post<Buffer>(url, form, {
+      headers: {
+        ...form.getHeaders(),
+        ...(trace ? { 'Gotenberg-Trace': trace } : {}),
+      },
+      auth: this.config.pdfServiceUsername
+        ? {
+            username: this.config.pdfServiceUsername,
+            password: this.config.pdfServicePassword ?? '',
+          }
+        : undefined,
+      responseType: 'arraybuffer',
+      signal,
+      maxRedirects: 0,
+      maxContentLength: MAX_PDF_BYTES,
+      maxBodyLength: Infinity,
+      validateStatus: () => true,
+      proxy: false,
+    });
   }
 
   private checkResponse(response: AxiosResponse<Buffer>): Buffer {
     const { status } = response;
     if (status === 503 || status === 429) {
-      this.logger.warn({ msg: 'pdf service overloaded', status });
       throw new UpstreamProblem(
         503,
         'pdf_service_overloaded',
@@ -98,7 +118,6 @@ export class PdfClient {
       );
     }
     if (status !== 200) {
-      this.logger.warn({ msg: 'pdf service failed', status });
       const hint =
         status === 401 || status === 403
           ? ' (check PDF_SERVICE_USERNAME and PDF_SERVICE_PASSWORD)'
@@ -111,10 +130,6 @@ export class PdfClient {
     }
     const body = Buffer.from(response.data);
     if (body.subarray(0, 5).toString('latin1') !== '%PDF-') {
-      this.logger.warn({
-        msg: 'pdf service answered something that is not a PDF',
-        contentType: response.headers['content-type'],
-      });
       throw new UpstreamProblem(
         502,
         'pdf_service_failed',
@@ -124,9 +139,8 @@ export class PdfClient {
     return body;
   }
 
-  private transportProblem(error: unknown, timedOut: boolean, elapsedMs: number): UpstreamProblem {
+  private transportProblem(error: unknown, timedOut: boolean): UpstreamProblem {
     if (timedOut) {
-      this.logger.warn({ msg: 'pdf service timed out', elapsedMs });
       return new UpstreamProblem(
         504,
         'pdf_service_timeout',
@@ -144,11 +158,6 @@ export class PdfClient {
         'The HTML-to-PDF service answered with a PDF that is too large.',
       );
     }
-    this.logger.warn({
-      msg: 'pdf service unreachable',
-      code: code ?? (error as { code?: string }).code,
-      elapsedMs,
-    });
     return new UpstreamProblem(
       502,
       'pdf_service_failed',
@@ -177,6 +186,13 @@ export function buildForm(html: string): FormData {
   };
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
   return form;
+}
+
+/** What went wrong, for the log: the service's status, or the transport error's code. */
+function failureReason(error: unknown): string {
+  if (error instanceof UpstreamProblem) return error.detail;
+  const code = error instanceof AxiosError ? error.code : (error as { code?: string }).code;
+  return code ?? (error instanceof Error ? error.message : String(error));
 }
 
 /** Passes a sane Retry-After through (seconds or an HTTP date); otherwise a short default. */
