@@ -5,6 +5,7 @@ import { APP_CONFIG, AppConfig } from '../../common/config/app-config';
 import { currentRequestId } from '../../common/http/request-context';
 import { UpstreamProblem } from '../../common/problems/problem';
 import { MARGIN_INCHES, PAGE_GEOMETRY } from '../print/page-geometry';
+import { footerHtml, HeaderFooter, headerHtml } from './header-footer';
 
 /** Gotenberg's Chromium HTML route, relative to PDF_SERVICE_URL. */
 export const GOTENBERG_HTML_ROUTE = 'forms/chromium/convert/html';
@@ -21,6 +22,8 @@ export interface PdfRequestOptions {
   signal?: AbortSignal;
   /** Sent as Gotenberg-Trace so both logs can be joined (the request id). */
   trace?: string;
+  /** Title and date in the header, page numbers in the footer (`header.html`, `footer.html`). */
+  headerFooter?: HeaderFooter;
 }
 
 /**
@@ -48,7 +51,7 @@ export class PdfClient {
     this.assertConfigured();
     const base = this.config.pdfServiceUrl!;
     const url = new URL(GOTENBERG_HTML_ROUTE, base.endsWith('/') ? base : `${base}/`).toString();
-    const form = buildForm(html);
+    const form = buildForm(html, options.headerFooter);
     // One deadline for the whole exchange (axios' own timeout is per socket inactivity).
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), this.config.pdfServiceTimeoutMs);
@@ -166,13 +169,20 @@ export class PdfClient {
   }
 }
 
-/** The multipart form Gotenberg expects: the document as `index.html` plus page settings. */
-export function buildForm(html: string): FormData {
+/**
+ * The multipart form Gotenberg expects: the document as `index.html` (with `header.html` and
+ * `footer.html` when asked for) plus page settings.
+ */
+export function buildForm(html: string, headerFooter?: HeaderFooter): FormData {
   const form = new FormData();
-  form.append('files', Buffer.from(html, 'utf8'), {
-    filename: 'index.html',
-    contentType: 'text/html; charset=utf-8',
-  });
+  const files: [string, string][] = [['index.html', html]];
+  if (headerFooter)
+    files.push(['header.html', headerHtml(headerFooter)], ['footer.html', footerHtml()]);
+  for (const [filename, content] of files)
+    form.append('files', Buffer.from(content, 'utf8'), {
+      filename,
+      contentType: 'text/html; charset=utf-8',
+    });
   const fields: Record<string, string> = {
     paperWidth: String(PAGE_GEOMETRY.widthInches),
     paperHeight: String(PAGE_GEOMETRY.heightInches),
