@@ -16,6 +16,7 @@ import { PasswordInputError, readPassword } from './cli/read-password';
 import { AppConfig, ConfigError, loadConfig } from './common/config/app-config';
 import { ConfigModule } from './common/config/config.module';
 import { buildDataSourceOptions } from './common/database/data-source';
+import { DatabaseSetupError, prepareDatabase } from './common/database/database-preflight';
 import { decodeCursor } from './common/http/pagination';
 import { JsonLogger } from './common/logging/json-logger';
 import { FieldProblems, Problem } from './common/problems/problem';
@@ -185,6 +186,7 @@ async function main(): Promise<number> {
     return 64;
   }
   const config = loadConfig();
+  await prepareDatabase(config);
   const app = await NestFactory.createApplicationContext(cliModule(config), {
     logger: new JsonLogger('warn', process.stderr),
   });
@@ -210,8 +212,10 @@ async function main(): Promise<number> {
 main()
   .then((code) => process.exit(code))
   .catch((error: unknown) => {
-    if (error instanceof ConfigError) console.error(error.message);
-    else if (error instanceof PasswordInputError) console.error(`kb: ${error.message}`);
+    if (error instanceof ConfigError || error instanceof DatabaseSetupError) {
+      console.error(error.message);
+      process.exit(78);
+    } else if (error instanceof PasswordInputError) console.error(`kb: ${error.message}`);
     else if (error instanceof Problem)
       console.error(
         `${error.code}: ${error.detail}${error.extensions.errors ? ' ' + JSON.stringify(error.extensions.errors) : ''}`,

@@ -3,13 +3,9 @@ import { join } from 'node:path';
 
 const root = join(__dirname, '..', '..');
 
-/**
- * Node arguments that run src/main.ts or src/cli.ts (`entry`) with an in-process SWC require
- * hook: the real entry points as separate processes, without a build (a concurrent `tsc` into
- * dist/ would race other tests).
- */
-function entryArgs(entry: 'main' | 'cli', args: string[]): string[] {
-  const register = `
+/** A `node -e` program that compiles TypeScript on require (SWC, as jest does), then runs `code`. */
+export function withTypeScript(code: string): string {
+  return `
     const fs = require('fs');
     const swc = require('@swc/core');
     const options = JSON.parse(fs.readFileSync(${JSON.stringify(join(root, '.swcrc'))}, 'utf8'));
@@ -18,9 +14,20 @@ function entryArgs(entry: 'main' | 'cli', args: string[]): string[] {
       const { code } = swc.transformSync(fs.readFileSync(filename, 'utf8'), { ...options, filename, sourceMaps: false });
       module._compile(code, filename);
     };
-    require(${JSON.stringify(join(root, 'src'))} + '/' + process.argv[1] + '.ts');`;
+    ${code}`;
+}
+
+/**
+ * Node arguments that run src/main.ts or src/cli.ts (`entry`) with an in-process SWC require
+ * hook: the real entry points as separate processes, without a build (a concurrent `tsc` into
+ * dist/ would race other tests).
+ */
+function entryArgs(entry: 'main' | 'cli', args: string[]): string[] {
+  const program = withTypeScript(
+    `require(${JSON.stringify(join(root, 'src'))} + '/' + process.argv[1] + '.ts');`,
+  );
   // `-e` leaves argv as [node, ...args]: argv[1] is the entry, then its own arguments.
-  return ['-e', register, entry, ...args];
+  return ['-e', program, entry, ...args];
 }
 
 /** The environment a kb process gets: PATH only, plus what the test says (nothing inherited). */
@@ -92,4 +99,58 @@ function collect(
 
 function shellQuote(value: string): string {
   return `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+export interface RunningKb {
+  /** Where the start line says to open kb (`http://localhost:<port>`). */
+  url: string;
+  /** The start line, parsed. */
+  readyLine: Record<string, unknown>;
+  /** Everything the process wrote so far (stdout, then stderr). */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts src/main.ts as its own process (PORT 0 unless `env` says otherwise) and resolves with
+ * its start line once it listens; rejects with the output when it exits first.
+ */
+export async function startKb(env: Record<string, string>): Promise<RunningKb> {
+  const child = spawn(process.execPath, entryArgs('main', []), {
+    cwd: root,
+    env: processEnv({ PORT: '0', HOST: '127.0.0.1', ...env }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const readyLine = await new Promise<Record<string, unknown>>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`kb did not start within 90 s:\n${stdout}\n${stderr}`));
+    }, 90_000);
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const line = stdout.split('\n').find((l) => l.includes('"msg":"kb is ready'));
+      if (line) {
+        clearTimeout(timer);
+        resolve(JSON.parse(line) as Record<string, unknown>);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`kb exited with ${code} before it was ready:\n${stdout}\n${stderr}`));
+    });
+  });
+  return {
+    url: String(readyLine.url).replace(/\/$/, ''),
+    readyLine,
+    output: () => stdout + stderr,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
 }
