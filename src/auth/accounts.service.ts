@@ -5,7 +5,7 @@ import { Page, PageRequest } from '../common/http/pagination';
 import { audit } from '../common/logging/audit';
 import { fieldProblem } from '../common/problems/problem';
 import { AuthCache } from './auth-cache';
-import { MeResponse, TokenResponse } from './auth.mapper';
+import { MeResponse, toAccountResponse, TokenResponse } from './auth.mapper';
 import { UpdateMeDto } from './dto/account.dto';
 import { UserEntity } from './entities/user.entity';
 import { LoginThrottleService } from './login-throttle.service';
@@ -58,13 +58,7 @@ export class AccountsService {
       sessionsEnded,
       tokensRevoked,
     });
-    return {
-      id: user.id,
-      username: user.username,
-      displayName: user.displayName,
-      role: user.role,
-      groups: (user.groups ?? []).map((g) => g.name).sort(),
-    };
+    return toAccountResponse(user);
   }
 
   /** A user's tokens for an administrator; 404 for an unknown user. */

@@ -427,22 +427,8 @@ describe('export: print preview and PDF', () => {
         ].join('\n');
       const hrefs = (doc: string) => [...doc.matchAll(/<a href="([^"]*)"/g)].map((m) => m[1]);
 
-      const manual = await editor
-        .post('/api/attachments')
-        .attach('file', Buffer.from('id,name\n'), 'manual.csv')
-        .expect(201);
-      await createPage(editor, 'guide/intro', {
-        title: 'Intro',
-        content: content(manual.body.url),
-      });
-      const local = await editor.post('/export/preview/guide/intro').send({}).expect(200);
-      const origin = hrefs(local.body.document)[0].replace(/\/wiki\/.*$/, '');
-      expect(origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-      expect(hrefs(local.body.document)[0]).toBe(`${origin}/wiki/guide/setup#install`);
-
-      const other = await createTestApp({ KB_PUBLIC_URL: 'https://wiki.example.com/kb/' });
-      try {
-        const writer = await signedIn(other, 'editor');
+      /** Prints a page with the links above as `writer`; answers the document's hrefs. */
+      const printedLinks = async (writer: Client) => {
         const file = await writer
           .post('/api/attachments')
           .attach('file', Buffer.from('id,name\n'), 'manual.csv')
@@ -452,10 +438,21 @@ describe('export: print preview and PDF', () => {
           content: content(file.body.url),
         });
         const res = await writer.post('/export/preview/guide/intro').send({}).expect(200);
-        expect(hrefs(res.body.document)).toEqual([
+        return { hrefs: hrefs(res.body.document as string), attachmentId: file.body.id as string };
+      };
+
+      const local = (await printedLinks(editor)).hrefs;
+      const origin = local[0].replace(/\/wiki\/.*$/, '');
+      expect(origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(local[0]).toBe(`${origin}/wiki/guide/setup#install`);
+
+      const other = await createTestApp({ KB_PUBLIC_URL: 'https://wiki.example.com/kb/' });
+      try {
+        const { hrefs: links, attachmentId } = await printedLinks(await signedIn(other, 'editor'));
+        expect(links).toEqual([
           'https://wiki.example.com/kb/wiki/guide/setup#install',
           'https://wiki.example.com/kb/wiki/handbuch/%C3%BCber',
-          `https://wiki.example.com/kb/api/attachments/${file.body.id}/content`,
+          `https://wiki.example.com/kb/api/attachments/${attachmentId}/content`,
           'https://wiki.example.com/kb/api/pages/x',
           // (a page link: the query is not part of a slug)
           'https://wiki.example.com/kb/wiki/guide/notes.txt',

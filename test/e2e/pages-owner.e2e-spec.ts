@@ -1,21 +1,9 @@
+import { eventually } from '../support/eventually';
 import { createPage, updatePage } from '../support/pages';
 import { validationProblem } from '../support/problems';
 import { createTestApp, TestApp } from '../support/test-app';
 import { Client, createUser, signedIn } from '../support/users';
 import { postImport, zip } from './import-helpers';
-
-/** Notifications are written by event listeners after the response: poll briefly. */
-async function eventually<T>(probe: () => Promise<T>, timeoutMs = 3000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    try {
-      return await probe();
-    } catch (error) {
-      if (Date.now() - started > timeoutMs) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
-}
 
 describe('page owners: the creator owns a new page', () => {
   let t: TestApp;

@@ -1,3 +1,5 @@
+export { eventually } from './eventually';
+
 /** A JSON log line as kb writes it. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type LogLine = Record<string, any>;
@@ -38,17 +40,4 @@ export function captureLogs(): LogCapture {
       process.stdout.write = previous;
     },
   };
-}
-
-/** Retries `probe` until it stops throwing (log lines are written when a response finishes). */
-export async function eventually<T>(probe: () => T | Promise<T>, timeoutMs = 3000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    try {
-      return await probe();
-    } catch (error) {
-      if (Date.now() - started > timeoutMs) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
 }
