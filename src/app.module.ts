@@ -1,11 +1,10 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { ScheduleModule } from '@nestjs/schedule';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from './auth/auth.module';
 import { AppConfig } from './common/config/app-config';
 import { ConfigModule } from './common/config/config.module';
-import { buildDataSourceOptions } from './common/database/data-source';
+import { DatabaseModule } from './common/database/database.module';
 import { HealthController } from './common/health/health.controller';
 import { DraftsModule } from './drafts/drafts.module';
 import { ExportModule } from './export/export.module';
@@ -21,7 +20,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        TypeOrmModule.forRoot({ ...buildDataSourceOptions(config), migrationsRun: true }),
+        DatabaseModule.forRoot(config),
         EventEmitterModule.forRoot(),
         ScheduleModule.forRoot(),
         AuthModule,

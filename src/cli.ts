@@ -3,7 +3,6 @@ import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { ScheduleModule } from '@nestjs/schedule';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import { parseArgs } from 'node:util';
@@ -15,7 +14,7 @@ import { UsersService } from './auth/users.service';
 import { PasswordInputError, readPassword } from './cli/read-password';
 import { AppConfig, ConfigError, loadConfig } from './common/config/app-config';
 import { ConfigModule } from './common/config/config.module';
-import { buildDataSourceOptions } from './common/database/data-source';
+import { DatabaseModule } from './common/database/database.module';
 import { DatabaseSetupError, prepareDatabase } from './common/database/database-preflight';
 import { decodeCursor } from './common/http/pagination';
 import { JsonLogger } from './common/logging/json-logger';
@@ -62,7 +61,7 @@ function cliModule(config: AppConfig) {
   @Module({
     imports: [
       ConfigModule.forRoot(config),
-      TypeOrmModule.forRoot({ ...buildDataSourceOptions(config), migrationsRun: true }),
+      DatabaseModule.forRoot(config),
       EventEmitterModule.forRoot(),
       ScheduleModule.forRoot(),
       AuthModule,

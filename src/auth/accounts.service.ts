@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import type { AuthUser } from '../common/auth/auth-user';
+import { Database } from '../common/database/database';
 import { Page, PageRequest } from '../common/http/pagination';
 import { audit } from '../common/logging/audit';
 import { fieldProblem } from '../common/problems/problem';
@@ -11,6 +11,7 @@ import { UserEntity } from './entities/user.entity';
 import { LoginThrottleService } from './login-throttle.service';
 import { PasswordService } from './password.service';
 import { SessionsService } from './sessions.service';
+import { UsersRepository } from './store/users.repository';
 import { TokensService } from './tokens.service';
 import { UsersService } from './users.service';
 
@@ -23,8 +24,9 @@ import { UsersService } from './users.service';
 @Injectable()
 export class AccountsService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly db: Database,
     private readonly users: UsersService,
+    private readonly userRows: UsersRepository,
     private readonly passwords: PasswordService,
     private readonly sessions: SessionsService,
     private readonly tokens: TokensService,
@@ -43,11 +45,9 @@ export class AccountsService {
     if (input.displayName !== undefined) user.displayName = input.displayName;
     if (input.password !== undefined) user.passwordHash = await this.passwords.hash(input.password);
     user.updatedAt = new Date();
-    const sessionsEnded = await this.dataSource.transaction(async (manager) => {
-      await manager.save(user);
-      return input.password === undefined
-        ? 0
-        : this.sessions.endAllOf(user.id, me.sessionId, manager);
+    const sessionsEnded = await this.db.transaction(async (tx) => {
+      await this.userRows.save(user, tx);
+      return input.password === undefined ? 0 : this.sessions.endAllOf(user.id, me.sessionId, tx);
     });
     this.cache.invalidateUser(user.id);
     const tokensRevoked = input.revokeTokens ? await this.tokens.revokeAll(user.id, me.id) : 0;

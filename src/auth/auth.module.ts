@@ -1,23 +1,22 @@
 import { Injectable, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { Interval } from '@nestjs/schedule';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccountsService } from './accounts.service';
 import { AuthCache } from './auth-cache';
 import { AuthController } from './auth.controller';
 import { AuthGuard } from './auth.guard';
 import { AuthService } from './auth.service';
 import { CredentialsService } from './credentials.service';
-import { AccessTokenEntity } from './entities/access-token.entity';
-import { GroupEntity } from './entities/group.entity';
-import { LoginThrottleEntity } from './entities/login-throttle.entity';
-import { SessionEntity } from './entities/session.entity';
-import { UserEntity } from './entities/user.entity';
 import { GroupsService } from './groups.service';
 import { LoginThrottleService } from './login-throttle.service';
 import { MeController } from './me.controller';
 import { PasswordService } from './password.service';
 import { SessionsService } from './sessions.service';
+import { GroupsRepository } from './store/groups.repository';
+import { LoginThrottleRepository } from './store/login-throttle.repository';
+import { SessionsRepository } from './store/sessions.repository';
+import { TokensRepository } from './store/tokens.repository';
+import { UsersRepository } from './store/users.repository';
 import { TokensController } from './tokens.controller';
 import { TokensService } from './tokens.service';
 import { UserCredentialsController } from './user-credentials.controller';
@@ -39,15 +38,6 @@ class AuthHousekeeping {
 }
 
 @Module({
-  imports: [
-    TypeOrmModule.forFeature([
-      UserEntity,
-      GroupEntity,
-      SessionEntity,
-      AccessTokenEntity,
-      LoginThrottleEntity,
-    ]),
-  ],
   controllers: [
     AuthController,
     MeController,
@@ -67,6 +57,11 @@ class AuthHousekeeping {
     SessionsService,
     TokensService,
     UsersService,
+    UsersRepository,
+    GroupsRepository,
+    SessionsRepository,
+    TokensRepository,
+    LoginThrottleRepository,
     AuthHousekeeping,
     { provide: APP_GUARD, useClass: AuthGuard },
   ],

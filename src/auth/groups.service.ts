@@ -1,28 +1,31 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { In, Repository } from 'typeorm';
 import { AuthUser, isAdmin } from '../common/auth/auth-user';
 import { audit } from '../common/logging/audit';
 import { ConflictProblem, FieldProblems } from '../common/problems/problem';
 import { GroupEntity } from './entities/group.entity';
+import { GroupsRepository } from './store/groups.repository';
 
 @Injectable()
 export class GroupsService {
-  constructor(@InjectRepository(GroupEntity) private readonly groups: Repository<GroupEntity>) {}
+  constructor(private readonly groups: GroupsRepository) {}
 
   /** `actorId`: the administrator creating it; null for the CLI. */
   async create(name: string, actorId: string | null = null): Promise<GroupEntity> {
     const normalised = name.toLowerCase();
-    if (await this.groups.existsBy({ name: normalised })) {
+    if (await this.groups.nameTaken(normalised)) {
       throw new ConflictProblem('group_exists', `A group named "${normalised}" already exists.`);
     }
-    const group = this.groups.create({ id: randomUUID(), name: normalised, createdAt: new Date() });
+    const group = Object.assign(new GroupEntity(), {
+      id: randomUUID(),
+      name: normalised,
+      createdAt: new Date(),
+    });
     let saved: GroupEntity;
     try {
-      saved = await this.groups.save(group);
+      saved = await this.groups.insert(group);
     } catch (error) {
-      if (await this.groups.existsBy({ name: normalised })) {
+      if (await this.groups.nameTaken(normalised)) {
         throw new ConflictProblem('group_exists', `A group named "${normalised}" already exists.`);
       }
       throw error;
@@ -33,9 +36,9 @@ export class GroupsService {
 
   /** Groups the caller may assign: every group for admins, their own for everyone else. */
   async listAssignable(user: AuthUser): Promise<GroupEntity[]> {
-    if (isAdmin(user)) return this.groups.find({ order: { name: 'ASC' } });
+    if (isAdmin(user)) return this.groups.listAll();
     if (user.groups.length === 0) return [];
-    return this.groups.find({ where: { name: In(user.groups) }, order: { name: 'ASC' } });
+    return this.groups.findNamed(user.groups);
   }
 
   /**
@@ -44,7 +47,7 @@ export class GroupsService {
   async resolveNames(names: string[], field = 'groups'): Promise<GroupEntity[]> {
     const normalised = [...new Set(names.map((n) => n.trim().toLowerCase()))];
     if (normalised.length === 0) return [];
-    const found = await this.groups.findBy({ name: In(normalised) });
+    const found = await this.groups.findNamed(normalised);
     const known = new Set(found.map((g) => g.name));
     const problems = names
       .map((name, index) => ({ name: name.trim().toLowerCase(), index }))
@@ -56,5 +59,10 @@ export class GroupsService {
       }));
     if (problems.length > 0) throw new FieldProblems(problems);
     return found;
+  }
+
+  /** The groups with these names that exist (unknown names are left out), by name. */
+  findNamed(names: string[]): Promise<GroupEntity[]> {
+    return this.groups.findNamed(names);
   }
 }

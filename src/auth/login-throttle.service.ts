@@ -1,16 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { In, LessThan, Repository } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../common/config/app-config';
-import { isMysql } from '../common/database/data-source';
 import { audit } from '../common/logging/audit';
 import { TooManyRequestsProblem } from '../common/problems/problem';
-import { LoginThrottleEntity } from './entities/login-throttle.entity';
-
-/** TypeORM's SQLite datetime text: UTC `YYYY-MM-DD HH:MM:SS.SSS`, which orders like the instant. */
-function sqliteDateTime(date: Date): string {
-  return date.toISOString().replace('T', ' ').replace('Z', '');
-}
+import { LoginThrottleRepository } from './store/login-throttle.repository';
 
 /**
  * Sign-in attempts are counted per account and per address in a fixed window, in the database
@@ -22,7 +14,7 @@ function sqliteDateTime(date: Date): string {
 @Injectable()
 export class LoginThrottleService {
   constructor(
-    @InjectRepository(LoginThrottleEntity) private readonly rows: Repository<LoginThrottleEntity>,
+    private readonly rows: LoginThrottleRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -59,18 +51,18 @@ export class LoginThrottleService {
 
   /** Clears an account's counter (an administrator unlocks it); addresses keep theirs. */
   async clearAccount(username: string): Promise<void> {
-    await this.rows.delete({ key: userKey(username) });
+    await this.rows.delete(userKey(username));
   }
 
   /** A successful sign-in: the account starts afresh, the address gets its attempt back. */
   async recordSuccess(username: string, ip: string): Promise<void> {
     await this.clearAccount(username);
-    await this.rows.decrement({ key: `ip:${ip}`.slice(0, 200) }, 'failures', 1);
+    await this.rows.decrement(`ip:${ip}`.slice(0, 200));
   }
 
   /** Drops counters whose window has ended (they no longer throttle anyone). */
   async purgeExpired(now = new Date()): Promise<void> {
-    await this.rows.delete({ windowStart: LessThan(new Date(now.getTime() - this.windowMs)) });
+    await this.rows.deleteStartedBefore(new Date(now.getTime() - this.windowMs));
   }
 
   /** Before counting, `failures` may reach the limit; after counting, it may not pass it. */
@@ -79,7 +71,7 @@ export class LoginThrottleService {
     now: Date,
     counted = false,
   ): Promise<void> {
-    const rows = await this.rows.findBy({ key: In(keys.map((k) => k.key)) });
+    const rows = await this.rows.find(keys.map((k) => k.key));
     for (const { key, limit } of keys) {
       const row = rows.find((r) => r.key === key);
       if (!row) continue;
@@ -97,23 +89,7 @@ export class LoginThrottleService {
 
   /** One statement: a new or expired counter restarts at 1 with a new window, else it adds 1. */
   private async increment(key: string, now: Date): Promise<void> {
-    const expiredBefore = new Date(now.getTime() - this.windowMs);
-    if (isMysql(this.rows.manager.connection.options)) {
-      await this.rows.query(
-        'INSERT INTO login_throttle (`key`, failures, window_start) VALUES (?, 1, ?) ' +
-          'ON DUPLICATE KEY UPDATE failures = IF(window_start <= ?, 1, failures + 1), ' +
-          'window_start = IF(window_start <= ?, VALUES(window_start), window_start)',
-        [key, now, expiredBefore, expiredBefore],
-      );
-      return;
-    }
-    await this.rows.query(
-      'INSERT INTO login_throttle ("key", failures, window_start) VALUES (?, 1, ?) ' +
-        'ON CONFLICT ("key") DO UPDATE SET ' +
-        'failures = CASE WHEN window_start <= ? THEN 1 ELSE failures + 1 END, ' +
-        'window_start = CASE WHEN window_start <= ? THEN excluded.window_start ELSE window_start END',
-      [key, sqliteDateTime(now), sqliteDateTime(expiredBefore), sqliteDateTime(expiredBefore)],
-    );
+    await this.rows.increment(key, now, new Date(now.getTime() - this.windowMs));
   }
 }
 

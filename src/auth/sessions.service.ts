@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, LessThan, Not, Repository } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../common/config/app-config';
+import type { Tx } from '../common/database/database';
 import { SessionEntity } from './entities/session.entity';
 import { newSessionSecret, sha256Hex } from './secrets';
+import { SessionsRepository } from './store/sessions.repository';
 
 export const SESSION_COOKIE = 'kb_session';
 
@@ -13,7 +13,7 @@ const TOUCH_INTERVAL_MS = 60_000;
 @Injectable()
 export class SessionsService {
   constructor(
-    @InjectRepository(SessionEntity) private readonly sessions: Repository<SessionEntity>,
+    private readonly sessions: SessionsRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -33,8 +33,8 @@ export class SessionsService {
   ): Promise<{ secret: string; session: SessionEntity }> {
     const secret = newSessionSecret();
     const now = new Date();
-    const session = await this.sessions.save(
-      this.sessions.create({
+    const session = await this.sessions.insert(
+      Object.assign(new SessionEntity(), {
         id: sha256Hex(secret),
         userId,
         createdAt: now,
@@ -49,15 +49,15 @@ export class SessionsService {
 
   /** The live session for a cookie value, or null when unknown, idle too long or past its end. */
   async findLive(secret: string, now = new Date()): Promise<SessionEntity | null> {
-    const session = await this.sessions.findOneBy({ id: sha256Hex(secret) });
+    const session = await this.sessions.findById(sha256Hex(secret));
     if (!session) return null;
     if (!this.isLive(session, now)) {
-      await this.sessions.delete({ id: session.id });
+      await this.sessions.delete(session.id);
       return null;
     }
     if (now.getTime() - session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
       session.lastSeenAt = now;
-      await this.sessions.update({ id: session.id }, { lastSeenAt: now });
+      await this.sessions.touch(session.id, now);
     }
     return session;
   }
@@ -75,21 +75,18 @@ export class SessionsService {
   }
 
   async end(sessionId: string): Promise<void> {
-    await this.sessions.delete({ id: sessionId });
+    await this.sessions.delete(sessionId);
   }
 
   /**
    * Ends every session of a user, or all but `keep` (the one making the request); answers how
-   * many ended. `manager` joins the caller's transaction.
+   * many ended. `tx` joins the caller's transaction.
    */
-  async endAllOf(userId: string, keep?: string, manager?: EntityManager): Promise<number> {
-    const repository = manager ? manager.getRepository(SessionEntity) : this.sessions;
-    const result = await repository.delete(keep ? { userId, id: Not(keep) } : { userId });
-    return result.affected ?? 0;
+  async endAllOf(userId: string, keep?: string, tx?: Tx): Promise<number> {
+    return this.sessions.deleteOfUser(userId, tx, keep);
   }
 
   async purgeExpired(now = new Date()): Promise<void> {
-    await this.sessions.delete({ expiresAt: LessThan(now) });
-    await this.sessions.delete({ lastSeenAt: LessThan(new Date(now.getTime() - this.idleMs)) });
+    await this.sessions.deleteExpired(now, new Date(now.getTime() - this.idleMs));
   }
 }

@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { In, Repository } from 'typeorm';
 import type { AuthUser } from '../common/auth/auth-user';
 import { narrowerRole, roleAtLeast } from '../common/auth/roles';
-import { cursorString, Page, PageRequest, toPage } from '../common/http/pagination';
+import { cursorPosition, Page, PageRequest, toPage } from '../common/http/pagination';
 import { audit } from '../common/logging/audit';
 import { fieldProblem, NotFoundProblem } from '../common/problems/problem';
 import { AuthCache } from './auth-cache';
@@ -12,13 +10,14 @@ import { toTokenResponse, TokenResponse } from './auth.mapper';
 import { CreateTokenDto } from './dto/token.dto';
 import { AccessTokenEntity } from './entities/access-token.entity';
 import { newAccessToken, sha256Hex } from './secrets';
+import { TokensRepository } from './store/tokens.repository';
 
 const LAST_USED_INTERVAL_MS = 60_000;
 
 @Injectable()
 export class TokensService {
   constructor(
-    @InjectRepository(AccessTokenEntity) private readonly tokens: Repository<AccessTokenEntity>,
+    private readonly tokens: TokensRepository,
     private readonly cache: AuthCache,
   ) {}
 
@@ -43,8 +42,8 @@ export class TokensService {
       }
     }
     const token = newAccessToken();
-    const entity = await this.tokens.save(
-      this.tokens.create({
+    const entity = await this.tokens.insert(
+      Object.assign(new AccessTokenEntity(), {
         id: randomUUID(),
         userId: owner.id,
         name: input.name,
@@ -69,18 +68,7 @@ export class TokensService {
 
   /** A user's tokens, newest first (never their secrets). */
   async list(userId: string, page: PageRequest): Promise<Page<TokenResponse>> {
-    const query = this.tokens
-      .createQueryBuilder('t')
-      .where('t.user_id = :userId', { userId })
-      .orderBy('t.created_at', 'DESC')
-      .addOrderBy('t.id', 'DESC')
-      .take(page.limit + 1);
-    if (page.cursor) {
-      const at = new Date(cursorString(page.cursor, 'at'));
-      const id = cursorString(page.cursor, 'id');
-      query.andWhere('(t.created_at < :at OR (t.created_at = :at AND t.id < :id))', { at, id });
-    }
-    const rows = await query.getMany();
+    const rows = await this.tokens.listOfUser(userId, cursorPosition(page.cursor), page.limit + 1);
     return toPage(rows, page.limit, toTokenResponse, (t) => ({
       at: t.createdAt.toISOString(),
       id: t.id,
@@ -89,18 +77,18 @@ export class TokensService {
 
   /** Revokes one of the user's tokens at once; another user's token is "not found". */
   async revoke(userId: string, id: string, actorId: string): Promise<void> {
-    const token = await this.tokens.findOneBy({ id, userId });
+    const token = await this.tokens.findOfUser(id, userId);
     if (!token) throw new NotFoundProblem('token');
-    await this.tokens.delete({ id: token.id });
+    await this.tokens.delete(token.id);
     this.cache.delete(`bearer:${token.tokenHash}`);
     audit('token.revoked', { actorId, target: `token:${token.id}`, ownerId: userId });
   }
 
   /** Revokes every token of a user at once; answers how many there were. */
   async revokeAll(userId: string, actorId: string): Promise<number> {
-    const tokens = await this.tokens.findBy({ userId });
+    const tokens = await this.tokens.allOfUser(userId);
     if (tokens.length === 0) return 0;
-    await this.tokens.delete({ id: In(tokens.map((t) => t.id)) });
+    await this.tokens.deleteMany(tokens.map((t) => t.id));
     for (const token of tokens) {
       this.cache.delete(`bearer:${token.tokenHash}`);
       audit('token.revoked', { actorId, target: `token:${token.id}`, ownerId: userId });
@@ -110,12 +98,12 @@ export class TokensService {
 
   /** The live token record for a presented secret, or null. Also keeps lastUsedAt fresh. */
   async findLive(secret: string, now = new Date()): Promise<AccessTokenEntity | null> {
-    const token = await this.tokens.findOneBy({ tokenHash: sha256Hex(secret) });
+    const token = await this.tokens.findByHash(sha256Hex(secret));
     if (!token) return null;
     if (token.expiresAt && token.expiresAt.getTime() <= now.getTime()) return null;
     if (!token.lastUsedAt || now.getTime() - token.lastUsedAt.getTime() > LAST_USED_INTERVAL_MS) {
       token.lastUsedAt = now;
-      await this.tokens.update({ id: token.id }, { lastUsedAt: now });
+      await this.tokens.touch(token.id, now);
     }
     return token;
   }

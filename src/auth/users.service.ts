@@ -1,9 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource, EntityManager, Repository } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../common/config/app-config';
-import { isMysql } from '../common/database/data-source';
+import { Database } from '../common/database/database';
 import type { Role } from '../common/auth/roles';
 import { cursorString, Page, PageRequest, toPage } from '../common/http/pagination';
 import { audit } from '../common/logging/audit';
@@ -11,19 +9,21 @@ import { ConflictProblem, NotFoundProblem } from '../common/problems/problem';
 import { AuthCache } from './auth-cache';
 import { toUserResponse, UserResponse } from './auth.mapper';
 import { CreateUserDto, UpdateUserDto } from './dto/user.dto';
-import { SessionEntity } from './entities/session.entity';
 import { UserEntity } from './entities/user.entity';
 import { GroupsService } from './groups.service';
 import { PasswordService } from './password.service';
 import { newPassword } from './secrets';
+import { SessionsRepository } from './store/sessions.repository';
+import { UsersRepository } from './store/users.repository';
 
 @Injectable()
 export class UsersService {
   private readonly logger = new Logger('Users');
 
   constructor(
-    @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
-    private readonly dataSource: DataSource,
+    private readonly users: UsersRepository,
+    private readonly sessions: SessionsRepository,
+    private readonly db: Database,
     private readonly groups: GroupsService,
     private readonly passwords: PasswordService,
     private readonly cache: AuthCache,
@@ -31,18 +31,15 @@ export class UsersService {
   ) {}
 
   findActiveByUsername(username: string): Promise<UserEntity | null> {
-    return this.users.findOne({
-      where: { username: username.toLowerCase(), disabled: false },
-      relations: { groups: true },
-    });
+    return this.users.findActiveByUsername(username);
   }
 
   findActiveById(id: string): Promise<UserEntity | null> {
-    return this.users.findOne({ where: { id, disabled: false }, relations: { groups: true } });
+    return this.users.findActiveById(id);
   }
 
   async get(id: string): Promise<UserEntity> {
-    const user = await this.users.findOne({ where: { id }, relations: { groups: true } });
+    const user = await this.users.findById(id);
     if (!user) throw new NotFoundProblem('user');
     return user;
   }
@@ -51,11 +48,11 @@ export class UsersService {
   async create(input: CreateUserDto, actorId: string | null = null): Promise<UserEntity> {
     const username = input.username.toLowerCase();
     const groups = await this.groups.resolveNames(input.groups ?? []);
-    if (await this.users.existsBy({ username })) {
+    if (await this.users.usernameTaken(username)) {
       throw new ConflictProblem('username_taken', `The username "${username}" is taken.`);
     }
     const now = new Date();
-    const user = this.users.create({
+    const user = Object.assign(new UserEntity(), {
       id: randomUUID(),
       username,
       displayName: input.displayName ?? username,
@@ -70,7 +67,7 @@ export class UsersService {
     try {
       saved = await this.users.save(user);
     } catch (error) {
-      if (await this.users.existsBy({ username })) {
+      if (await this.users.usernameTaken(username)) {
         throw new ConflictProblem('username_taken', `The username "${username}" is taken.`);
       }
       throw error;
@@ -86,14 +83,8 @@ export class UsersService {
   }
 
   async list(page: PageRequest): Promise<Page<UserResponse>> {
-    const query = this.users
-      .createQueryBuilder('u')
-      .leftJoinAndSelect('u.groups', 'g')
-      .orderBy('u.username', 'ASC')
-      .take(page.limit + 1);
-    if (page.cursor)
-      query.where('u.username > :after', { after: cursorString(page.cursor, 'after') });
-    const rows = await query.getMany();
+    const after = page.cursor ? cursorString(page.cursor, 'after') : undefined;
+    const rows = await this.users.listByUsername(after, page.limit + 1);
     return toPage(rows, page.limit, toUserResponse, (u) => ({ after: u.username }));
   }
 
@@ -114,15 +105,18 @@ export class UsersService {
     if (input.disabled !== undefined) user.disabled = input.disabled;
     if (input.password !== undefined) user.passwordHash = await this.passwords.hash(input.password);
     user.updatedAt = new Date();
-    await this.dataSource.transaction(async (manager) => {
+    await this.db.transaction(async (tx) => {
       // Checked again under a lock: two admins demoting each other at once must not both win.
-      if ((demoting || disabling) && (await this.countActiveAdminsForUpdate(manager)) <= 1) {
+      if (
+        (demoting || disabling) &&
+        (await this.users.countActiveAdmins({ forUpdate: true }, tx)) <= 1
+      ) {
         throw lastAdmin();
       }
-      await manager.save(user);
+      await this.users.save(user, tx);
       // A disabled account or a new password ends every browser session at once.
       if (input.disabled === true || input.password !== undefined) {
-        await manager.delete(SessionEntity, { userId: id });
+        await this.sessions.deleteOfUser(id, tx);
       }
     });
     this.cache.invalidateUser(id);
@@ -139,10 +133,7 @@ export class UsersService {
 
   /** The CLI's commands name the account by username. */
   async getByUsername(username: string): Promise<UserEntity> {
-    const user = await this.users.findOne({
-      where: { username: username.trim().toLowerCase() },
-      relations: { groups: true },
-    });
+    const user = await this.users.findByUsername(username.trim());
     if (!user) throw new NotFoundProblem('user');
     return user;
   }
@@ -153,16 +144,7 @@ export class UsersService {
   }
 
   countActiveAdmins(): Promise<number> {
-    return this.users.countBy({ role: 'admin', disabled: false });
-  }
-
-  /** MySQL locks the rows it counts; SQLite transactions already run one at a time. */
-  private countActiveAdminsForUpdate(manager: EntityManager): Promise<number> {
-    const query = manager
-      .createQueryBuilder(UserEntity, 'u')
-      .where('u.role = :role AND u.disabled = :disabled', { role: 'admin', disabled: false });
-    if (isMysql(manager.connection.options)) query.setLock('pessimistic_write');
-    return query.getCount();
+    return this.users.countActiveAdmins();
   }
 
   /**
@@ -172,7 +154,7 @@ export class UsersService {
    */
   async ensureBootstrapAdmin(): Promise<void> {
     if ((await this.countActiveAdmins()) > 0) return;
-    if (await this.users.existsBy({ username: this.config.adminUsername })) {
+    if (await this.users.usernameTaken(this.config.adminUsername)) {
       this.logger.warn({
         msg: `There is no active administrator and the username "${this.config.adminUsername}" is taken; create one with npm run cli -- user:create --role admin`,
       });

@@ -1,13 +1,11 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { DraftsController } from './drafts.controller';
+import { DraftsRepository } from './drafts.repository';
 import { DraftsService } from './drafts.service';
-import { DraftEntity } from './entities/draft.entity';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([DraftEntity])],
   controllers: [DraftsController],
-  providers: [DraftsService],
+  providers: [DraftsRepository, DraftsService],
   exports: [DraftsService],
 })
 export class DraftsModule {}

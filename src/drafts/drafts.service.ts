@@ -1,27 +1,26 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { QueryFailedError, Repository } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { QueryFailedError } from 'typeorm';
 import type { AuthUser } from '../common/auth/auth-user';
 import { APP_CONFIG, AppConfig } from '../common/config/app-config';
-import { cursorString, Page, PageRequest, toPage } from '../common/http/pagination';
+import { cursorPosition, Page, PageRequest, toPage } from '../common/http/pagination';
 import { NotFoundProblem, PayloadTooLargeProblem } from '../common/problems/problem';
 import { assertValidKey, parseDraftBody } from './draft-rules';
 import { DraftSummary, toDraftSummary } from './drafts.mapper';
+import { DraftsRepository } from './drafts.repository';
 import { DraftEntity } from './entities/draft.entity';
 
 /** Private per-user drafts. Every query is scoped to the owner, so another user's key is "not found". */
 @Injectable()
 export class DraftsService {
   constructor(
-    @InjectRepository(DraftEntity) private readonly drafts: Repository<DraftEntity>,
+    private readonly drafts: DraftsRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async get(owner: AuthUser, key: string): Promise<DraftEntity> {
     assertValidKey(key);
-    const draft = await this.drafts.findOneBy({ userId: owner.id, key });
+    const draft = await this.drafts.find(owner.id, key);
     if (!draft) throw new NotFoundProblem('draft');
     return draft;
   }
@@ -42,10 +41,10 @@ export class DraftsService {
         { maxBytes: max },
       );
     }
-    const existing = await this.drafts.findOneBy({ userId: owner.id, key });
+    const existing = await this.drafts.find(owner.id, key);
     if (existing)
       return { draft: await this.replace(existing, document, title, size, now), created: false };
-    const draft = this.drafts.create({
+    const draft = Object.assign(new DraftEntity(), {
       id: randomUUID(),
       userId: owner.id,
       key,
@@ -56,37 +55,29 @@ export class DraftsService {
       updatedAt: now,
     });
     try {
-      await this.drafts.insert(draft as QueryDeepPartialEntity<DraftEntity>);
+      await this.drafts.insert(draft);
       return { draft, created: true };
     } catch (error) {
       // Two first saves of the same key raced: the other one created it, so this one replaces it.
       if (!isUniqueViolation(error)) throw error;
-      const winner = await this.drafts.findOneByOrFail({ userId: owner.id, key });
+      const winner = await this.drafts.find(owner.id, key);
+      if (!winner) throw error;
       return { draft: await this.replace(winner, document, title, size, now), created: false };
     }
   }
 
   async remove(owner: AuthUser, key: string): Promise<void> {
     assertValidKey(key);
-    const result = await this.drafts.delete({ userId: owner.id, key });
-    if (!result.affected) throw new NotFoundProblem('draft');
+    if (!(await this.drafts.delete(owner.id, key))) throw new NotFoundProblem('draft');
   }
 
   /** The caller's drafts, most recently saved first (summaries without content). */
   async list(owner: AuthUser, page: PageRequest): Promise<Page<DraftSummary>> {
-    const query = this.drafts
-      .createQueryBuilder('d')
-      .select(['d.id', 'd.key', 'd.title', 'd.size', 'd.createdAt', 'd.updatedAt'])
-      .where('d.user_id = :userId', { userId: owner.id })
-      .orderBy('d.updated_at', 'DESC')
-      .addOrderBy('d.id', 'DESC')
-      .take(page.limit + 1);
-    if (page.cursor) {
-      const at = new Date(cursorString(page.cursor, 'at'));
-      const id = cursorString(page.cursor, 'id');
-      query.andWhere('(d.updated_at < :at OR (d.updated_at = :at AND d.id < :id))', { at, id });
-    }
-    const rows = await query.getMany();
+    const rows = await this.drafts.listOfUser(
+      owner.id,
+      cursorPosition(page.cursor),
+      page.limit + 1,
+    );
     return toPage(rows, page.limit, toDraftSummary, (d) => ({
       at: d.updatedAt.toISOString(),
       id: d.id,
@@ -101,7 +92,7 @@ export class DraftsService {
     now: Date,
   ): Promise<DraftEntity> {
     const changes = { document, title, size, updatedAt: now };
-    await this.drafts.update({ id: draft.id }, changes as QueryDeepPartialEntity<DraftEntity>);
+    await this.drafts.update(draft.id, changes);
     return Object.assign(draft, changes);
   }
 }

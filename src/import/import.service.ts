@@ -5,9 +5,9 @@ import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { DataSource, EntityManager } from 'typeorm';
 import type { AuthUser } from '../common/auth/auth-user';
 import { APP_CONFIG, AppConfig } from '../common/config/app-config';
+import { Database, Tx } from '../common/database/database';
 import { isUniqueViolation } from '../common/database/unique-violation';
 import { IMPORT_FINISHED, ImportFinishedEvent } from '../common/events/domain-events';
 import { audit } from '../common/logging/audit';
@@ -76,7 +76,7 @@ export class ImportService {
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly dataSource: DataSource,
+    private readonly db: Database,
     private readonly pages: PagesService,
     private readonly siteVariables: SiteVariablesService,
     private readonly media: MediaService,
@@ -307,9 +307,9 @@ export class ImportService {
     const stored = new Map<string, StoredMedia>();
     const written: string[] = [];
     try {
-      await this.dataSource.transaction(async (manager) => {
+      await this.db.transaction(async (tx) => {
         await this.storeAssets(
-          manager,
+          tx,
           conversion,
           assets,
           reusable,
@@ -338,7 +338,7 @@ export class ImportService {
           let outcome: 'created' | 'replaced' | 'unchanged';
           try {
             outcome = await this.pages.upsertImported(
-              manager,
+              tx,
               await this.importedPage(doc, content, isNew, prefix, archiveSlugs),
               actor,
             );
@@ -369,7 +369,7 @@ export class ImportService {
             reason: bad.message,
           });
         // Set or overwrite the archive's names, keep the other site variables.
-        await this.siteVariables.mergeWithin(manager, siteVariables);
+        await this.siteVariables.mergeWithin(tx, siteVariables);
       });
     } catch (error) {
       await this.media.removeOrphanFiles(written).catch((cleanup: unknown) => {
@@ -411,31 +411,18 @@ export class ImportService {
         verified: true,
       };
     }
-    // A kb archive restores everything its manifest says, on create and on replace; an owner
-    // who is not a user here leaves the default (a new page: the importer; a replaced one: its owner).
-    const owner = meta.owner ? await this.users.findActiveByUsername(meta.owner) : null;
-    const ownerId = meta.owner === null ? null : owner?.id;
+    // A kb archive restores everything its manifest says, on create and on replace, `verified`
+    // included: a kb archive is a backup (other sources create verified pages, DESIGN: Import).
+    // An owner who is not a user here leaves the default (a new page: the importer; a replaced
+    // one: its owner); `null` in the manifest means nobody.
+    const { owner: ownerName, deprecatedTarget, ...metadata } = meta;
+    const owner = ownerName ? await this.users.findActiveByUsername(ownerName) : null;
+    const ownerId = ownerName === null ? null : owner?.id;
     const target =
-      meta.deprecatedTarget && prefix && archiveSlugs.has(`${prefix}/${meta.deprecatedTarget}`)
-        ? `${prefix}/${meta.deprecatedTarget}`
-        : meta.deprecatedTarget;
-    return {
-      ...base,
-      icon: meta.icon,
-      language: meta.language,
-      tags: meta.tags,
-      lifecycle: meta.lifecycle,
-      ownerId,
-      reviewIntervalDays: meta.reviewIntervalDays,
-      nextReviewAt: meta.nextReviewAt,
-      groups: meta.groups,
-      deprecatedTarget: target,
-      properties: meta.properties,
-      variables: meta.variables,
-      // A kb archive is a backup: it restores `verified` as exported (other sources create
-      // verified pages, DESIGN: Import).
-      verified: meta.verified,
-    };
+      deprecatedTarget && prefix && archiveSlugs.has(`${prefix}/${deprecatedTarget}`)
+        ? `${prefix}/${deprecatedTarget}`
+        : deprecatedTarget;
+    return { ...base, ...metadata, ownerId, deprecatedTarget: target };
   }
 
   /**
@@ -481,7 +468,7 @@ export class ImportService {
    * keep the archive order.
    */
   private async storeAssets(
-    manager: EntityManager,
+    tx: Tx,
     conversion: ConversionResult,
     assets: Map<string, MediaKindOf>,
     reusable: Map<string, StoredMedia>,
@@ -503,7 +490,7 @@ export class ImportService {
       // allSettled, not all: nothing may still be writing when the transaction rolls back.
       const results = await Promise.allSettled(
         batch.map(([path, kind]) =>
-          this.storeAsset(manager, conversion.assets.get(path)!, path, kind, actor),
+          this.storeAsset(tx, conversion.assets.get(path)!, path, kind, actor),
         ),
       );
       for (const result of results) {
@@ -531,7 +518,7 @@ export class ImportService {
 
   /** One file as media; a file the media rules refuse (type, size) comes back as the Problem. */
   private async storeAsset(
-    manager: EntityManager,
+    tx: Tx,
     entry: SourceEntry,
     path: string,
     kind: MediaKindOf,
@@ -544,7 +531,7 @@ export class ImportService {
         name,
         kind,
         actor.id,
-        manager,
+        tx,
       );
       return { url: media.url, id: media.id, sha256: media.sha256 };
     } catch (error) {

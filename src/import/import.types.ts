@@ -1,4 +1,5 @@
 /** Shared shapes of the import pipeline (pure; no Nest, no database). */
+import type { PublicMetadata } from '../pages/page-metadata';
 
 export const IMPORT_FORMATS = ['markdown', 'wikijs', 'confluence'] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
@@ -33,22 +34,11 @@ export interface ImportDocument {
   ownerCandidates?: string[];
 }
 
-/** The metadata a kb archive (our own export) carries for one page. */
-export interface ArchiveMetadata {
-  icon: string | null;
-  language: string | null;
-  tags: string[];
-  lifecycle: 'draft' | 'published' | 'in_review' | 'deprecated' | 'archived';
-  /** Owner username (ids differ between instances). */
-  owner: string | null;
-  reviewIntervalDays: number | null;
-  nextReviewAt: string | null;
-  groups: string[];
-  deprecatedTarget: string | null;
-  properties: Record<string, string | number | boolean | null>;
-  variables: Record<string, string>;
-  verified: boolean;
-}
+/**
+ * The metadata a kb archive (our own export) carries for one page: every metadata field of a
+ * page (PAGE_COLUMNS), the owner by username (ids differ between instances).
+ */
+export type ArchiveMetadata = PublicMetadata;
 
 /** A document that cannot be imported, with the reason. */
 export interface InvalidDocument {

@@ -1,8 +1,8 @@
 import { posix } from 'node:path';
 import GithubSlugger from 'github-slugger';
-import { codeFenceTracker } from '../pages/code-fences';
+import { codeFenceTracker } from '../pages/rendering/code-fences';
+import { safeDecode } from '../pages/rendering/links';
 import { plainTitle } from '../pages/rendering/plain-title';
-import { safeDecode } from '../pages/links';
 import { ImportDocument, SourceEntry } from './import.types';
 import { pacer } from './pace';
 import { ReferenceKind, rewriteReferences } from './references';

@@ -1,21 +1,22 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { join } from 'node:path';
 import { APP_CONFIG, AppConfig } from '../common/config/app-config';
-import { MediaEntity } from './entities/media.entity';
 import { MediaContentService } from './media-content.service';
 import { PagesModule } from '../pages/pages.module';
 import { MediaReferenceLookup } from './media-references';
 import { AttachmentsController, ImagesController } from './media.controller';
+import { MediaRepository } from './media.repository';
 import { MediaService } from './media.service';
 import { LocalDiskMediaStorage } from './storage/local-disk-storage';
 import { MEDIA_STORAGE } from './storage/media-storage';
 
 @Module({
-  // PagesModule's visibility rule decides which referencing pages a caller may see; it never imports MediaModule.
-  imports: [TypeOrmModule.forFeature([MediaEntity]), PagesModule],
+  // PagesModule knows which pages reference an item and which of them a caller may see; it
+  // never imports MediaModule.
+  imports: [PagesModule],
   controllers: [ImagesController, AttachmentsController],
   providers: [
+    MediaRepository,
     MediaService,
     MediaContentService,
     {

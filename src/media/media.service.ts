@@ -1,14 +1,13 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import type { Request } from 'express';
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { EntityManager, Repository } from 'typeorm';
 import type { AuthUser } from '../common/auth/auth-user';
 import { APP_CONFIG, AppConfig } from '../common/config/app-config';
-import { cursorString, Page, PageRequest, toPage } from '../common/http/pagination';
+import type { Tx } from '../common/database/database';
+import { cursorPosition, Page, PageRequest, toPage } from '../common/http/pagination';
 import {
   ConflictProblem,
   fieldProblem,
@@ -20,6 +19,7 @@ import { MediaEntity, MediaKind } from './entities/media.entity';
 import { KeyedLock } from './keyed-lock';
 import { MediaReferenceLookup } from './media-references';
 import { MediaResponse, toMediaResponse } from './media.mapper';
+import { MediaRepository } from './media.repository';
 import { MEDIA_STORAGE, MediaStorage } from './storage/media-storage';
 import { detectAttachmentType, detectImageType } from './upload/file-type';
 import { sanitizeFilename, withImageExtension } from './upload/filename';
@@ -50,7 +50,7 @@ export class MediaService {
   private readonly blobLocks = new KeyedLock();
 
   constructor(
-    @InjectRepository(MediaEntity) private readonly media: Repository<MediaEntity>,
+    private readonly media: MediaRepository,
     @Inject(MEDIA_STORAGE) private readonly storage: MediaStorage,
     private readonly references: MediaReferenceLookup,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -79,7 +79,7 @@ export class MediaService {
 
   /**
    * Stores a file from a path (left in place) or a stream, validated like an upload. With a
-   * `manager` the row joins the caller's transaction; the bytes are stored at once, so a caller
+   * transaction `tx` the row joins the caller's transaction; the bytes are stored at once, so a caller
    * that rolls back calls removeOrphanFiles with the returned sha256s.
    */
   async storeFile(
@@ -87,7 +87,7 @@ export class MediaService {
     originalName: string,
     kind: MediaKind,
     uploaderId: string | null,
-    manager?: EntityManager,
+    tx?: Tx,
   ): Promise<MediaResponse> {
     const input = typeof source === 'string' ? createReadStream(source) : source;
     let temp: TempFile;
@@ -97,28 +97,16 @@ export class MediaService {
       throw error instanceof TooLargeError ? this.tooLarge(kind) : error;
     }
     try {
-      return toMediaResponse(await this.storeTemp(temp, originalName, kind, uploaderId, manager));
+      return toMediaResponse(await this.storeTemp(temp, originalName, kind, uploaderId, tx));
     } finally {
       await rm(temp.path, { force: true });
     }
   }
 
   async list(kind: MediaKind, page: PageRequest): Promise<Page<MediaResponse>> {
-    const query = this.media
-      .createQueryBuilder('m')
-      .leftJoinAndSelect('m.uploader', 'u')
-      .where('m.kind = :kind', { kind })
-      .orderBy('m.createdAt', 'DESC')
-      .addOrderBy('m.id', 'DESC')
-      // A many-to-one join never multiplies rows, so a plain LIMIT is right.
-      .limit(page.limit + 1);
-    if (page.cursor) {
-      const at = new Date(cursorString(page.cursor, 'at'));
-      const id = cursorString(page.cursor, 'id');
-      if (Number.isNaN(at.getTime())) return { items: [], nextCursor: null };
-      query.andWhere('(m.created_at < :at OR (m.created_at = :at AND m.id < :id))', { at, id });
-    }
-    const rows = await query.getMany();
+    const after = cursorPosition(page.cursor);
+    if (after && Number.isNaN(after.at.getTime())) return { items: [], nextCursor: null };
+    const rows = await this.media.list(kind, after, page.limit + 1);
     return toPage(rows, page.limit, toMediaResponse, (m) => ({
       at: m.createdAt.toISOString(),
       id: m.id,
@@ -131,13 +119,13 @@ export class MediaService {
 
   /** Any kind; null when missing. */
   async findById(id: string): Promise<MediaResponse | null> {
-    const media = await this.media.findOne({ where: { id }, relations: { uploader: true } });
+    const media = await this.media.findById(id);
     return media ? toMediaResponse(media) : null;
   }
 
   /** Opens the bytes of any kind of media (404 `media_not_found` when missing). */
   async openContent(id: string): Promise<MediaContent> {
-    const media = await this.media.findOneBy({ id });
+    const media = await this.media.findRow(id);
     if (!media) throw new NotFoundProblem('media');
     return this.openStored(media);
   }
@@ -152,7 +140,7 @@ export class MediaService {
 
   /** The metadata row of `kind` with that id, or 404 (`image_not_found` / `attachment_not_found`). */
   async require(kind: MediaKind, id: string): Promise<MediaEntity> {
-    const media = await this.media.findOne({ where: { id, kind }, relations: { uploader: true } });
+    const media = await this.media.findById(id, kind);
     if (!media) throw new NotFoundProblem(kind);
     return media;
   }
@@ -199,7 +187,7 @@ export class MediaService {
         { slugs, hiddenReferences },
       );
     }
-    await this.media.delete({ id: media.id });
+    await this.media.delete(media.id);
     await this.releaseBlob(media.sha256);
   }
 
@@ -210,7 +198,7 @@ export class MediaService {
 
   private async releaseBlob(sha256: string): Promise<void> {
     await this.blobLocks.run(sha256, async () => {
-      if ((await this.media.countBy({ sha256 })) === 0) await this.storage.delete(sha256);
+      if ((await this.media.countWithHash(sha256)) === 0) await this.storage.delete(sha256);
     });
   }
 
@@ -219,16 +207,15 @@ export class MediaService {
     originalName: string,
     kind: MediaKind,
     uploaderId: string | null,
-    manager?: EntityManager,
+    tx?: Tx,
   ): Promise<MediaEntity> {
     const cleanName = sanitizeFilename(originalName, kind === 'image' ? 'image' : 'file');
     const { mimeType, size } = await this.classify(temp, kind, cleanName);
     const filename = kind === 'image' ? withImageExtension(cleanName, mimeType) : cleanName;
-    const repository = manager ? manager.getRepository(MediaEntity) : this.media;
     const store = async (): Promise<MediaEntity> => {
       await this.storage.put(temp.sha256, temp.path);
       const id = randomUUID();
-      await repository.insert({
+      const row = Object.assign(new MediaEntity(), {
         id,
         kind,
         filename,
@@ -240,14 +227,15 @@ export class MediaService {
         uploadedById: uploaderId,
         createdAt: new Date(),
       });
+      await this.media.insert(row, tx);
       // Another instance may have released these bytes between our put and insert.
       if (!(await this.storage.exists(temp.sha256))) await this.storage.put(temp.sha256, temp.path);
-      return repository.findOneOrFail({ where: { id }, relations: { uploader: true } });
+      return (await this.media.findById(id, undefined, tx))!;
     };
     // Inside a caller's transaction the row stays invisible to releases until it commits, so
     // the lock could not help; taking it there could even deadlock with a release waiting for
     // the (SQLite) transaction the caller holds.
-    return manager ? store() : this.blobLocks.run(temp.sha256, store);
+    return tx ? store() : this.blobLocks.run(temp.sha256, store);
   }
 
   private async classify(

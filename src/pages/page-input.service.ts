@@ -1,34 +1,20 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { GroupsService } from '../auth/groups.service';
 import { UsersService } from '../auth/users.service';
 import { AuthUser, isAdmin } from '../common/auth/auth-user';
 import { APP_CONFIG, AppConfig } from '../common/config/app-config';
+import type { Tx } from '../common/database/database';
 import { FieldProblem, FieldProblems, PayloadTooLargeProblem } from '../common/problems/problem';
-import { LIFECYCLES, Lifecycle, PageEntity, PropertyValue } from './entities/page.entity';
+import { LIFECYCLES, Lifecycle, PropertyValue } from './store/page-columns';
 import { PageAccessService } from './page-access.service';
 import type { PageFieldsDto } from './dto/page.dto';
+import type { PageState } from './page-state';
+import { PagesRepository } from './store/pages.repository';
 import { normaliseSlugField, slugProblems } from './slug';
 import { variableProblems } from './variables';
 
-/** The complete, validated state of a page as the writers store it. */
-export interface PageState {
-  slug: string;
-  title: string;
-  content: string;
-  icon: string | null;
-  language: string | null;
-  tags: string[];
-  lifecycle: Lifecycle;
-  ownerId: string | null;
-  reviewIntervalDays: number | null;
-  nextReviewAt: Date | null;
-  groups: { id: string; name: string }[];
-  deprecatedTarget: string | null;
-  properties: Record<string, PropertyValue>;
-  variables: Record<string, string>;
-  verified: boolean;
-}
+export { stateOf } from './page-state';
+export type { PageState } from './page-state';
 
 /** The request fields the rules apply to (create, update, import). */
 export interface PageInput extends PageFieldsDto {
@@ -46,26 +32,6 @@ const LANGUAGE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/;
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
 const DAY_MS = 86_400_000;
-
-export function stateOf(page: PageEntity, groups: { id: string; name: string }[]): PageState {
-  return {
-    slug: page.slug,
-    title: page.title,
-    content: page.content,
-    icon: page.icon,
-    language: page.language,
-    tags: page.tags,
-    lifecycle: page.lifecycle,
-    ownerId: page.ownerId,
-    reviewIntervalDays: page.reviewIntervalDays,
-    nextReviewAt: page.nextReviewAt,
-    groups,
-    deprecatedTarget: page.deprecatedTarget,
-    properties: page.properties,
-    variables: page.variables,
-    verified: page.verified,
-  };
-}
 
 function length(value: string): number {
   return [...value].length;
@@ -154,6 +120,7 @@ export class PageInputService {
     private readonly groups: GroupsService,
     private readonly users: UsersService,
     private readonly access: PageAccessService,
+    private readonly pages: PagesRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -177,7 +144,7 @@ export class PageInputService {
     input: PageInput & { ownerId?: string | null },
     actor: AuthUser,
     current: PageState | null,
-    manager: EntityManager,
+    tx: Tx | undefined,
     options: { currentPageId?: string; now?: Date } = {},
   ): Promise<PageState> {
     const problems: FieldProblem[] = [];
@@ -349,7 +316,7 @@ export class PageInputService {
         targetProblems.length === 0 &&
         deprecatedTarget !== current?.deprecatedTarget
       ) {
-        const target = await manager.findOneBy(PageEntity, { liveSlug: deprecatedTarget });
+        const target = await this.pages.findLive(deprecatedTarget, tx);
         if (
           !target ||
           !this.access.canSee(target, actor) ||

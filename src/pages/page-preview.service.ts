@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { FieldProblems } from '../common/problems/problem';
 import { PreviewDto } from './dto/page.dto';
-import { MarkdownRenderer } from './markdown-renderer';
+import { MarkdownRenderer } from './rendering/markdown-renderer';
 import { PageInputService } from './page-input.service';
 import { SiteVariablesService } from './site-variables.service';
 import { isValidSlug, normaliseSlugField } from './slug';

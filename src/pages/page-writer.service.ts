@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { DataSource, EntityManager } from 'typeorm';
+import { GroupsService } from '../auth/groups.service';
 import { AuthUser } from '../common/auth/auth-user';
+import { Database, Tx } from '../common/database/database';
 import { isUniqueViolation } from '../common/database/unique-violation';
 import {
   PAGE_CREATED,
@@ -19,14 +20,15 @@ import {
 } from '../common/problems/problem';
 import { CreatePageDto, UpdatePageDto } from './dto/page.dto';
 import { withoutReadOnlyMembers } from './dto/page-body.dto';
-import { PageRevisionEntity } from './entities/page-revision.entity';
-import { PageEntity } from './entities/page.entity';
 import { PageAccessService } from './page-access.service';
-import { PageInputService, PageState, stateOf } from './page-input.service';
-import { PageStore } from './page-store';
-import { findLivePage, findLivePageRow, PageRow } from './page-queries';
-import { inTransaction } from './page-transaction';
+import { PageInputService } from './page-input.service';
+import { metadataFromJson } from './page-metadata';
+import { GroupRef, PageState, sameState, stateOf } from './page-state';
 import { ImportedPage, ImportOutcome } from './pages.types';
+import { PageDeriver } from './rendering/page-deriver';
+import type { PageRecord } from './store/page-columns';
+import type { PageRow } from './store/page-rows';
+import { PagesRepository } from './store/pages.repository';
 import { IfMatch, ifMatchAllows, parseIfMatch } from './preconditions';
 import { normaliseSlug, normaliseSlugField, slugProblems } from './slug';
 
@@ -50,38 +52,25 @@ export function staleProblem(ifMatch: boolean, current: number): Problem {
     : new ConflictProblem('revision_conflict', detail, { currentRevision: current });
 }
 
-function sameState(a: PageState, b: PageState): boolean {
-  const key = (s: PageState) =>
-    JSON.stringify({
-      ...s,
-      groups: s.groups.map((g) => g.name),
-      nextReviewAt: s.nextReviewAt ? s.nextReviewAt.toISOString() : null,
-    });
-  return key(a) === key(b);
-}
-
 /** Create, update, restore and import: every change writes a revision inside one transaction. */
 @Injectable()
 export class PageWriterService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly db: Database,
+    private readonly pages: PagesRepository,
     private readonly input: PageInputService,
-    private readonly store: PageStore,
+    private readonly deriver: PageDeriver,
     private readonly access: PageAccessService,
+    private readonly groups: GroupsService,
     private readonly events: EventEmitter2,
   ) {}
 
-  async create(body: CreatePageDto, actor: AuthUser): Promise<PageEntity> {
-    const state = await this.input.resolve(
-      withoutReadOnlyMembers(body),
-      actor,
-      null,
-      this.dataSource.manager,
-    );
-    const derived = await this.store.derive(state);
-    const page = await this.runWrite(async (manager) => {
-      if (await manager.existsBy(PageEntity, { liveSlug: state.slug })) throw slugTaken(state.slug);
-      return this.store.insert(manager, state, derived, actor.id, 'created');
+  async create(body: CreatePageDto, actor: AuthUser): Promise<PageRecord> {
+    const state = await this.input.resolve(withoutReadOnlyMembers(body), actor, null, undefined);
+    const derived = await this.deriver.derive(state);
+    const page = await this.runWrite(async (tx) => {
+      if (await this.pages.liveSlugTaken(state.slug, tx)) throw slugTaken(state.slug);
+      return this.pages.insert({ state, derived, actorId: actor.id, action: 'created' }, tx);
     }, state.slug);
     this.events.emit(PAGE_CREATED, {
       pageId: page.id,
@@ -136,31 +125,30 @@ export class PageWriterService {
       throw staleProblem(false, page.revision);
     const base = page.revision;
 
-    const current = stateOf(page, await this.groupsOf(this.dataSource.manager, page));
-    const state = await this.input.resolve(fields, actor, current, this.dataSource.manager, {
+    const current = stateOf(page, await this.groupsOf(page));
+    const state = await this.input.resolve(fields, actor, current, undefined, {
       currentPageId: page.id,
     });
     if (sameState(state, current)) return page.id;
     // The site-variables version came with the page row: no second read of it.
-    const derived = await this.store.derive(state, undefined, row.siteVersion);
-    const revision = await this.runWrite(async (manager) => {
-      if (
-        state.slug !== page.slug &&
-        (await manager.existsBy(PageEntity, { liveSlug: state.slug }))
-      )
+    const derived = await this.deriver.derive(state, undefined, row.siteVersion);
+    const revision = await this.runWrite(async (tx) => {
+      if (state.slug !== page.slug && (await this.pages.liveSlugTaken(state.slug, tx)))
         throw slugTaken(state.slug);
-      const written = await this.store.updateIfAt(
-        manager,
-        page.id,
-        base,
-        state,
-        derived,
-        actor.id,
-        'updated',
-        current,
+      const written = await this.pages.updateIfAt(
+        {
+          pageId: page.id,
+          baseRevision: base,
+          state,
+          derived,
+          actorId: actor.id,
+          action: 'updated',
+          previous: current,
+        },
+        tx,
       );
       if (written === null) {
-        const now = await manager.findOneBy(PageEntity, { id: page.id });
+        const now = await this.pages.findById(page.id, tx);
         if (!now || now.liveSlug === null) throw new NotFoundProblem('page');
         throw stale(now.revision);
       }
@@ -176,56 +164,45 @@ export class PageWriterService {
     actor: AuthUser,
     precondition: Precondition,
   ): Promise<string> {
-    const old = await this.dataSource.manager.findOneBy(PageRevisionEntity, { id: revisionId });
-    const page = old
-      ? await this.dataSource.manager.findOneBy(PageEntity, { id: old.pageId })
-      : null;
+    const old = (await this.pages.findRevision(revisionId))?.revision;
+    const page = old ? await this.pages.findById(old.pageId) : null;
     if (!old || !page || !this.access.canSee(page, actor)) throw new NotFoundProblem('revision');
     this.checkOptionalPrecondition(
       parseIfMatch(precondition.ifMatch),
       precondition.baseRevision,
       page.revision,
     );
-    const m = old.metadata;
-    const groups = await this.store.groupsOf(this.dataSource.manager, page.id);
-    const current = stateOf(page, groups);
+    const { groupNames, ...metadata } = metadataFromJson(old.metadata);
+    const current = stateOf(page, await this.pages.groupsOf(page.id));
     // The restored slug stays the page's current one; a deprecated target that is gone is dropped.
-    const targetLive = m.deprecatedTarget
-      ? await this.dataSource.manager.existsBy(PageEntity, { liveSlug: m.deprecatedTarget })
+    const targetLive = metadata.deprecatedTarget
+      ? await this.pages.liveSlugTaken(metadata.deprecatedTarget)
       : false;
-    const restoredGroups = await this.resolveGroupNames(m.groups);
     const state: PageState = {
       ...current,
       title: old.title,
       content: old.content,
-      icon: m.icon,
-      language: m.language,
-      tags: m.tags,
-      lifecycle: m.lifecycle,
-      ownerId: m.ownerId,
-      reviewIntervalDays: m.reviewIntervalDays,
-      nextReviewAt: m.nextReviewAt ? new Date(m.nextReviewAt) : null,
-      groups: restoredGroups,
-      deprecatedTarget: targetLive ? m.deprecatedTarget : null,
-      properties: m.properties,
-      variables: m.variables,
-      verified: m.verified,
+      ...metadata,
+      groups: await this.resolveGroupNames(groupNames),
+      deprecatedTarget: targetLive ? metadata.deprecatedTarget : null,
     };
     this.input.assertContentSize(state.content);
-    const derived = await this.store.derive(state);
-    const revision = await this.runWrite(async (manager) => {
-      const written = await this.store.updateIfAt(
-        manager,
-        page.id,
-        page.revision,
-        state,
-        derived,
-        actor.id,
-        'restored',
-        current,
+    const derived = await this.deriver.derive(state);
+    const revision = await this.runWrite(async (tx) => {
+      const written = await this.pages.updateIfAt(
+        {
+          pageId: page.id,
+          baseRevision: page.revision,
+          state,
+          derived,
+          actorId: actor.id,
+          action: 'restored',
+          previous: current,
+        },
+        tx,
       );
       if (written === null) {
-        const now = await manager.findOneBy(PageEntity, { id: page.id });
+        const now = await this.pages.findById(page.id, tx);
         throw new ConflictProblem(
           'revision_conflict',
           'The page changed while restoring; try again.',
@@ -242,29 +219,13 @@ export class PageWriterService {
    * CONTRACTS: import inside the caller's transaction, no events. A new slug is created
    * verified; an existing live slug keeps its metadata unless the document sets it.
    */
-  async upsertImported(
-    manager: EntityManager,
-    doc: ImportedPage,
-    actor: AuthUser,
-  ): Promise<ImportOutcome> {
-    const slug = normaliseSlugField(doc.slug);
-    const existing = await findLivePage(manager, slug);
+  async upsertImported(tx: Tx, doc: ImportedPage, actor: AuthUser): Promise<ImportOutcome> {
+    const { slug: rawSlug, nextReviewAt, ...rest } = doc;
+    const slug = normaliseSlugField(rawSlug);
+    const existing = await this.pages.findLive(slug, tx);
     const fields = {
-      title: doc.title,
-      content: doc.content,
-      properties: doc.properties,
-      tags: doc.tags,
-      icon: doc.icon,
-      language: doc.language,
-      lifecycle: doc.lifecycle,
-      groups: doc.groups,
-      variables: doc.variables,
-      ownerId: doc.ownerId,
-      reviewIntervalDays: doc.reviewIntervalDays,
-      nextReviewAt:
-        doc.nextReviewAt instanceof Date ? doc.nextReviewAt.toISOString() : doc.nextReviewAt,
-      deprecatedTarget: doc.deprecatedTarget,
-      verified: doc.verified,
+      ...rest,
+      nextReviewAt: nextReviewAt instanceof Date ? nextReviewAt.toISOString() : nextReviewAt,
     };
     // Imports are admin operations: group assignment and targets are checked as for an admin.
     const importer: AuthUser = { ...actor, role: 'admin' };
@@ -275,31 +236,28 @@ export class PageWriterService {
         { ...fields, slug, verified: doc.verified ?? true },
         importer,
         null,
-        manager,
+        tx,
       );
-      await this.store.insert(
-        manager,
-        state,
-        this.store.deriveWithoutHtml(state),
-        actor.id,
-        'imported',
-      );
+      const derived = this.deriver.deriveWithoutHtml(state);
+      await this.pages.insert({ state, derived, actorId: actor.id, action: 'imported' }, tx);
       return 'created';
     }
-    const current = stateOf(existing, await this.groupsOf(manager, existing));
-    const state = await this.input.resolve(fields, importer, current, manager, {
+    const current = stateOf(existing, await this.groupsOf(existing, tx));
+    const state = await this.input.resolve(fields, importer, current, tx, {
       currentPageId: existing.id,
     });
     if (sameState(state, current)) return 'unchanged';
-    const written = await this.store.updateIfAt(
-      manager,
-      existing.id,
-      existing.revision,
-      state,
-      this.store.deriveWithoutHtml(state),
-      actor.id,
-      'imported',
-      current,
+    const written = await this.pages.updateIfAt(
+      {
+        pageId: existing.id,
+        baseRevision: existing.revision,
+        state,
+        derived: this.deriver.deriveWithoutHtml(state),
+        actorId: actor.id,
+        action: 'imported',
+        previous: current,
+      },
+      tx,
     );
     if (written === null)
       throw new ConflictProblem(
@@ -310,12 +268,12 @@ export class PageWriterService {
   }
 
   /** A visible live page by slug, or 404. */
-  async findVisible(slug: string, actor: AuthUser): Promise<PageEntity> {
+  async findVisible(slug: string, actor: AuthUser): Promise<PageRecord> {
     return (await this.findVisibleRow(slug, actor)).page;
   }
 
   private async findVisibleRow(slug: string, actor: AuthUser): Promise<PageRow> {
-    const row = await findLivePageRow(this.dataSource, normaliseSlug(slug));
+    const row = await this.pages.findLiveRow(normaliseSlug(slug));
     if (!row || !this.access.canSee(row.page, actor)) throw new NotFoundProblem('page');
     return row;
   }
@@ -324,12 +282,9 @@ export class PageWriterService {
    * The page's groups (ids and names). group_names and page_groups are written together, so a
    * page without group names has no page_groups rows and needs no query.
    */
-  private groupsOf(
-    manager: EntityManager,
-    page: PageEntity,
-  ): Promise<{ id: string; name: string }[]> {
+  private groupsOf(page: PageRecord, tx?: Tx): Promise<GroupRef[]> {
     if (page.groupNames.length === 0) return Promise.resolve([]);
-    return this.store.groupsOf(manager, page.id);
+    return this.pages.groupsOf(page.id, tx);
   }
 
   /**
@@ -345,25 +300,15 @@ export class PageWriterService {
     if (baseRevision !== undefined && baseRevision !== current) throw staleProblem(false, current);
   }
 
-  private async resolveGroupNames(names: string[]): Promise<{ id: string; name: string }[]> {
+  /** The groups of these names that still exist, by name (restore drops the others). */
+  private async resolveGroupNames(names: string[]): Promise<GroupRef[]> {
     if (names.length === 0) return [];
-    const rows: { id: string; name: string }[] = await this.dataSource.manager
-      .createQueryBuilder()
-      .select('g.id', 'id')
-      .addSelect('g.name', 'name')
-      .from('access_groups', 'g')
-      .where('g.name IN (:...names)', { names })
-      .orderBy('g.name', 'ASC')
-      .getRawMany();
-    return rows;
+    return (await this.groups.findNamed(names)).map((g) => ({ id: g.id, name: g.name }));
   }
 
-  private async runWrite<T>(
-    work: (manager: EntityManager) => Promise<T>,
-    slug: string,
-  ): Promise<T> {
+  private async runWrite<T>(work: (tx: Tx) => Promise<T>, slug: string): Promise<T> {
     try {
-      return await inTransaction(this.dataSource, work);
+      return await this.db.transaction(work);
     } catch (error) {
       if (!(error instanceof Problem) && isUniqueViolation(error)) throw slugTaken(slug);
       throw error;

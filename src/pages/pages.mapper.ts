@@ -6,8 +6,17 @@ import type {
   RevisionResponse,
   RevisionSummaryResponse,
 } from './dto/page-response.dto';
-import type { PageRevisionEntity } from './entities/page-revision.entity';
-import type { PageRow } from './page-queries';
+import { PublicMetadata, publicMetadata, PublicMetadataOf } from './page-metadata';
+import {
+  METADATA_KEYS,
+  MetadataKey,
+  PageSummary,
+  RevisionRecord,
+  SUMMARY_KEYS,
+  SummaryKey,
+} from './store/page-columns';
+import type { PageRow } from './store/page-rows';
+import type { RevisionSummary } from './store/revisions';
 
 // The response shapes (and their OpenAPI schemas) are in dto/page-response.dto.ts.
 export type {
@@ -21,22 +30,46 @@ export type {
   TagResponse,
 } from './dto/page-response.dto';
 
-export function toPageSummary(row: PageRow): PageSummaryResponse {
+/** What the mappers build from PAGE_COLUMNS: a list item's and a page read's members. */
+type BuiltSummary = { slug: string; title: string } & PublicMetadataOf<MetadataKey & SummaryKey> & {
+    revision: number;
+    updatedAt: string;
+    updatedBy: string | null;
+  };
+type BuiltPage = { slug: string; title: string; content: string } & PublicMetadata & {
+    revision: number;
+    createdAt: string;
+    updatedAt: string;
+    updatedBy: string | null;
+    html: string;
+    backlinks: PageLinkResponse[];
+  };
+
+type Exactly<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+/**
+ * A page field added to PAGE_COLUMNS reaches the answers by itself; this fails to compile until
+ * the response classes (the OpenAPI description) describe it too.
+ */
+export const RESPONSES_DESCRIBE_PAGE_COLUMNS: [
+  Exactly<BuiltSummary, PageSummaryResponse>,
+  Exactly<BuiltPage, PageResponse>,
+] = [true, true];
+
+const SUMMARY_METADATA = METADATA_KEYS.filter((key) => (SUMMARY_KEYS as string[]).includes(key));
+
+export function toPageSummary(row: PageRow<PageSummary>): PageSummaryResponse {
   const p = row.page;
-  return {
+  const item: BuiltSummary = {
     slug: p.slug,
     title: p.title,
-    icon: p.icon,
-    language: p.language,
-    tags: p.tags,
-    lifecycle: p.lifecycle,
-    owner: row.ownerName,
-    groups: p.groupNames,
-    verified: p.verified,
+    ...(publicMetadata(p, row.ownerName, SUMMARY_METADATA) as PublicMetadataOf<
+      MetadataKey & SummaryKey
+    >),
     revision: p.revision,
     updatedAt: p.updatedAt.toISOString(),
     updatedBy: row.updatedByName,
   };
+  return item;
 }
 
 export function toPageResponse(
@@ -45,22 +78,11 @@ export function toPageResponse(
   backlinks: PageLinkResponse[],
 ): PageResponse {
   const p = row.page;
-  return {
+  const page: BuiltPage = {
     slug: p.slug,
     title: p.title,
     content: p.content,
-    icon: p.icon,
-    language: p.language,
-    tags: p.tags,
-    lifecycle: p.lifecycle,
-    owner: row.ownerName,
-    reviewIntervalDays: p.reviewIntervalDays,
-    nextReviewAt: p.nextReviewAt ? p.nextReviewAt.toISOString() : null,
-    groups: p.groupNames,
-    deprecatedTarget: p.deprecatedTarget,
-    properties: p.properties,
-    variables: p.variables,
-    verified: p.verified,
+    ...publicMetadata(p, row.ownerName),
     revision: p.revision,
     createdAt: p.createdAt.toISOString(),
     updatedAt: p.updatedAt.toISOString(),
@@ -68,9 +90,10 @@ export function toPageResponse(
     html,
     backlinks,
   };
+  return page;
 }
 
-export function toBinItem(row: PageRow): BinItemResponse {
+export function toBinItem(row: PageRow<PageSummary>): BinItemResponse {
   const p = row.page;
   return {
     id: p.id,
@@ -84,7 +107,7 @@ export function toBinItem(row: PageRow): BinItemResponse {
 }
 
 export function toRevisionSummary(
-  revision: PageRevisionEntity,
+  revision: RevisionSummary,
   author: string | null,
 ): RevisionSummaryResponse {
   return {
@@ -98,7 +121,7 @@ export function toRevisionSummary(
 }
 
 export function toRevisionResponse(
-  revision: PageRevisionEntity,
+  revision: RevisionRecord,
   author: string | null,
   owner: string | null,
 ): RevisionResponse {

@@ -1,32 +1,21 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import {
-  And,
-  DataSource,
-  EntityManager,
-  Equal,
-  In,
-  IsNull,
-  LessThanOrEqual,
-  MoreThan,
-  Not,
-  Repository,
-} from 'typeorm';
 import { UsersService } from '../auth/users.service';
 import { AuthUser } from '../common/auth/auth-user';
+import type { Tx } from '../common/database/database';
 import { etagMatches } from '../common/http/etag';
 import { NotFoundProblem } from '../common/problems/problem';
-import { PageMediaRefEntity } from './entities/page-media-ref.entity';
-import { PageEntity } from './entities/page.entity';
-import { MarkdownRenderer } from './markdown-renderer';
 import { PageAccessService } from './page-access.service';
 import { PageBrowseService } from './page-browse.service';
-import { findLivePageRow, findPageRowById, PageRow } from './page-queries';
 import { PageWriterService } from './page-writer.service';
 import { PageResponse, toPageResponse } from './pages.mapper';
-import { ImportedPage, ImportOutcome, ReviewDuePage } from './pages.types';
+import { ImportedPage, ImportOutcome, MediaReferences, ReviewDuePage } from './pages.types';
+import { MarkdownRenderer } from './rendering/markdown-renderer';
 import { SiteVariablesService } from './site-variables.service';
 import { normaliseSlug } from './slug';
+import type { PageArchiveRecord, PageRecord } from './store/page-columns';
+import type { PageRow } from './store/page-rows';
+import { PagesRepository } from './store/pages.repository';
+import type { Viewer } from './store/visibility-sql';
 import { mergeVariables, referencedVariableNames } from './variables';
 
 /** A page read: the response and its ETag. */
@@ -40,16 +29,14 @@ export function etagOf(revision: number): string {
 }
 
 /**
- * Page reads and the services other features call (CONTRACTS.md). Writes live in
- * PageWriterService, lists in PageBrowseService; visibility in PageAccessService.
+ * Page reads and the services other features call (CONTRACTS.md): other modules reach pages
+ * data through these methods only. Writes live in PageWriterService, lists in
+ * PageBrowseService; visibility in PageAccessService; SQL in store/.
  */
 @Injectable()
 export class PagesService {
   constructor(
-    private readonly dataSource: DataSource,
-    @InjectRepository(PageEntity) private readonly pages: Repository<PageEntity>,
-    @InjectRepository(PageMediaRefEntity)
-    private readonly mediaRefs: Repository<PageMediaRefEntity>,
+    private readonly pages: PagesRepository,
     private readonly access: PageAccessService,
     private readonly users: UsersService,
     private readonly browse: PageBrowseService,
@@ -59,7 +46,7 @@ export class PagesService {
   ) {}
 
   /** CONTRACTS: the live page if `user` may see it, else 404 `page_not_found`. */
-  async getVisible(slug: string, user: AuthUser): Promise<PageEntity> {
+  async getVisible(slug: string, user: AuthUser): Promise<PageRecord> {
     return (await this.visibleRow(slug, user)).page;
   }
 
@@ -77,7 +64,7 @@ export class PagesService {
 
   /** Response for a page just written by `user` (create, update, restore). */
   async readById(pageId: string, user: AuthUser): Promise<PageRead> {
-    const row = await findPageRowById(this.dataSource, pageId);
+    const row = await this.pages.findRowById(pageId);
     if (!row || !this.access.canSee(row.page, user)) throw new NotFoundProblem('page');
     return this.respond(row, user);
   }
@@ -88,13 +75,13 @@ export class PagesService {
   }
 
   /** CONTRACTS: saved values, site-wide overridden by the page's own. */
-  async resolveVariables(page: PageEntity): Promise<Record<string, string>> {
+  async resolveVariables(page: Pick<PageRecord, 'variables'>): Promise<Record<string, string>> {
     const site = await this.siteVariables.get();
     return mergeVariables(site.values, page.variables);
   }
 
   /** CONTRACTS: names defined for the page or site-wide AND referenced by its content. */
-  async usableVariableNames(page: PageEntity): Promise<string[]> {
+  async usableVariableNames(page: Pick<PageRecord, 'variables' | 'content'>): Promise<string[]> {
     const defined = await this.resolveVariables(page);
     return referencedVariableNames(page.content).filter((name) =>
       Object.prototype.hasOwnProperty.call(defined, name),
@@ -102,66 +89,50 @@ export class PagesService {
   }
 
   /** CONTRACTS: see PageWriterService.upsertImported. */
-  upsertImported(
-    manager: EntityManager,
-    doc: ImportedPage,
-    actor: AuthUser,
-  ): Promise<ImportOutcome> {
-    return this.writer.upsertImported(manager, doc, actor);
+  upsertImported(tx: Tx, doc: ImportedPage, actor: AuthUser): Promise<ImportOutcome> {
+    return this.writer.upsertImported(tx, doc, actor);
   }
 
   /** CONTRACTS: live pages with these slugs (normalised), for import link rewriting. */
-  findLiveBySlugs(slugs: string[]): Promise<PageEntity[]> {
-    const normalised = [...new Set(slugs.map(normaliseSlug))];
-    if (normalised.length === 0) return Promise.resolve([]);
-    return this.pages.findBy({ liveSlug: In(normalised) });
+  findLiveBySlugs(slugs: string[]): Promise<PageRecord[]> {
+    return this.pages.findLiveBySlugs([...new Set(slugs.map(normaliseSlug))]);
   }
 
   /** CONTRACTS: slugs of pages (live or in the bin) whose Markdown references the image or attachment. */
   async slugsReferencingMedia(mediaId: string): Promise<string[]> {
-    const rows: { slug: string }[] = await this.mediaRefs
-      .createQueryBuilder('r')
-      .innerJoin(PageEntity, 'p', 'p.id = r.page_id')
-      .select('p.slug', 'slug')
-      .where('r.media_id = :mediaId', { mediaId: mediaId.toLowerCase() })
-      .getRawMany();
+    const rows = await this.pages.mediaReferences(mediaId);
     return [...new Set(rows.map((r) => r.slug))].sort();
+  }
+
+  /**
+   * The pages referencing a media item as far as `viewer` may know them: slugs of those it
+   * may see (live and visible; admins also the bin), the others only counted.
+   */
+  async mediaReferences(mediaId: string, viewer: Viewer): Promise<MediaReferences> {
+    const rows = await this.pages.mediaReferences(mediaId, viewer);
+    const shown = rows.filter((r) => r.listed);
+    return {
+      slugs: [...new Set(shown.map((r) => r.slug))].sort(),
+      hiddenReferences: rows.length - shown.length,
+    };
   }
 
   /**
    * CONTRACTS: live pages whose next review date has passed, oldest first; `after` (the last
    * page of the previous batch) continues after it.
    */
-  async listReviewDue(
+  listReviewDue(
     now: Date,
     limit: number,
     after?: Pick<ReviewDuePage, 'id' | 'nextReviewAt'>,
   ): Promise<ReviewDuePage[]> {
-    const live = { liveSlug: Not(IsNull()) };
-    const rows = await this.pages.find({
-      select: { id: true, slug: true, title: true, ownerId: true, nextReviewAt: true },
-      where: after
-        ? [
-            { ...live, nextReviewAt: And(MoreThan(after.nextReviewAt), LessThanOrEqual(now)) },
-            { ...live, nextReviewAt: Equal(after.nextReviewAt), id: MoreThan(after.id) },
-          ]
-        : { ...live, nextReviewAt: LessThanOrEqual(now) },
-      order: { nextReviewAt: 'ASC', id: 'ASC' },
-      take: limit,
-    });
-    return rows.map((p) => ({
-      id: p.id,
-      slug: p.slug,
-      title: p.title,
-      ownerId: p.ownerId,
-      nextReviewAt: p.nextReviewAt!,
-    }));
+    return this.pages.listReviewDue(now, limit, after);
   }
 
   /** CONTRACTS: whether an active user may see a live page, by the same rule as every read. */
   async canUserSeePage(pageId: string, userId: string): Promise<boolean> {
     const [page, user] = await Promise.all([
-      this.pages.findOneBy({ id: pageId }),
+      this.pages.findById(pageId),
       this.users.findActiveById(userId),
     ]);
     if (!page || !user) return false;
@@ -171,8 +142,35 @@ export class PagesService {
     });
   }
 
+  /**
+   * Whether `viewer` would see a stored page (live or in the bin) if it were live, by the same
+   * rule as every read; false for a purged page.
+   */
+  async wouldSee(pageId: string, viewer: Viewer): Promise<boolean> {
+    const page = await this.pages.findById(pageId);
+    return page !== null && this.access.canSee({ ...page, liveSlug: page.slug }, viewer);
+  }
+
+  /** The slugs among `slugs` that are live pages `user` may see (archive selections). */
+  visibleLiveSlugs(user: AuthUser, slugs: string[]): Promise<string[]> {
+    return this.pages.visibleLiveSlugs(user, slugs);
+  }
+
+  /**
+   * One batch of pages for an archive: live pages `user` may see, by slug after `afterSlug`
+   * (only `slugs` when given), with their owners' usernames; never the rendered HTML.
+   */
+  archiveBatch(
+    user: AuthUser,
+    slugs: string[] | undefined,
+    afterSlug: string | null,
+    limit: number,
+  ): Promise<{ page: PageArchiveRecord; owner: string | null }[]> {
+    return this.pages.archiveBatch(user, slugs, afterSlug, limit);
+  }
+
   private async visibleRow(slug: string, user: AuthUser): Promise<PageRow> {
-    const row = await findLivePageRow(this.dataSource, normaliseSlug(slug));
+    const row = await this.pages.findLiveRow(normaliseSlug(slug));
     if (!row || !this.access.canSee(row.page, user)) throw new NotFoundProblem('page');
     return row;
   }
@@ -197,12 +195,7 @@ export class PagesService {
     const html = this.renderer.render(page.content, mergeVariables(site.values, page.variables), {
       baseSlug: page.slug,
     });
-    await this.pages
-      .createQueryBuilder()
-      .update(PageEntity)
-      .set({ html, htmlSiteVersion: version })
-      .where('id = :id AND revision = :revision', { id: page.id, revision: page.revision })
-      .execute();
+    await this.pages.storeHtml(page.id, page.revision, html, version);
     return html;
   }
 }

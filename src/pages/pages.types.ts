@@ -1,31 +1,22 @@
-import type { Lifecycle, PropertyValue } from './entities/page.entity';
+import type { RevisionMetadata } from './page-metadata';
 
-/** A page as an importer hands it over (CONTRACTS: PagesService.upsertImported). */
-export interface ImportedPage {
-  slug: string;
-  title: string;
-  content: string;
-  properties?: Record<string, PropertyValue>;
-  tags?: string[];
-  icon?: string | null;
-  language?: string | null;
-  lifecycle?: Lifecycle;
-  groups?: string[];
-  variables?: Record<string, string>;
-  ownerId?: string | null;
-  reviewIntervalDays?: number | null;
-  nextReviewAt?: Date | string | null;
-  deprecatedTarget?: string | null;
-  verified?: boolean;
-}
+export type { ReviewDuePage } from './store/page-lists';
+
+/**
+ * A page as an importer hands it over (CONTRACTS: PagesService.upsertImported): slug, title,
+ * content and any of the page's metadata fields (PAGE_COLUMNS) in their JSON form, groups by
+ * name; `nextReviewAt` may also be a Date. Absent fields keep a replaced page's values.
+ */
+export type ImportedPage = { slug: string; title: string; content: string } & Partial<
+  Omit<RevisionMetadata, 'nextReviewAt'>
+> & { nextReviewAt?: Date | string | null };
 
 export type ImportOutcome = 'created' | 'replaced' | 'unchanged';
 
-/** What listReviewDue answers (notifications). */
-export interface ReviewDuePage {
-  id: string;
-  slug: string;
-  title: string;
-  ownerId: string | null;
-  nextReviewAt: Date;
+/** The pages that reference a media item, as far as one caller may know them. */
+export interface MediaReferences {
+  /** Slugs the caller can see: live pages visible to them; for admins also binned pages. */
+  slugs: string[];
+  /** How many other pages (invisible to the caller, or in the bin) reference it, unnamed. */
+  hiddenReferences: number;
 }

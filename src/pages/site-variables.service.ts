@@ -1,24 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import type { Tx } from '../common/database/database';
 import { FieldProblems } from '../common/problems/problem';
-import { SiteVariableEntity, SiteVariableStateEntity } from './entities/site-variable.entity';
-import { inTransaction } from './page-transaction';
+import { SiteVariablesRepository } from './store/site-variables.repository';
 import { variableProblems } from './variables';
 
 export interface SiteVariables {
   version: number;
   values: Record<string, string>;
-}
-
-/** One more site-variables version (the single state row is created by the first change). */
-async function bumpVersion(manager: EntityManager): Promise<void> {
-  const updated = await manager
-    .createQueryBuilder()
-    .update(SiteVariableStateEntity)
-    .set({ version: () => 'version + 1' })
-    .where('id = 1')
-    .execute();
-  if (!updated.affected) await manager.insert(SiteVariableStateEntity, { id: 1, version: 1 });
 }
 
 /**
@@ -30,25 +18,18 @@ async function bumpVersion(manager: EntityManager): Promise<void> {
 export class SiteVariablesService {
   private cached: SiteVariables | null = null;
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly variables: SiteVariablesRepository) {}
 
-  async currentVersion(manager: EntityManager = this.dataSource.manager): Promise<number> {
-    const state = await manager.findOneBy(SiteVariableStateEntity, { id: 1 });
-    return state?.version ?? 0;
+  currentVersion(tx?: Tx): Promise<number> {
+    return this.variables.version(tx);
   }
 
   /** The values at `version` (read the version first, then the values: never newer-looking than they are). */
-  async get(
-    manager: EntityManager = this.dataSource.manager,
-    knownVersion?: number,
-  ): Promise<SiteVariables> {
-    const version = knownVersion ?? (await this.currentVersion(manager));
+  async get(tx?: Tx, knownVersion?: number): Promise<SiteVariables> {
+    const version = knownVersion ?? (await this.currentVersion(tx));
     if (this.cached && this.cached.version === version) return this.cached;
-    const rows = await manager.find(SiteVariableEntity, { order: { name: 'ASC' } });
-    const values: Record<string, string> = {};
-    for (const row of rows) values[row.name] = row.value;
-    const result = { version, values };
-    if (manager === this.dataSource.manager) this.cached = result;
+    const result = { version, values: await this.variables.values(tx) };
+    if (!tx) this.cached = result;
     return result;
   }
 
@@ -58,40 +39,21 @@ export class SiteVariablesService {
    * or values: FieldProblems under `field`. The cache follows the version after the commit.
    */
   async mergeWithin(
-    manager: EntityManager,
+    tx: Tx,
     values: Record<string, string>,
     field = 'siteVariables',
   ): Promise<void> {
     const problems = variableProblems(values, field);
     if (problems.length > 0) throw new FieldProblems(problems);
-    const names = Object.keys(values);
-    if (names.length === 0) return;
-    await manager
-      .createQueryBuilder()
-      .delete()
-      .from(SiteVariableEntity)
-      .where('name IN (:...names)', { names })
-      .execute();
-    await manager.insert(
-      SiteVariableEntity,
-      names.map((name) => ({ name, value: values[name] })),
-    );
-    await bumpVersion(manager);
+    await this.variables.merge(values, tx);
   }
 
   /** Replaces every site-wide variable; pages re-render lazily as their HTML version is now stale. */
   async replace(values: Record<string, string>): Promise<SiteVariables> {
     const problems = variableProblems(values);
     if (problems.length > 0) throw new FieldProblems(problems);
-    const result = await inTransaction(this.dataSource, async (manager) => {
-      await manager.createQueryBuilder().delete().from(SiteVariableEntity).execute();
-      const rows = Object.entries(values).map(([name, value]) => ({ name, value }));
-      if (rows.length > 0) await manager.insert(SiteVariableEntity, rows);
-      await bumpVersion(manager);
-      const version = await this.currentVersion(manager);
-      return { version, values: Object.fromEntries(rows.map((r) => [r.name, r.value])) };
-    });
-    this.cached = result;
-    return result;
+    const version = await this.variables.replace(values);
+    this.cached = { version, values: { ...values } };
+    return this.cached;
   }
 }

@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { strFromU8, unzipSync, zipSync, Zippable } from 'fflate';
 import { dropExtension, slugFromPath } from '../../src/import/slugs';
-import { MarkdownRenderer } from '../../src/pages/markdown-renderer';
+import { MarkdownRenderer } from '../../src/pages/rendering/markdown-renderer';
 import { problem } from '../support/problems';
 import { createTestApp, TestApp } from '../support/test-app';
 import { Client, signedIn } from '../support/users';

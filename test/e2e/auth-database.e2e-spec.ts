@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { GroupEntity } from '../../src/auth/entities/group.entity';
-import { setSqliteLockWaitMs } from '../../src/common/database/sqlite-serial';
+import { Database } from '../../src/common/database/database';
+import { SqliteDatabase } from '../../src/common/database/sqlite-database';
 import { createTestApp, DB_TYPE, TestApp } from '../support/test-app';
 
 const isSqlite = DB_TYPE === 'sqlite';
 
 /**
- * Concurrent transactions must not see or undo each other's work. On SQLite TypeORM shares one
- * connection, so src/common/database/sqlite-serial.ts makes transactions take turns; on MariaDB
- * each transaction has a pooled connection of its own.
+ * Concurrent transactions must not see or undo each other's work. On SQLite there is one
+ * connection, so the Database provider makes transactions and writes take turns
+ * (src/common/database/sqlite-writer.ts); on MariaDB each transaction has a pooled connection
+ * of its own. Every write goes through the Database (repositories do), as here.
  */
 describe('database: concurrent transactions', () => {
   let t: TestApp;
@@ -18,6 +20,7 @@ describe('database: concurrent transactions', () => {
   beforeEach(() => t.reset());
   afterAll(() => t.close());
 
+  const db = () => t.get(Database);
   const groups = () => t.dataSource.getRepository(GroupEntity);
   const group = (name: string) => ({ id: randomUUID(), name, createdAt: new Date() });
   const pause = () => new Promise((resolve) => setTimeout(resolve, 2));
@@ -25,7 +28,7 @@ describe('database: concurrent transactions', () => {
   it('commits each successful transaction whole and rolls each failed one back whole', async () => {
     const results = await Promise.allSettled(
       Array.from({ length: 20 }, (_, i) =>
-        t.dataSource.transaction(async (manager) => {
+        db().transaction(async ({ manager }) => {
           await manager.insert(GroupEntity, group(`a${i}`));
           await pause();
           await manager.insert(GroupEntity, group(`b${i}`));
@@ -49,7 +52,7 @@ describe('database: concurrent transactions', () => {
   it('keeps writes made outside a transaction out of a concurrent one that rolls back', async () => {
     let inside!: () => void;
     const started = new Promise<void>((resolve) => (inside = resolve));
-    const failing = t.dataSource.transaction(async (manager) => {
+    const failing = db().transaction(async ({ manager }) => {
       await manager.insert(GroupEntity, group('rolled-back'));
       inside();
       await new Promise((resolve) => setTimeout(resolve, 30));
@@ -61,8 +64,8 @@ describe('database: concurrent transactions', () => {
     );
     await started;
     // Written by "another request" while the transaction above is open.
-    await groups().save(group('independent'));
-    await groups().insert(group('inserted'));
+    await db().write(({ manager }) => manager.save(GroupEntity, group('independent')));
+    await db().write(({ manager }) => manager.insert(GroupEntity, group('inserted')));
     expect(await outcome).toBe('rollback');
     expect((await groups().find()).map((g) => g.name).sort()).toEqual(['independent', 'inserted']);
   });
@@ -73,7 +76,7 @@ describe('database: concurrent transactions', () => {
     let finishReads!: () => void;
     const readsDone = new Promise<void>((resolve) => (finishReads = resolve));
     let transactionOpen = true;
-    const long = t.dataSource.transaction(async (manager) => {
+    const long = db().transaction(async ({ manager }) => {
       await manager.insert(GroupEntity, group('slow'));
       inside();
       // Holds the transaction until the reads are answered (or gives up after 10 s).
@@ -92,7 +95,7 @@ describe('database: concurrent transactions', () => {
   });
 
   it('supports nested transactions (savepoints) inside one', async () => {
-    await t.dataSource.transaction(async (outer) => {
+    await db().transaction(async ({ manager: outer }) => {
       await outer.insert(GroupEntity, group('outer'));
       await expect(
         outer.transaction(async (inner) => {
@@ -108,20 +111,21 @@ describe('database: concurrent transactions', () => {
   (isSqlite ? it : it.skip)(
     'gives up a write that waits too long with 503 database_busy (SQLite)',
     async () => {
-      setSqliteLockWaitMs(100);
+      const writer = (db() as SqliteDatabase).writer;
+      writer.waitMs = 100;
       try {
         let inside!: () => void;
         const started = new Promise<void>((resolve) => (inside = resolve));
         let finish!: () => void;
         const done = new Promise<void>((resolve) => (finish = resolve));
-        const long = t.dataSource.transaction(async (manager) => {
+        const long = db().transaction(async ({ manager }) => {
           await manager.insert(GroupEntity, group('holder'));
           inside();
           await done;
         });
         await started;
-        const error = await groups()
-          .insert(group('waiter'))
+        const error = await db()
+          .write(({ manager }) => manager.insert(GroupEntity, group('waiter')))
           .then(
             () => null,
             (e: { status?: number; code?: string }) => ({ status: e.status, code: e.code }),
@@ -129,10 +133,10 @@ describe('database: concurrent transactions', () => {
         expect(error).toEqual({ status: 503, code: 'database_busy' });
         finish();
         await long;
-        await groups().insert(group('after'));
+        await db().write(({ manager }) => manager.insert(GroupEntity, group('after')));
         expect((await groups().find()).map((g) => g.name).sort()).toEqual(['after', 'holder']);
       } finally {
-        setSqliteLockWaitMs(30_000);
+        writer.waitMs = 30_000;
       }
     },
   );

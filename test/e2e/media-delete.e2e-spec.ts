@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
+import { Database } from '../../src/common/database/database';
 import { MediaService } from '../../src/media/media.service';
 import { Problem } from '../../src/common/problems/problem';
 import { createTestApp, TestApp } from '../support/test-app';
@@ -153,13 +154,12 @@ describe('media deletion and the MediaService API', () => {
       const lonely = png(1, 3);
       const stored: string[] = [];
       await expect(
-        t.get(DataSource).transaction(async (manager) => {
+        t.get(Database).transaction(async (tx) => {
           stored.push(
-            (await media.storeFile(Readable.from([shared]), 'again.png', 'image', null, manager))
-              .sha256,
+            (await media.storeFile(Readable.from([shared]), 'again.png', 'image', null, tx)).sha256,
           );
           stored.push(
-            (await media.storeFile(Readable.from([lonely]), 'lonely.png', 'image', null, manager))
+            (await media.storeFile(Readable.from([lonely]), 'lonely.png', 'image', null, tx))
               .sha256,
           );
           throw new Error('import failed');

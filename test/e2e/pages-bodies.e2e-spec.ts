@@ -1,6 +1,5 @@
-import { DataSource } from 'typeorm';
 import { AuthUser } from '../../src/common/auth/auth-user';
-import { inTransaction } from '../../src/pages/page-transaction';
+import { Database } from '../../src/common/database/database';
 import { PagesService } from '../../src/pages/pages.service';
 import { problem, validationProblem } from '../support/problems';
 import { allItems, createPage, expectedPage, newPage, usePagesApp } from '../support/pages';
@@ -90,11 +89,13 @@ describe('pages: request bodies', () => {
       via: 'session',
     };
     await expect(
-      inTransaction(c.t.get(DataSource), (manager) =>
-        c.t
-          .get(PagesService)
-          .upsertImported(manager, { slug: 'imported/', title: 'I', content: '' }, actor),
-      ),
+      c.t
+        .get(Database)
+        .transaction((tx) =>
+          c.t
+            .get(PagesService)
+            .upsertImported(tx, { slug: 'imported/', title: 'I', content: '' }, actor),
+        ),
     ).rejects.toEqual(expect.objectContaining({ status: 422, errors: [EMPTY_SEGMENT] }));
   });
 

@@ -3,9 +3,10 @@ import { Client, signedIn } from '../support/users';
 import { createPage } from '../support/pages';
 import { PageRevisionEntity } from '../../src/pages/entities/page-revision.entity';
 import { PageEntity } from '../../src/pages/entities/page.entity';
-import { PageStore } from '../../src/pages/page-store';
+import { Database } from '../../src/common/database/database';
 import { stateOf } from '../../src/pages/page-input.service';
-import { inTransaction } from '../../src/pages/page-transaction';
+import { PageDeriver } from '../../src/pages/rendering/page-deriver';
+import { PagesRepository } from '../../src/pages/store/pages.repository';
 
 const N = 12;
 
@@ -64,20 +65,29 @@ describe('pages: concurrent writers', () => {
 
   it('the conditional UPDATE itself lets only one writer per base revision through', async () => {
     await createPage(editors[0], 'guarded', { content: 'v1' });
-    const store = t.get(PageStore);
+    const deriver = t.get(PageDeriver);
+    const pages = t.get(PagesRepository);
     const page = await t.dataSource
       .getRepository(PageEntity)
       .findOneByOrFail({ liveSlug: 'guarded' });
     const results = await Promise.all(
       Array.from({ length: 6 }, (_, i) => {
         const state = { ...stateOf(page, []), content: `direct ${i}` };
-        return store
-          .derive(state)
-          .then((derived) =>
-            inTransaction(t.dataSource, (manager) =>
-              store.updateIfAt(manager, page.id, 1, state, derived, null, 'updated'),
+        return deriver.derive(state).then((derived) =>
+          t.get(Database).transaction((tx) =>
+            pages.updateIfAt(
+              {
+                pageId: page.id,
+                baseRevision: 1,
+                state,
+                derived,
+                actorId: null,
+                action: 'updated',
+              },
+              tx,
             ),
-          );
+          ),
+        );
       }),
     );
     expect(results.filter((r) => r === 2)).toHaveLength(1);

@@ -2,7 +2,7 @@ import { createTestApp, TestApp } from '../support/test-app';
 import { Client, createGroup, signedIn } from '../support/users';
 import { createPage, updatePage } from '../support/pages';
 import { PagesService } from '../../src/pages/pages.service';
-import { inTransaction } from '../../src/pages/page-transaction';
+import { Database } from '../../src/common/database/database';
 import { PageRevisionEntity } from '../../src/pages/entities/page-revision.entity';
 import { PageEntity } from '../../src/pages/entities/page.entity';
 import type { AuthUser } from '../../src/common/auth/auth-user';
@@ -43,9 +43,9 @@ describe('pages: exported services', () => {
 
   it('upsertImported creates verified pages, keeps metadata when replacing, and reports unchanged', async () => {
     await createGroup(t, 'ops');
-    const created = await inTransaction(t.dataSource, (manager) =>
+    const created = await t.get(Database).transaction((tx) =>
       pages.upsertImported(
-        manager,
+        tx,
         {
           slug: 'Imported/Page',
           title: 'Imported',
@@ -70,13 +70,15 @@ describe('pages: exported services', () => {
       tags: ['kept'],
       properties: { a: 1 },
     });
-    const replaced = await inTransaction(t.dataSource, (manager) =>
-      pages.upsertImported(
-        manager,
-        { slug: 'imported/page', title: 'Imported v2', content: 'two' },
-        actor,
-      ),
-    );
+    const replaced = await t
+      .get(Database)
+      .transaction((tx) =>
+        pages.upsertImported(
+          tx,
+          { slug: 'imported/page', title: 'Imported v2', content: 'two' },
+          actor,
+        ),
+      );
     expect(replaced).toBe('replaced');
     const second = await admin.get('/api/pages/imported/page').expect(200);
     expect(second.body).toEqual(
@@ -92,13 +94,15 @@ describe('pages: exported services', () => {
         revision: 3,
       }),
     );
-    const unchanged = await inTransaction(t.dataSource, (manager) =>
-      pages.upsertImported(
-        manager,
-        { slug: 'imported/page', title: 'Imported v2', content: 'two' },
-        actor,
-      ),
-    );
+    const unchanged = await t
+      .get(Database)
+      .transaction((tx) =>
+        pages.upsertImported(
+          tx,
+          { slug: 'imported/page', title: 'Imported v2', content: 'two' },
+          actor,
+        ),
+      );
     expect(unchanged).toBe('unchanged');
     expect((await revisionsOf('imported/page')).map((r) => [r.revision, r.action])).toEqual([
       [1, 'imported'],
@@ -109,39 +113,45 @@ describe('pages: exported services', () => {
 
   it('upsertImported runs inside the caller transaction: a rollback leaves nothing', async () => {
     await expect(
-      inTransaction(t.dataSource, async (manager) => {
-        await pages.upsertImported(manager, { slug: 'a', title: 'A', content: 'a' }, actor);
-        await pages.upsertImported(manager, { slug: 'b', title: 'B', content: 'b' }, actor);
+      t.get(Database).transaction(async (tx) => {
+        await pages.upsertImported(tx, { slug: 'a', title: 'A', content: 'a' }, actor);
+        await pages.upsertImported(tx, { slug: 'b', title: 'B', content: 'b' }, actor);
         throw new Error('abort the import');
       }),
     ).rejects.toThrow('abort the import');
     expect(await t.dataSource.getRepository(PageEntity).count()).toBe(0);
     await expect(
-      inTransaction(t.dataSource, (manager) =>
-        pages.upsertImported(manager, { slug: 'x/raw', title: 'X', content: '' }, actor),
-      ),
+      t
+        .get(Database)
+        .transaction((tx) =>
+          pages.upsertImported(tx, { slug: 'x/raw', title: 'X', content: '' }, actor),
+        ),
     ).rejects.toMatchObject({
       status: 422,
     });
     await expect(
-      inTransaction(t.dataSource, (manager) =>
-        pages.upsertImported(
-          manager,
-          { slug: 'x', title: 'X', content: '', ownerId: '00000000-0000-4000-8000-000000000000' },
-          actor,
+      t
+        .get(Database)
+        .transaction((tx) =>
+          pages.upsertImported(
+            tx,
+            { slug: 'x', title: 'X', content: '', ownerId: '00000000-0000-4000-8000-000000000000' },
+            actor,
+          ),
         ),
-      ),
     ).rejects.toMatchObject({
       status: 422,
       errors: [expect.objectContaining({ field: 'ownerId', code: 'unknown_user' })],
     });
-    const owned = await inTransaction(t.dataSource, (manager) =>
-      pages.upsertImported(
-        manager,
-        { slug: 'owned', title: 'Owned', content: '', ownerId: editor.user!.id },
-        actor,
-      ),
-    );
+    const owned = await t
+      .get(Database)
+      .transaction((tx) =>
+        pages.upsertImported(
+          tx,
+          { slug: 'owned', title: 'Owned', content: '', ownerId: editor.user!.id },
+          actor,
+        ),
+      );
     expect(owned).toBe('created');
     expect((await admin.get('/api/pages/owned').expect(200)).body.owner).toBe(
       editor.user!.username,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
+import { Database } from '../../src/common/database/database';
 import { AuthUser } from '../../src/common/auth/auth-user';
-import { MarkdownRenderer } from '../../src/pages/markdown-renderer';
+import { MarkdownRenderer } from '../../src/pages/rendering/markdown-renderer';
 import { PagesService } from '../../src/pages/pages.service';
 import { ImportedPage } from '../../src/pages/pages.types';
 import { createTestApp, DB_TYPE, TestApp } from '../support/test-app';
@@ -61,10 +61,10 @@ describe('pages: imports (upsertImported)', () => {
     const mediaId = randomUUID();
     const content = `# Imported\n\nSee [next](../next#top), [ext](https://x.example) and [self](/docs/lazy).\n\n![d](/api/images/${mediaId}/content)\n`;
     const outcome = await t
-      .get(DataSource)
-      .transaction((manager) =>
+      .get(Database)
+      .transaction((tx) =>
         pages.upsertImported(
-          manager,
+          tx,
           { slug: 'Docs/Lazy', title: 'Lazy', content, tags: ['Imp'] },
           actor,
         ),
@@ -108,10 +108,10 @@ describe('pages: imports (upsertImported)', () => {
 
     // Replacing with new content stores no HTML again; the next read renders the new content.
     const replaced = await t
-      .get(DataSource)
-      .transaction((manager) =>
+      .get(Database)
+      .transaction((tx) =>
         pages.upsertImported(
-          manager,
+          tx,
           { slug: 'docs/lazy', title: 'Lazy', content: '[other](/other)' },
           actor,
         ),
@@ -134,11 +134,11 @@ describe('pages: imports (upsertImported)', () => {
   it(`imports ${COUNT} pages and reports ms/page`, async () => {
     const docs = corpusPages(COUNT);
     const pages = t.get(PagesService);
-    const dataSource = t.get(DataSource);
+    const db = t.get(Database);
     const started = process.hrtime.bigint();
-    const outcomes = await dataSource.transaction(async (manager) => {
+    const outcomes = await db.transaction(async (tx) => {
       const result: string[] = [];
-      for (const doc of docs) result.push(await pages.upsertImported(manager, doc, actor));
+      for (const doc of docs) result.push(await pages.upsertImported(tx, doc, actor));
       return result;
     });
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
@@ -146,9 +146,9 @@ describe('pages: imports (upsertImported)', () => {
       `[${DB_TYPE}] upsertImported: ${COUNT} pages in ${ms.toFixed(0)} ms = ${(ms / COUNT).toFixed(2)} ms/page`,
     );
     expect(outcomes.every((o) => o === 'created')).toBe(true);
-    const [{ n }] = await dataSource.query('SELECT COUNT(*) AS n FROM pages WHERE html IS NULL');
+    const [{ n }] = await t.dataSource.query('SELECT COUNT(*) AS n FROM pages WHERE html IS NULL');
     expect(Number(n)).toBe(COUNT);
-    const [{ l }] = await dataSource.query('SELECT COUNT(*) AS l FROM page_links');
+    const [{ l }] = await t.dataSource.query('SELECT COUNT(*) AS l FROM page_links');
     expect(Number(l)).toBeGreaterThan(COUNT);
   });
 });

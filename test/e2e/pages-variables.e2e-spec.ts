@@ -1,6 +1,6 @@
 import { fieldErrors, problem } from '../support/problems';
 import { usePagesApp, createPage, updatePage } from '../support/pages';
-import { MarkdownRenderer } from '../../src/pages/markdown-renderer';
+import { MarkdownRenderer } from '../../src/pages/rendering/markdown-renderer';
 import { PagesService } from '../../src/pages/pages.service';
 
 describe('pages: variables, rendering cache and preview', () => {

@@ -1,4 +1,5 @@
-import { SqlitePageSearchIndex } from '../../src/pages/search/sqlite-page-search.index';
+import { Database } from '../../src/common/database/database';
+import { SqlitePageSearchIndex } from '../../src/pages/store/search/sqlite-page-search.index';
 import { tokenize } from '../../src/pages/search/search-terms';
 import { createTestApp, DB_TYPE, TestApp } from '../support/test-app';
 import { Client, signedIn } from '../support/users';
@@ -56,22 +57,23 @@ describe('search ranking', () => {
     'over many matches (FTS5): title matches first, then the rest, most recently saved first, at any offset',
     async () => {
       // A threshold of 3 matches puts these 6 into the many-matches path.
-      const index = new SqlitePageSearchIndex(t.dataSource, 3);
+      const index = new SqlitePageSearchIndex(3);
+      const sql = t.get(Database).sql();
       const terms = tokenize('commonword ');
       const ids: { id: string }[] = await t.dataSource.query(
         "SELECT id FROM pages WHERE slug LIKE 'rank/%' ORDER BY slug",
       );
       const [p0, p1, p2, p3, p4, p5] = ids.map((r) => r.id);
       const expected = [p4, p1, p5, p3, p2, p0];
-      await expect(index.search(terms, 0, 10)).resolves.toEqual(expected);
+      await expect(index.search(sql, terms, 0, 10)).resolves.toEqual(expected);
       for (let offset = 0; offset < 6; offset++) {
-        await expect(index.search(terms, offset, 2)).resolves.toEqual(
+        await expect(index.search(sql, terms, offset, 2)).resolves.toEqual(
           expected.slice(offset, offset + 2),
         );
       }
-      await expect(index.search(terms, 6, 2)).resolves.toEqual([]);
+      await expect(index.search(sql, terms, 6, 2)).resolves.toEqual([]);
       // Below the threshold the same words are ranked by bm25: the most title-heavy first.
-      const ranked = await new SqlitePageSearchIndex(t.dataSource, 100).search(terms, 0, 10);
+      const ranked = await new SqlitePageSearchIndex(100).search(sql, terms, 0, 10);
       expect(ranked.slice(0, 2).sort()).toEqual([p1, p4].sort());
       expect(ranked.sort()).toEqual([...expected].sort());
     },

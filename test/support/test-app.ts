@@ -1,4 +1,4 @@
-import { INestApplication, Type } from '@nestjs/common';
+import { Abstract, INestApplication, Type } from '@nestjs/common';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,7 +18,7 @@ export interface TestApp {
   dataDir: string;
   /** A supertest instance against the app's server. */
   http(): ReturnType<typeof request>;
-  get<T>(type: Type<T> | string | symbol): T;
+  get<T>(type: Type<T> | Abstract<T> | string | symbol): T;
   /** Deletes every row of every table (the schema stays). */
   reset(): Promise<void>;
   close(): Promise<void>;
@@ -53,7 +53,8 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     dataSource,
     dataDir,
     http: () => request(server),
-    get: <T>(type: Type<T> | string | symbol) => app.get<T>(type as Type<T>, { strict: false }),
+    get: <T>(type: Type<T> | Abstract<T> | string | symbol) =>
+      app.get<T>(type as Type<T>, { strict: false }),
     reset: () => resetDatabase(dataSource),
     close: async () => {
       await app.close();

@@ -2,16 +2,24 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
 import type { AppConfig } from '../config/app-config';
-import { installSqliteSerialisation } from './sqlite-serial';
+import type { SqliteConnection } from './sqlite-database';
 
 const SRC_ROOT = join(__dirname, '..', '..');
 
+export interface DataSourceHooks {
+  /** Receives the SQLite connection TypeORM opens, so the Database provider can share it. */
+  onSqliteConnection?: (connection: SqliteConnection) => void;
+}
+
 /**
- * The one place that knows how to reach the database: used by the Nest app, the migration
- * CLI, the user CLI and the benchmarks. `synchronize` is always off: schema changes are
- * migrations, valid on SQLite and MySQL/MariaDB alike.
+ * The one place that knows how to reach the database: used by the Nest app (DatabaseModule),
+ * the migration CLI, the user CLI and the benchmarks. `synchronize` is always off: schema
+ * changes are migrations, valid on SQLite and MySQL/MariaDB alike.
  */
-export function buildDataSourceOptions(config: AppConfig): DataSourceOptions {
+export function buildDataSourceOptions(
+  config: AppConfig,
+  hooks: DataSourceHooks = {},
+): DataSourceOptions {
   const common = {
     entities: [join(SRC_ROOT, '**', '*.entity.{ts,js}')],
     migrations: [join(__dirname, 'migrations', '*.{ts,js}')],
@@ -32,22 +40,19 @@ export function buildDataSourceOptions(config: AppConfig): DataSourceOptions {
     };
   }
   mkdirSync(dirname(config.sqlitePath), { recursive: true });
-  // One shared connection: transactions of concurrent requests must take turns (see sqlite-serial).
-  installSqliteSerialisation();
   return {
     ...common,
     type: 'better-sqlite3',
     database: config.sqlitePath,
-    // WAL lets readers run beside the one writer; the busy timeout queues writers instead of failing.
+    // WAL lets readers run beside the one writer; the busy timeout queues writers of other
+    // processes (the CLI) instead of failing. Within the process writes take turns at the
+    // SqliteWriter (sqlite-database.ts).
     enableWAL: true,
     timeout: 10_000,
-    prepareDatabase: (db: { pragma(sql: string): unknown }) => {
+    prepareDatabase: (db: SqliteConnection & { pragma(sql: string): unknown }) => {
       db.pragma('synchronous = NORMAL');
       db.pragma('foreign_keys = ON');
+      hooks.onSqliteConnection?.(db);
     },
   };
-}
-
-export function isMysql(options: { type: string }): boolean {
-  return options.type === 'mysql' || options.type === 'mariadb';
 }

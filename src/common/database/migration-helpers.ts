@@ -1,11 +1,12 @@
 import { QueryRunner, TableColumnOptions } from 'typeorm';
+import { dialectOf } from './dialect';
 
 /**
  * Column builders for migrations written with TypeORM's Table API, so one migration file
  * produces the right DDL on SQLite and on MySQL/MariaDB.
  */
 export function columns(queryRunner: QueryRunner) {
-  const mysql = queryRunner.connection.options.type === 'mysql';
+  const mysql = dialectOf(queryRunner.connection.options.type).name === 'mysql';
   return {
     mysql,
     id: (name = 'id'): TableColumnOptions => ({

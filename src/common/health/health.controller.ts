@@ -1,8 +1,8 @@
 import { Controller, Get, HttpCode } from '@nestjs/common';
 import { ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { ApiProblems, ApiResult } from '../openapi/api-result.decorator';
-import { DataSource } from 'typeorm';
 import { Public } from '../auth/route-policy';
+import { Database } from '../database/database';
 import { Problem } from '../problems/problem';
 
 const READY_TIMEOUT_MS = 2000;
@@ -24,7 +24,7 @@ export class ReadinessResponse {
 @Public()
 @Controller()
 export class HealthController {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly db: Database) {}
 
   @Get('healthz')
   @HttpCode(200)
@@ -41,7 +41,7 @@ export class HealthController {
   async ready(): Promise<{ status: 'ready'; database: 'up' }> {
     try {
       await Promise.race([
-        this.dataSource.query('SELECT 1'),
+        this.db.sql().all('SELECT 1'),
         new Promise((_, reject) =>
           setTimeout(() => reject(new Error('timeout')), READY_TIMEOUT_MS).unref(),
         ),

@@ -78,3 +78,23 @@ export function cursorString(cursor: Record<string, unknown>, key: string): stri
     throw new BadRequestProblem('invalid_cursor', 'The cursor is not one this API issued.');
   return value;
 }
+
+/** Where a list ordered by a timestamp and then id continues: a cursor `{at, id}` (`at` may be an invalid Date). */
+export interface CursorPosition {
+  at: Date;
+  id: string;
+}
+
+/** The position of a decoded `{at, id}` cursor, or undefined for the first page. */
+export function cursorPosition(cursor: Record<string, unknown> | null): CursorPosition | undefined {
+  if (!cursor) return undefined;
+  return { at: new Date(cursorString(cursor, 'at')), id: cursorString(cursor, 'id') };
+}
+
+/** Reads a date member of a decoded cursor or refuses the cursor. */
+export function cursorDate(cursor: Record<string, unknown>, key: string): Date {
+  const date = new Date(cursorString(cursor, key));
+  if (Number.isNaN(date.getTime()))
+    throw new BadRequestProblem('invalid_cursor', 'The cursor is not one this API issued.');
+  return date;
+}

@@ -6,7 +6,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { DataSource } from 'typeorm';
 import type { AuthUser } from '../../common/auth/auth-user';
 import { decodeCursor } from '../../common/http/pagination';
 import {
@@ -17,10 +16,11 @@ import {
 } from '../../common/problems/problem';
 import { MediaService } from '../../media/media.service';
 import type { MediaResponse } from '../../media/media.mapper';
-import { PageEntity } from '../../pages/entities/page.entity';
-import { PageAccessService } from '../../pages/page-access.service';
+import { archiveMetadata } from '../../pages/page-metadata';
+import { PagesService } from '../../pages/pages.service';
 import { SiteVariablesService } from '../../pages/site-variables.service';
 import { normaliseSlug } from '../../pages/slug';
+import type { PageArchiveRecord } from '../../pages/store/page-columns';
 import {
   findMediaReferences,
   relativeArchivePath,
@@ -42,30 +42,6 @@ const PAGE_BATCH = 100;
 /** Entries handed to archiver but not yet written: bounds memory however large the wiki. */
 const MAX_PENDING_ENTRIES = 8;
 const MAX_SELECTED_SLUGS = 10_000;
-/** What an archive needs of a page (never the rendered HTML). */
-const ARCHIVE_COLUMNS = [
-  'p.id',
-  'p.slug',
-  'p.liveSlug',
-  'p.title',
-  'p.content',
-  'p.icon',
-  'p.language',
-  'p.tags',
-  'p.groupNames',
-  'p.lifecycle',
-  'p.ownerId',
-  'p.reviewIntervalDays',
-  'p.nextReviewAt',
-  'p.deprecatedTarget',
-  'p.properties',
-  'p.variables',
-  'p.verified',
-  'p.revision',
-  'p.createdAt',
-  'p.updatedAt',
-];
-
 export interface ArchiveRequest {
   /** Normalised, de-duplicated slugs of live pages, or undefined for all. */
   slugs?: string[];
@@ -89,8 +65,7 @@ export class ArchiveExportService {
   private readonly logger = new Logger('ArchiveExport');
 
   constructor(
-    private readonly dataSource: DataSource,
-    private readonly access: PageAccessService,
+    private readonly pages: PagesService,
     private readonly siteVariables: SiteVariablesService,
     private readonly media: MediaService,
   ) {}
@@ -145,11 +120,8 @@ export class ArchiveExportService {
     const found = new Set<string>();
     const list = [...wanted.keys()];
     for (let i = 0; i < list.length; i += 500) {
-      const rows = await this.visiblePages(user)
-        .select(['p.id', 'p.slug'])
-        .andWhere('p.live_slug IN (:...slugs)', { slugs: list.slice(i, i + 500) })
-        .getMany();
-      for (const row of rows) found.add(row.slug);
+      for (const slug of await this.pages.visibleLiveSlugs(user, list.slice(i, i + 500)))
+        found.add(slug);
     }
     const missing = list.filter((slug) => !found.has(slug));
     if (missing.length) {
@@ -177,31 +149,13 @@ export class ArchiveExportService {
     };
   }
 
-  /** @internal live pages the user may see, aliased `p`. */
-  visiblePages(user: AuthUser) {
-    const query = this.dataSource.manager.createQueryBuilder(PageEntity, 'p');
-    return this.access.restrictToVisible(query, user);
-  }
-
   /** @internal */
-  async pageBatch(
+  pageBatch(
     user: AuthUser,
     request: ArchiveRequest,
     afterSlug: string | null,
-  ): Promise<{ page: PageEntity; owner: string | null }[]> {
-    const query = this.visiblePages(user)
-      .select(ARCHIVE_COLUMNS)
-      .leftJoin('users', 'ou', 'ou.id = p.owner_id')
-      .addSelect('ou.username', 'owner_username')
-      .orderBy('p.liveSlug', 'ASC')
-      .limit(PAGE_BATCH);
-    if (afterSlug !== null) query.andWhere('p.live_slug > :after', { after: afterSlug });
-    if (request.slugs) query.andWhere('p.live_slug IN (:...slugs)', { slugs: request.slugs });
-    const { entities, raw } = await query.getRawAndEntities<Record<string, unknown>>();
-    const owners = new Map(
-      raw.map((r) => [String(r.p_id), (r.owner_username as string | null) ?? null]),
-    );
-    return entities.map((page) => ({ page, owner: owners.get(page.id) ?? null }));
+  ): Promise<{ page: PageArchiveRecord; owner: string | null }[]> {
+    return this.pages.archiveBatch(user, request.slugs, afterSlug, PAGE_BATCH);
   }
 
   /** @internal */
@@ -313,7 +267,10 @@ class ArchiveRun {
     }
   }
 
-  private async writePage(page: PageEntity, owner: string | null): Promise<ArchivePageEntry> {
+  private async writePage(
+    page: PageArchiveRecord,
+    owner: string | null,
+  ): Promise<ArchivePageEntry> {
     const path = pageArchivePath(page.slug);
     const refs = findMediaReferences(page.content);
     const ids: string[] = [];
@@ -336,19 +293,8 @@ class ArchiveRun {
       path,
       slug: page.slug,
       title: page.title,
-      icon: page.icon,
-      language: page.language,
-      tags: page.tags,
-      lifecycle: page.lifecycle,
-      owner,
-      ownerId: page.ownerId,
-      reviewIntervalDays: page.reviewIntervalDays,
-      nextReviewAt: page.nextReviewAt ? page.nextReviewAt.toISOString() : null,
-      groups: page.groupNames,
-      deprecatedTarget: page.deprecatedTarget,
-      properties: page.properties,
-      variables: page.variables,
-      verified: page.verified,
+      // Every metadata field (PAGE_COLUMNS), the owner by username and by id.
+      ...archiveMetadata(page, owner),
       revision: page.revision,
       createdAt: page.createdAt.toISOString(),
       updatedAt: page.updatedAt.toISOString(),

@@ -1,4 +1,4 @@
-import type { Lifecycle, PropertyValue } from '../../pages/entities/page.entity';
+import type { PublicMetadata, RevisionMetadata } from '../../pages/page-metadata';
 
 /**
  * `manifest.json` of a kb archive (docs/export.md). It is the last entry of the ZIP and holds
@@ -24,36 +24,27 @@ export interface ArchiveManifest {
   counts: { pages: number; media: number };
 }
 
-export interface ArchivePageEntry {
+/**
+ * One page: its file, slug and title, every metadata field of a page (PAGE_COLUMNS `metadata`:
+ * the owner by username, ids differ between instances, and by id on this instance; group
+ * names; the page's own variables, site-wide ones are in `siteVariables`), and its bookkeeping.
+ */
+export type ArchivePageEntry = {
   /** Path of the Markdown file in the archive: `<slug>.md`. */
   path: string;
   slug: string;
   title: string;
-  icon: string | null;
-  language: string | null;
-  tags: string[];
-  lifecycle: Lifecycle;
-  /** Username of the owner (ids differ between instances), and the id on this instance. */
-  owner: string | null;
-  ownerId: string | null;
-  reviewIntervalDays: number | null;
-  nextReviewAt: string | null;
-  /** Group names. */
-  groups: string[];
-  deprecatedTarget: string | null;
-  properties: Record<string, PropertyValue>;
-  /** The page's own variables (site-wide ones are in `siteVariables`). */
-  variables: Record<string, string>;
-  verified: boolean;
-  revision: number;
-  createdAt: string;
-  updatedAt: string;
-  /** Ids of the media the page references (their files are in `media`). */
-  media: string[];
-  /** Size and SHA-256 (hex) of the Markdown file's bytes. */
-  size: number;
-  sha256: string;
-}
+} & PublicMetadata &
+  Pick<RevisionMetadata, 'ownerId'> & {
+    revision: number;
+    createdAt: string;
+    updatedAt: string;
+    /** Ids of the media the page references (their files are in `media`). */
+    media: string[];
+    /** Size and SHA-256 (hex) of the Markdown file's bytes. */
+    size: number;
+    sha256: string;
+  };
 
 export interface ArchiveMediaEntry {
   id: string;

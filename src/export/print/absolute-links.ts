@@ -1,4 +1,4 @@
-import { resolveInternalHref } from '../../pages/links';
+import { resolveInternalHref } from '../../pages/rendering/links';
 
 /** Where the console shows a page: `<base>/wiki/<slug>`. */
 export const CONSOLE_PAGE_PATH = '/wiki/';

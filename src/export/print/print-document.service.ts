@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { PageEntity } from '../../pages/entities/page.entity';
-import { MarkdownRenderer } from '../../pages/markdown-renderer';
+import { MarkdownRenderer } from '../../pages/rendering/markdown-renderer';
 import { PagesService } from '../../pages/pages.service';
 import { MediaService } from '../../media/media.service';
 import { absoluteLinks } from './absolute-links';

@@ -1,4 +1,4 @@
-import { codeFenceTracker } from '../../pages/code-fences';
+import { codeFenceTracker } from '../../pages/rendering/code-fences';
 import { fenceLanguage, languageFromParameters } from '../../pages/rendering/code-language';
 
 /**

@@ -1,5 +1,5 @@
-import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { UserEntity } from '../../auth/entities/user.entity';
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { UserRef } from '../../auth/store/user-sql';
 import { DateTimeColumn } from '../../common/database/columns';
 
 export const MEDIA_KINDS = ['image', 'attachment'] as const;
@@ -43,10 +43,8 @@ export class MediaEntity {
   @Column({ type: 'varchar', length: 36, name: 'uploaded_by', nullable: true })
   uploadedById: string | null;
 
-  /** Read-only join for lists ("with uploader"); the column above is what is written. */
-  @ManyToOne(() => UserEntity, { createForeignKeyConstraints: false })
-  @JoinColumn({ name: 'uploaded_by' })
-  uploader?: UserEntity | null;
+  /** Not a column: the uploader (null when the account is gone), read beside the row by MediaRepository. */
+  uploader?: UserRef | null;
 
   @DateTimeColumn({ name: 'created_at' })
   createdAt: Date;

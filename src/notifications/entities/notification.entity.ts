@@ -1,6 +1,6 @@
-import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { UserEntity } from '../../auth/entities/user.entity';
-import { DateTimeColumn, JsonColumn } from '../../common/database/columns';
+import { EntitySchema } from 'typeorm';
+import type { UserRef } from '../../auth/store/user-sql';
+import { column, entityColumns, RowOf, valueOf } from '../../common/database/column-defs';
 
 export const NOTIFICATION_KINDS = [
   'page.updated',
@@ -11,42 +11,27 @@ export const NOTIFICATION_KINDS = [
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 /** One item of a user's inbox. Page slug and title are kept as they were when it was created. */
-@Entity('notifications')
-export class NotificationEntity {
-  @PrimaryColumn({ type: 'varchar', length: 36 })
-  id: string;
+export const NOTIFICATION_COLUMNS = {
+  id: column.uuid('id', { primary: true }),
+  recipientId: column.uuid('recipient_id'),
+  kind: column.varchar('kind', 32, {}, valueOf<NotificationKind>()),
+  pageId: column.uuid('page_id', { nullable: true }),
+  pageSlug: column.varchar('page_slug', 255, { nullable: true }),
+  pageTitle: column.varchar('page_title', 255, { nullable: true }),
+  actorId: column.uuid('actor_id', { nullable: true }),
+  data: column.json('data', {}, valueOf<Record<string, unknown>>()),
+  /** Makes the notice unique per recipient (review due: page + due date). */
+  dedupeKey: column.varchar('dedupe_key', 128, { nullable: true }),
+  readAt: column.datetime('read_at', { nullable: true }),
+  createdAt: column.datetime('created_at'),
+};
 
-  @Column({ type: 'varchar', length: 36, name: 'recipient_id' })
-  recipientId: string;
+export type NotificationRecord = RowOf<typeof NOTIFICATION_COLUMNS>;
 
-  @Column({ type: 'varchar', length: 32 })
-  kind: NotificationKind;
-
-  @Column({ type: 'varchar', length: 36, name: 'page_id', nullable: true })
-  pageId: string | null;
-
-  @Column({ type: 'varchar', length: 255, name: 'page_slug', nullable: true })
-  pageSlug: string | null;
-
-  @Column({ type: 'varchar', length: 255, name: 'page_title', nullable: true })
-  pageTitle: string | null;
-
-  @Column({ type: 'varchar', length: 36, name: 'actor_id', nullable: true })
-  actorId: string | null;
-
-  @ManyToOne(() => UserEntity, { createForeignKeyConstraints: false })
-  @JoinColumn({ name: 'actor_id' })
-  actor?: UserEntity | null;
-
-  @JsonColumn()
-  data: Record<string, unknown>;
-
-  @Column({ type: 'varchar', length: 128, name: 'dedupe_key', nullable: true })
-  dedupeKey: string | null;
-
-  @DateTimeColumn({ name: 'read_at', nullable: true })
-  readAt: Date | null;
-
-  @DateTimeColumn({ name: 'created_at' })
-  createdAt: Date;
-}
+/** A notice as the inbox lists it: with who caused it (null when none, or the account is gone). */
+export type NotificationEntity = NotificationRecord & { actor?: UserRef | null };
+export const NotificationEntity = new EntitySchema<NotificationRecord>({
+  name: 'NotificationEntity',
+  tableName: 'notifications',
+  columns: entityColumns(NOTIFICATION_COLUMNS),
+});

@@ -1,4 +1,4 @@
-import { MarkdownRenderer } from '../markdown-renderer';
+import { MarkdownRenderer } from './markdown-renderer';
 import { readCalloutMarker } from './callouts';
 import { fenceLanguage, languageFromParameters } from './code-language';
 

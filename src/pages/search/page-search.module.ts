@@ -1,33 +1,24 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { isMysql } from '../../common/database/data-source';
-import { PageEntity } from '../entities/page.entity';
-import { PageAccessService } from '../page-access.service';
-import { MysqlPageSearchIndex } from './mysql-page-search.index';
-import { PAGE_SEARCH_INDEX, PageSearchIndex } from './page-search-index';
+import { Database } from '../../common/database/database';
+import { PAGE_SEARCH_INDEX, PageSearchIndex } from '../store/search/page-search-index';
+import { pageSearchIndexFor } from '../store/search/page-search-indexes';
 import { SearchController } from './search.controller';
 import { SearchService } from './search.service';
-import { SqlitePageSearchIndex } from './sqlite-page-search.index';
 
 /**
- * Search: the index (FTS5 or FULLTEXT, picked by the database) that PagesModule writes to, and
- * `GET /api/search`. PagesModule imports this module, so it cannot import PagesModule back: it
- * provides the pages' stateless visibility rule (PageAccessService) itself.
+ * Search: the index (FTS5 or FULLTEXT, picked once by the database's dialect) that the pages
+ * store writes to inside each page write, and `GET /api/search`. PagesModule imports this
+ * module, so it cannot import PagesModule back: the search runs on the pages store's plain
+ * functions (store/search/search-pages.ts), which need nothing but the Database.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([PageEntity])],
   controllers: [SearchController],
   providers: [
-    PageAccessService,
     SearchService,
     {
       provide: PAGE_SEARCH_INDEX,
-      inject: [DataSource],
-      useFactory: (dataSource: DataSource): PageSearchIndex =>
-        isMysql(dataSource.options)
-          ? new MysqlPageSearchIndex(dataSource)
-          : new SqlitePageSearchIndex(dataSource),
+      inject: [Database],
+      useFactory: (db: Database): PageSearchIndex => pageSearchIndexFor(db.dialect),
     },
   ],
   exports: [PAGE_SEARCH_INDEX],

@@ -1,10 +1,10 @@
-import type { PageEntity } from '../entities/page.entity';
+import type { SearchResultPage } from '../store/page-lists';
 import type { SearchResultItem } from './search-response.dto';
+
+export type { SearchResultPage };
 
 // The response shape (and its OpenAPI schema) is in search-response.dto.ts.
 export type { SearchResultItem } from './search-response.dto';
-
-export type SearchResultPage = Pick<PageEntity, 'id' | 'slug' | 'title' | 'tags' | 'updatedAt'>;
 
 export function toSearchResultItem(page: SearchResultPage, snippet: string): SearchResultItem {
   return {

@@ -48,8 +48,7 @@ export class PageSearch1763800200000 implements MigrationInterface {
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    if (queryRunner.connection.options.type !== 'mysql')
-      await queryRunner.dropTable('search_rowids');
+    if (!columns(queryRunner).mysql) await queryRunner.dropTable('search_rowids');
     await queryRunner.query('DROP TABLE page_search');
   }
 }

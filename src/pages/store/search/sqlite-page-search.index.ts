@@ -1,13 +1,13 @@
-import { DataSource, EntityManager } from 'typeorm';
+import type { Sql } from '../../../common/database/sql';
 import { PageSearchIndex, SearchDocument } from './page-search-index';
-import { SearchTerms, toFts5Match } from './search-terms';
+import { SearchTerms, toFts5Match } from '../../search/search-terms';
 import {
   buildSnippet,
   HIT_CLOSE,
   HIT_OPEN,
   markdownToPlainText,
   markedToHtml,
-} from './search-text';
+} from '../../search/search-text';
 
 /** bm25 column weights: page_id (unindexed), title, body, tags. */
 const BM25 = 'bm25(page_search, 0.0, 10.0, 1.0, 4.0)';
@@ -22,18 +22,15 @@ export const RANKED_MATCHES = 2_000;
  * A page gets a fresh, larger rowid on every save, so rowid order is "most recently saved".
  */
 export class SqlitePageSearchIndex implements PageSearchIndex {
-  constructor(
-    private readonly dataSource: DataSource,
-    private readonly rankedMatches = RANKED_MATCHES,
-  ) {}
+  constructor(private readonly rankedMatches = RANKED_MATCHES) {}
 
-  async upsert(manager: EntityManager, document: SearchDocument): Promise<void> {
-    await this.delete(manager, document.pageId);
-    const last: { rowid: number }[] = await manager.query(
+  async upsert(sql: Sql, document: SearchDocument): Promise<void> {
+    await this.delete(sql, document.pageId);
+    const last = await sql.all<{ rowid: number }>(
       'SELECT rowid FROM page_search ORDER BY rowid DESC LIMIT 1',
     );
     const rowid = (last[0]?.rowid ?? 0) + 1;
-    await manager.query(
+    await sql.run(
       'INSERT INTO page_search (rowid, page_id, title, body, tags) VALUES (?, ?, ?, ?, ?)',
       [
         rowid,
@@ -43,24 +40,24 @@ export class SqlitePageSearchIndex implements PageSearchIndex {
         document.tags.join(' '),
       ],
     );
-    await manager.query('INSERT INTO search_rowids (page_id, fts_rowid) VALUES (?, ?)', [
+    await sql.run('INSERT INTO search_rowids (page_id, fts_rowid) VALUES (?, ?)', [
       document.pageId,
       rowid,
     ]);
   }
 
-  async remove(manager: EntityManager, pageId: string): Promise<void> {
-    await this.delete(manager, pageId);
+  async remove(sql: Sql, pageId: string): Promise<void> {
+    await this.delete(sql, pageId);
   }
 
-  private async delete(manager: EntityManager, pageId: string): Promise<void> {
-    const rows: { fts_rowid: number }[] = await manager.query(
+  private async delete(sql: Sql, pageId: string): Promise<void> {
+    const rows = await sql.all<{ fts_rowid: number }>(
       'SELECT fts_rowid FROM search_rowids WHERE page_id = ?',
       [pageId],
     );
     if (rows.length === 0) return;
-    await manager.query('DELETE FROM page_search WHERE rowid = ?', [rows[0].fts_rowid]);
-    await manager.query('DELETE FROM search_rowids WHERE page_id = ?', [pageId]);
+    await sql.run('DELETE FROM page_search WHERE rowid = ?', [rows[0].fts_rowid]);
+    await sql.run('DELETE FROM search_rowids WHERE page_id = ?', [pageId]);
   }
 
   /**
@@ -70,11 +67,12 @@ export class SqlitePageSearchIndex implements PageSearchIndex {
    * milliseconds at 100,000 pages), while its order among thousands of pages that all contain
    * "service" says little; reading two rowid-ordered lists stops after `offset + count` rows.
    */
-  async search(terms: SearchTerms, offset: number, count: number): Promise<string[]> {
+  async search(sql: Sql, terms: SearchTerms, offset: number, count: number): Promise<string[]> {
     if (terms.words.length === 0) return [];
     const match = toFts5Match(terms);
-    if (!(await this.manyMatches(match))) {
+    if (!(await this.manyMatches(sql, match))) {
       return this.ids(
+        sql,
         `SELECT page_id FROM page_search WHERE page_search MATCH ? ORDER BY ${BM25}, rowid DESC LIMIT ? OFFSET ?`,
         [match, count, offset],
       );
@@ -82,18 +80,18 @@ export class SqlitePageSearchIndex implements PageSearchIndex {
     const inTitle = `{title} : (${match})`;
     const byRecency =
       'SELECT page_id FROM page_search WHERE page_search MATCH ? ORDER BY rowid DESC LIMIT ? OFFSET ?';
-    const titled = await this.ids(byRecency, [inTitle, count, offset]);
+    const titled = await this.ids(sql, byRecency, [inTitle, count, offset]);
     if (titled.length === count) return titled;
     // Where the title matches end: known from this read unless the offset is already past them.
     let titledTotal = offset + titled.length;
     if (titled.length === 0 && offset > 0) {
-      const rows: { n: number }[] = await this.dataSource.query(
+      const rows = await sql.all<{ n: number }>(
         'SELECT count(*) AS n FROM page_search WHERE page_search MATCH ?',
         [inTitle],
       );
       titledTotal = rows[0].n;
     }
-    const rest = await this.ids(byRecency, [
+    const rest = await this.ids(sql, byRecency, [
       `(${match}) NOT ${inTitle}`,
       count - titled.length,
       Math.max(0, offset - titledTotal),
@@ -102,26 +100,26 @@ export class SqlitePageSearchIndex implements PageSearchIndex {
   }
 
   /** Whether more than `rankedMatches` pages match: reads that many rowids, nothing else. */
-  private async manyMatches(match: string): Promise<boolean> {
-    const beyond: unknown[] = await this.dataSource.query(
+  private async manyMatches(sql: Sql, match: string): Promise<boolean> {
+    const beyond = await sql.all(
       'SELECT rowid FROM page_search WHERE page_search MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?',
       [match, this.rankedMatches],
     );
     return beyond.length > 0;
   }
 
-  private async ids(sql: string, parameters: unknown[]): Promise<string[]> {
-    const rows: { page_id: string }[] = await this.dataSource.query(sql, parameters);
+  private async ids(sql: Sql, statement: string, parameters: unknown[]): Promise<string[]> {
+    const rows = await sql.all<{ page_id: string }>(statement, parameters);
     return rows.map((r) => r.page_id);
   }
 
-  async snippets(terms: SearchTerms, pageIds: string[]): Promise<Map<string, string>> {
+  async snippets(sql: Sql, terms: SearchTerms, pageIds: string[]): Promise<Map<string, string>> {
     const result = new Map<string, string>();
     if (terms.words.length === 0 || pageIds.length === 0) return result;
     const match = toFts5Match(terms);
-    if (terms.prefixLast || (await this.manyMatches(match)))
-      return this.snippetsInCode(terms, pageIds);
-    const rows: { page_id: string; fts_rowid: number }[] = await this.dataSource.query(
+    if (terms.prefixLast || (await this.manyMatches(sql, match)))
+      return this.snippetsInCode(sql, terms, pageIds);
+    const rows = await sql.all<{ page_id: string; fts_rowid: number }>(
       `SELECT page_id, fts_rowid FROM search_rowids WHERE page_id IN (${pageIds.map(() => '?').join(', ')})`,
       pageIds,
     );
@@ -129,7 +127,7 @@ export class SqlitePageSearchIndex implements PageSearchIndex {
     // pushed down (it walks every match of a common word), and SQLite 3.53's FTS5 ignores a
     // bound `rowid = ?` beside MATCH (every match comes back), while BETWEEN is honoured.
     for (const row of rows) {
-      const [hit]: { snippet: string | null }[] = await this.dataSource.query(
+      const [hit] = await sql.all<{ snippet: string | null }>(
         `SELECT snippet(page_search, 2, ?, ?, '…', ${SNIPPET_TOKENS}) AS snippet FROM page_search WHERE page_search MATCH ? AND rowid BETWEEN ? AND ?`,
         [HIT_OPEN, HIT_CLOSE, match, row.fts_rowid, row.fts_rowid],
       );
@@ -144,10 +142,11 @@ export class SqlitePageSearchIndex implements PageSearchIndex {
    * pages (each per-row snippet() seek then walks long doclists in every index segment).
    */
   private async snippetsInCode(
+    sql: Sql,
     terms: SearchTerms,
     pageIds: string[],
   ): Promise<Map<string, string>> {
-    const rows: { page_id: string; body: string }[] = await this.dataSource.query(
+    const rows = await sql.all<{ page_id: string; body: string }>(
       `SELECT s.page_id, s.body FROM search_rowids r JOIN page_search s ON s.rowid = r.fts_rowid
        WHERE r.page_id IN (${pageIds.map(() => '?').join(', ')})`,
       pageIds,

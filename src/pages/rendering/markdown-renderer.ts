@@ -3,10 +3,10 @@ import MarkdownIt from 'markdown-it';
 import taskLists from 'markdown-it-task-lists';
 import sanitizeHtml from 'sanitize-html';
 import { internalHref, resolveInternalHref } from './links';
-import { CALLOUT_CLASSES, CALLOUT_TITLE_CLASS, calloutsPlugin } from './rendering/callouts';
-import { codeLanguagePlugin } from './rendering/code-language';
-import { headingIdsPlugin } from './rendering/heading-ids';
-import { substituteVariables } from './variables';
+import { substituteVariables } from '../variables';
+import { CALLOUT_CLASSES, CALLOUT_TITLE_CLASS, calloutsPlugin } from './callouts';
+import { codeLanguagePlugin } from './code-language';
+import { headingIdsPlugin } from './heading-ids';
 
 interface RenderEnv {
   [key: string]: unknown;

@@ -1,7 +1,7 @@
-import { DataSource, EntityManager } from 'typeorm';
+import type { Sql } from '../../../common/database/sql';
 import { PageSearchIndex, SearchDocument } from './page-search-index';
-import { SearchTerms, toBooleanMatch } from './search-terms';
-import { buildSnippet, markdownToPlainText } from './search-text';
+import { SearchTerms, toBooleanMatch } from '../../search/search-terms';
+import { buildSnippet, markdownToPlainText } from '../../search/search-text';
 
 /**
  * MySQL/MariaDB: InnoDB table `page_search(page_id, title, body, tags)` with FULLTEXT indexes
@@ -12,10 +12,8 @@ import { buildSnippet, markdownToPlainText } from './search-text';
 export class MysqlPageSearchIndex implements PageSearchIndex {
   private minTokenSize?: number;
 
-  constructor(private readonly dataSource: DataSource) {}
-
-  async upsert(manager: EntityManager, document: SearchDocument): Promise<void> {
-    await manager.query(
+  async upsert(sql: Sql, document: SearchDocument): Promise<void> {
+    await sql.run(
       `INSERT INTO page_search (page_id, title, body, tags) VALUES (?, ?, ?, ?)
        ON DUPLICATE KEY UPDATE title = VALUES(title), body = VALUES(body), tags = VALUES(tags)`,
       [
@@ -27,17 +25,17 @@ export class MysqlPageSearchIndex implements PageSearchIndex {
     );
   }
 
-  async remove(manager: EntityManager, pageId: string): Promise<void> {
-    await manager.query('DELETE FROM page_search WHERE page_id = ?', [pageId]);
+  async remove(sql: Sql, pageId: string): Promise<void> {
+    await sql.run('DELETE FROM page_search WHERE page_id = ?', [pageId]);
   }
 
-  async search(terms: SearchTerms, offset: number, count: number): Promise<string[]> {
-    const minTokenSize = await this.tokenSize();
+  async search(sql: Sql, terms: SearchTerms, offset: number, count: number): Promise<string[]> {
+    const minTokenSize = await this.tokenSize(sql);
     const required = toBooleanMatch(terms, minTokenSize);
     if (required === null) return [];
     // The boosts use the same words without `+`, so a title holding some of them still counts.
     const any = required.replace(/(^| )\+/g, '$1');
-    const rows: { page_id: string }[] = await this.dataSource.query(
+    const rows = await sql.all<{ page_id: string }>(
       `SELECT page_id,
               MATCH (title) AGAINST (? IN BOOLEAN MODE) * 10
             + MATCH (tags) AGAINST (? IN BOOLEAN MODE) * 4
@@ -50,10 +48,10 @@ export class MysqlPageSearchIndex implements PageSearchIndex {
     return rows.map((r) => r.page_id);
   }
 
-  async snippets(terms: SearchTerms, pageIds: string[]): Promise<Map<string, string>> {
+  async snippets(sql: Sql, terms: SearchTerms, pageIds: string[]): Promise<Map<string, string>> {
     const result = new Map<string, string>();
     if (pageIds.length === 0) return result;
-    const rows: { page_id: string; body: string }[] = await this.dataSource.query(
+    const rows = await sql.all<{ page_id: string; body: string }>(
       `SELECT page_id, body FROM page_search WHERE page_id IN (${pageIds.map(() => '?').join(', ')})`,
       pageIds,
     );
@@ -63,9 +61,9 @@ export class MysqlPageSearchIndex implements PageSearchIndex {
   }
 
   /** innodb_ft_min_token_size: shorter words are not in the index, so they cannot be required. */
-  private async tokenSize(): Promise<number> {
+  private async tokenSize(sql: Sql): Promise<number> {
     if (this.minTokenSize === undefined) {
-      const rows: { size: number | string }[] = await this.dataSource.query(
+      const rows = await sql.all<{ size: number | string }>(
         'SELECT @@innodb_ft_min_token_size AS size',
       );
       this.minTokenSize = Number(rows[0]?.size ?? 3);

@@ -91,7 +91,7 @@ describe('MarkdownRenderer.extractLinks (no render) agrees with the links a rend
 
   it('on every realistic page of the benchmark corpus', () => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { Corpus } = require('../../bench/corpus') as {
+    const { Corpus } = require('../../../bench/corpus') as {
       Corpus: new (seed: number) => {
         page(
           i: number,

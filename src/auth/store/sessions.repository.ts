@@ -1,0 +1,46 @@
+import { Injectable } from '@nestjs/common';
+import { LessThan, Not } from 'typeorm';
+import { Database, Tx } from '../../common/database/database';
+import { SessionEntity } from '../entities/session.entity';
+
+/** The one door to `sessions`. */
+@Injectable()
+export class SessionsRepository {
+  constructor(private readonly db: Database) {}
+
+  insert(session: SessionEntity, tx?: Tx): Promise<SessionEntity> {
+    return this.db.write((t) => t.manager.save(SessionEntity, session), tx);
+  }
+
+  findById(id: string, tx?: Tx): Promise<SessionEntity | null> {
+    return this.db.manager(tx).findOneBy(SessionEntity, { id });
+  }
+
+  async touch(id: string, lastSeenAt: Date, tx?: Tx): Promise<void> {
+    await this.db.write((t) => t.manager.update(SessionEntity, { id }, { lastSeenAt }), tx);
+  }
+
+  async delete(id: string, tx?: Tx): Promise<void> {
+    await this.db.write((t) => t.manager.delete(SessionEntity, { id }), tx);
+  }
+
+  /**
+   * Ends every session of a user (disabled, a new password, an administrator's order), or all
+   * but `keep` (the one asking); answers how many ended.
+   */
+  async deleteOfUser(userId: string, tx?: Tx, keep?: string): Promise<number> {
+    const result = await this.db.write(
+      (t) => t.manager.delete(SessionEntity, keep ? { userId, id: Not(keep) } : { userId }),
+      tx,
+    );
+    return result.affected ?? 0;
+  }
+
+  /** Drops sessions past their absolute end or idle since `idleSince`. */
+  async deleteExpired(now: Date, idleSince: Date, tx?: Tx): Promise<void> {
+    await this.db.write(async (t) => {
+      await t.manager.delete(SessionEntity, { expiresAt: LessThan(now) });
+      await t.manager.delete(SessionEntity, { lastSeenAt: LessThan(idleSince) });
+    }, tx);
+  }
+}

@@ -1,0 +1,61 @@
+import { Injectable } from '@nestjs/common';
+import { In } from 'typeorm';
+import { Database, Tx } from '../../common/database/database';
+import type { CursorPosition } from '../../common/http/pagination';
+import { AccessTokenEntity } from '../entities/access-token.entity';
+
+/** The one door to `access_tokens`. */
+@Injectable()
+export class TokensRepository {
+  constructor(private readonly db: Database) {}
+
+  insert(token: AccessTokenEntity, tx?: Tx): Promise<AccessTokenEntity> {
+    return this.db.write((t) => t.manager.save(AccessTokenEntity, token), tx);
+  }
+
+  /** A user's tokens, newest first; `after` continues behind a listed token. */
+  listOfUser(
+    userId: string,
+    after: CursorPosition | undefined,
+    limit: number,
+  ): Promise<AccessTokenEntity[]> {
+    const query = this.db
+      .manager()
+      .createQueryBuilder(AccessTokenEntity, 't')
+      .where('t.user_id = :userId', { userId })
+      .orderBy('t.created_at', 'DESC')
+      .addOrderBy('t.id', 'DESC')
+      .take(limit);
+    if (after)
+      query.andWhere('(t.created_at < :at OR (t.created_at = :at AND t.id < :id))', {
+        at: after.at,
+        id: after.id,
+      });
+    return query.getMany();
+  }
+
+  /** Every token of a user (to revoke them all). */
+  allOfUser(userId: string, tx?: Tx): Promise<AccessTokenEntity[]> {
+    return this.db.manager(tx).findBy(AccessTokenEntity, { userId });
+  }
+
+  findOfUser(id: string, userId: string, tx?: Tx): Promise<AccessTokenEntity | null> {
+    return this.db.manager(tx).findOneBy(AccessTokenEntity, { id, userId });
+  }
+
+  findByHash(tokenHash: string, tx?: Tx): Promise<AccessTokenEntity | null> {
+    return this.db.manager(tx).findOneBy(AccessTokenEntity, { tokenHash });
+  }
+
+  async touch(id: string, lastUsedAt: Date, tx?: Tx): Promise<void> {
+    await this.db.write((t) => t.manager.update(AccessTokenEntity, { id }, { lastUsedAt }), tx);
+  }
+
+  async delete(id: string, tx?: Tx): Promise<void> {
+    await this.db.write((t) => t.manager.delete(AccessTokenEntity, { id }), tx);
+  }
+
+  async deleteMany(ids: string[], tx?: Tx): Promise<void> {
+    await this.db.write((t) => t.manager.delete(AccessTokenEntity, { id: In(ids) }), tx);
+  }
+}

@@ -1,0 +1,59 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import type { Dialect } from './dialect';
+import type { ReadQuery, Sql } from './sql';
+
+/**
+ * One unit of work on the database: a transaction (from `Database.transaction`) or, outside
+ * one, the shared connection. Repository methods take it as their last, optional argument so
+ * a use case can make several of them one transaction; without it they run on their own.
+ */
+export interface Tx {
+  /** Plain SQL on this unit's connection: what the store functions take. */
+  readonly sql: Sql;
+  /** TypeORM on the same connection, for the repositories of the smaller tables. */
+  readonly manager: EntityManager;
+}
+
+/**
+ * The one door to the database, chosen once at start by DB_TYPE (SqliteDatabase or
+ * MysqlDatabase). Repositories use nothing else: no DataSource, no `isMysql`.
+ *
+ * - Reads outside a transaction: `sql()` / `manager()`. A read that may take more than a
+ *   millisecond or two goes through `read(query, ...args)`, the seam where a worker pool of
+ *   read-only connections takes it off the main thread.
+ * - Writes: `transaction(work)` (all or nothing) or `write(work)` (a single statement, or
+ *   TypeORM's own save). On SQLite both take their turn at the one writer, so a transaction
+ *   never shares the connection with another request's statements; on MySQL/MariaDB each
+ *   transaction has a pooled connection of its own.
+ * - Events, file moves and network calls belong after the commit, never inside `work`.
+ */
+export abstract class Database {
+  abstract readonly dialect: Dialect;
+
+  constructor(readonly dataSource: DataSource) {}
+
+  /** Plain SQL in `tx`, or on the shared connection outside a transaction (reads). */
+  abstract sql(tx?: Tx): Sql;
+
+  /** TypeORM's EntityManager in `tx`, or outside a transaction (reads). */
+  manager(tx?: Tx): EntityManager {
+    return tx ? tx.manager : this.dataSource.manager;
+  }
+
+  /** Runs a ReadQuery. Phase 1: here, on the main thread; a worker pool plugs in behind this. */
+  read<A extends unknown[], R>(query: ReadQuery<A, R>, ...args: A): Promise<R> {
+    return query.run(this.sql(), ...args);
+  }
+
+  /**
+   * Runs `work` in one transaction: committed when it resolves, rolled back when it throws.
+   * With `tx`, `work` joins that transaction instead.
+   */
+  abstract transaction<T>(work: (tx: Tx) => Promise<T>, tx?: Tx): Promise<T>;
+
+  /**
+   * Runs writing `work` outside a transaction (or in `tx` when given): a single statement, or
+   * TypeORM's save/remove, which open their own. On SQLite it waits for its turn at the writer.
+   */
+  abstract write<T>(work: (tx: Tx) => Promise<T>, tx?: Tx): Promise<T>;
+}

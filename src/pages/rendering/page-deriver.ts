@@ -1,0 +1,49 @@
+import { Injectable } from '@nestjs/common';
+import type { Tx } from '../../common/database/database';
+import type { Derived, PageState } from '../page-state';
+import { SiteVariablesService } from '../site-variables.service';
+import { mergeVariables } from '../variables';
+import { extractMediaIds } from './links';
+import { MarkdownRenderer } from './markdown-renderer';
+
+/**
+ * What a write stores beside a page's state: the HTML rendered with the site-wide variables
+ * (so reads render nothing), the internal link targets and the stored media it references.
+ * Rendering is pure CPU work (markdown-it + sanitize-html), done before the transaction.
+ */
+@Injectable()
+export class PageDeriver {
+  constructor(
+    private readonly renderer: MarkdownRenderer,
+    private readonly siteVariables: SiteVariablesService,
+  ) {}
+
+  /** `siteVersion`: the site-variables version when the caller already read it (with the page row). */
+  async derive(state: PageState, tx?: Tx, siteVersion?: number): Promise<Derived> {
+    const site = await this.siteVariables.get(tx, siteVersion);
+    const rendered = this.renderer.renderPage(
+      state.content,
+      mergeVariables(site.values, state.variables),
+      state.slug,
+    );
+    return {
+      html: rendered.html,
+      htmlSiteVersion: site.version,
+      links: rendered.links.filter((slug) => slug !== state.slug),
+      mediaIds: extractMediaIds(state.content),
+    };
+  }
+
+  /**
+   * Links and media without rendering (imports): the HTML is left to the first read, which
+   * renders it once and stores it, so later reads render nothing either.
+   */
+  deriveWithoutHtml(state: PageState): Derived {
+    return {
+      html: null,
+      htmlSiteVersion: 0,
+      links: this.renderer.extractLinks(state.content, state.slug).filter((s) => s !== state.slug),
+      mediaIds: extractMediaIds(state.content),
+    };
+  }
+}

@@ -1,0 +1,81 @@
+import { userSql } from '../../auth/store/user-sql';
+import { placeholders, Sql } from '../../common/database/sql';
+import { decodePage, pageColumns, PageRecord } from './page-columns';
+import { PAGE_ROW_SQL, PageRow, pageRows } from './page-rows';
+import { Viewer, visibleSql } from './visibility-sql';
+
+/**
+ * Single-page reads: a statement or two on an index, well under a millisecond, so they run
+ * where they are called (the page read path) rather than being handed to a worker. Plain
+ * functions over `Sql`: no Nest, no TypeORM.
+ */
+
+export const MAX_BACKLINKS = 500;
+
+const PAGE_SQL = `SELECT ${pageColumns.all('p')} FROM pages p WHERE `;
+
+async function firstPage(
+  sql: Sql,
+  condition: string,
+  params: unknown[],
+): Promise<PageRecord | null> {
+  const rows = await sql.all(PAGE_SQL + condition, params);
+  return rows.length ? decodePage(rows[0]) : null;
+}
+
+/** A live page by slug, with usernames and the site-variables version. */
+export async function findLiveRow(sql: Sql, slug: string): Promise<PageRow | null> {
+  const [row] = await pageRows(sql, PAGE_ROW_SQL + 'p.live_slug = ?', [slug]);
+  return row ?? null;
+}
+
+/** A page (live or binned) by id, with usernames and the site-variables version. */
+export async function findRowById(sql: Sql, id: string): Promise<PageRow | null> {
+  const [row] = await pageRows(sql, PAGE_ROW_SQL + 'p.id = ?', [id]);
+  return row ?? null;
+}
+
+export function findLive(sql: Sql, slug: string): Promise<PageRecord | null> {
+  return firstPage(sql, 'p.live_slug = ?', [slug]);
+}
+
+export function findById(sql: Sql, id: string): Promise<PageRecord | null> {
+  return firstPage(sql, 'p.id = ?', [id]);
+}
+
+export async function liveSlugTaken(sql: Sql, slug: string): Promise<boolean> {
+  const rows = await sql.all('SELECT 1 AS taken FROM pages WHERE live_slug = ? LIMIT 1', [slug]);
+  return rows.length > 0;
+}
+
+/** Live pages with these slugs (import link rewriting). */
+export async function findLiveBySlugs(sql: Sql, slugs: string[]): Promise<PageRecord[]> {
+  if (slugs.length === 0) return [];
+  const rows = await sql.all(PAGE_SQL + `p.live_slug IN (${placeholders(slugs.length)})`, slugs);
+  return rows.map(decodePage);
+}
+
+/** Group ids and names of a page (page_groups resolved to the groups), by name. */
+export function groupsOf(sql: Sql, pageId: string): Promise<{ id: string; name: string }[]> {
+  return sql.all(
+    `SELECT g.id AS id, g.name AS name FROM ${userSql.groups} g ` +
+      'WHERE g.id IN (SELECT pg.group_id FROM page_groups pg WHERE pg.page_id = ?) ORDER BY g.name ASC',
+    [pageId],
+  );
+}
+
+/** Visible live pages linking to `slug` (not the page itself), by title; at most MAX_BACKLINKS. */
+export async function backlinks(
+  sql: Sql,
+  pageId: string,
+  slug: string,
+  viewer: Viewer,
+): Promise<{ slug: string; title: string }[]> {
+  const visible = visibleSql(viewer, 'p');
+  const rows = await sql.all<{ slug: string; title: string }>(
+    'SELECT p.slug AS slug, p.title AS title FROM page_links l JOIN pages p ON p.id = l.source_page_id ' +
+      `WHERE l.target_slug = ? AND p.id <> ? AND ${visible.sql} ORDER BY p.title, p.slug LIMIT ${MAX_BACKLINKS}`,
+    [slug, pageId, ...visible.params],
+  );
+  return rows.map((r) => ({ slug: r.slug, title: r.title }));
+}

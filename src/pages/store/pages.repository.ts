@@ -1,0 +1,287 @@
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { Database, Tx } from '../../common/database/database';
+import { extractMediaIds } from '../rendering/links';
+import { Derived, metadataOf, PageState, stateColumns } from '../page-state';
+import { PageRecord, RevisionRecord } from './page-columns';
+import * as lists from './page-lists';
+import * as reads from './page-reads';
+import { PageRow } from './page-rows';
+import * as writes from './page-writes';
+import { findRevision, insertRevision, listRevisions, usernameOf } from './revisions';
+import { PAGE_SEARCH_INDEX, PageSearchIndex } from './search/page-search-index';
+import { toViewer, Viewer } from './visibility-sql';
+
+/** A new page: the state, what is derived from it, who writes it and why. */
+export interface PageInsert {
+  state: PageState;
+  derived: Derived;
+  actorId: string | null;
+  /** The revision's action: created | imported. */
+  action: string;
+  now?: Date;
+}
+
+/** A change to a live page at `baseRevision`. */
+export interface PageUpdate extends PageInsert {
+  pageId: string;
+  baseRevision: number;
+  /** The state being replaced (only what changed is rewritten); absent: rewrite all. */
+  previous?: PageState;
+}
+
+function relationsOf(state: PageState, derived?: Derived): writes.PageRelations {
+  return {
+    slug: state.slug,
+    title: state.title,
+    content: state.content,
+    tags: state.tags,
+    groupIds: state.groups.map((g) => g.id),
+    links: derived?.links ?? [],
+    mediaIds: derived?.mediaIds ?? extractMediaIds(state.content),
+  };
+}
+
+/**
+ * The one door to the pages tables (pages, page_revisions, page_tags, page_groups, page_links,
+ * page_media_refs) and the page search index. Methods are named for what they do and take an
+ * optional transaction last; writes without one run in a transaction of their own. Single-page
+ * reads run at once; reads over many rows go through `Database.read` (a worker's connection,
+ * once there is a pool). The SQL itself is in plain functions beside this class (page-reads,
+ * page-lists, page-writes, revisions), which a worker thread can run without Nest.
+ */
+@Injectable()
+export class PagesRepository {
+  constructor(
+    private readonly db: Database,
+    @Optional() @Inject(PAGE_SEARCH_INDEX) private readonly index?: PageSearchIndex,
+  ) {}
+
+  // Single pages
+
+  findLiveRow(slug: string, tx?: Tx): Promise<PageRow | null> {
+    return reads.findLiveRow(this.db.sql(tx), slug);
+  }
+
+  findRowById(id: string, tx?: Tx): Promise<PageRow | null> {
+    return reads.findRowById(this.db.sql(tx), id);
+  }
+
+  findLive(slug: string, tx?: Tx): Promise<PageRecord | null> {
+    return reads.findLive(this.db.sql(tx), slug);
+  }
+
+  findById(id: string, tx?: Tx): Promise<PageRecord | null> {
+    return reads.findById(this.db.sql(tx), id);
+  }
+
+  liveSlugTaken(slug: string, tx?: Tx): Promise<boolean> {
+    return reads.liveSlugTaken(this.db.sql(tx), slug);
+  }
+
+  findLiveBySlugs(slugs: string[], tx?: Tx): Promise<PageRecord[]> {
+    return reads.findLiveBySlugs(this.db.sql(tx), slugs);
+  }
+
+  groupsOf(pageId: string, tx?: Tx): Promise<{ id: string; name: string }[]> {
+    return reads.groupsOf(this.db.sql(tx), pageId);
+  }
+
+  backlinks(
+    pageId: string,
+    slug: string,
+    viewer: Viewer,
+  ): Promise<{ slug: string; title: string }[]> {
+    return reads.backlinks(this.db.sql(), pageId, slug, viewer);
+  }
+
+  // Lists
+
+  listRecent(
+    viewer: Viewer,
+    filter: { tag?: string; after?: { updatedAt: Date; id: string } },
+    limit: number,
+  ) {
+    return this.db.read(lists.listRecent, toViewer(viewer), filter, limit);
+  }
+
+  listTags(viewer: Viewer, after: string | undefined, limit: number) {
+    return this.db.read(lists.listTags, toViewer(viewer), after, limit);
+  }
+
+  graph(viewer: Viewer) {
+    return this.db.read(lists.graph, toViewer(viewer));
+  }
+
+  listBin(after: { binnedAt: Date; id: string } | undefined, limit: number) {
+    return this.db.read(lists.listBin, after, limit);
+  }
+
+  listReviewDue(
+    now: Date,
+    limit: number,
+    after?: Pick<lists.ReviewDuePage, 'id' | 'nextReviewAt'>,
+  ) {
+    return this.db.read(lists.listReviewDue, now, limit, after);
+  }
+
+  /** Pages referencing a media item; `viewer` decides which are `listed` (all without one). */
+  mediaReferences(mediaId: string, viewer?: Viewer) {
+    return this.db.read(lists.mediaReferences, mediaId, viewer && toViewer(viewer));
+  }
+
+  visibleLiveSlugs(viewer: Viewer, slugs: string[]) {
+    return this.db.read(lists.visibleLiveSlugs, toViewer(viewer), slugs);
+  }
+
+  archiveBatch(
+    viewer: Viewer,
+    slugs: string[] | undefined,
+    afterSlug: string | null,
+    limit: number,
+  ) {
+    return this.db.read(lists.archiveBatch, toViewer(viewer), slugs, afterSlug, limit);
+  }
+
+  // Revisions
+
+  listRevisions(pageId: string, before: number | undefined, limit: number) {
+    return this.db.read(listRevisions, pageId, before, limit);
+  }
+
+  findRevision(
+    id: string,
+    tx?: Tx,
+  ): Promise<{ revision: RevisionRecord; author: string | null } | null> {
+    return findRevision(this.db.sql(tx), id);
+  }
+
+  usernameOf(userId: string | null): Promise<string | null> {
+    return usernameOf(this.db.sql(), userId);
+  }
+
+  // Writes
+
+  /** Writes a new page with its first revision, relations and search document. */
+  insert(input: PageInsert, tx?: Tx): Promise<PageRecord> {
+    const now = input.now ?? new Date();
+    return this.db.transaction(async ({ sql }) => {
+      const page: PageRecord = {
+        id: randomUUID(),
+        ...stateColumns(input.state),
+        html: input.derived.html,
+        htmlSiteVersion: input.derived.htmlSiteVersion,
+        revision: 1,
+        createdAt: now,
+        createdBy: input.actorId,
+        updatedAt: now,
+        updatedBy: input.actorId,
+        binnedAt: null,
+        binnedBy: null,
+      };
+      await writes.insertPage(sql, page);
+      await this.writeRevision(sql, page.id, 1, input, now);
+      await writes.replaceRelations(
+        sql,
+        this.index,
+        page.id,
+        relationsOf(input.state, input.derived),
+        null,
+      );
+      return page;
+    }, tx);
+  }
+
+  /**
+   * The conflict check: `UPDATE ... WHERE id = ? AND revision = ?` on a live page, then the
+   * revision and relations. Exactly one of several writers based on the same revision gets
+   * the new revision number; the others get null and nothing is written.
+   */
+  updateIfAt(input: PageUpdate, tx?: Tx): Promise<number | null> {
+    const now = input.now ?? new Date();
+    const revision = input.baseRevision + 1;
+    return this.db.transaction(async ({ sql }) => {
+      const updated = await writes.updatePageIfAt(sql, input.pageId, input.baseRevision, {
+        ...stateColumns(input.state),
+        html: input.derived.html,
+        htmlSiteVersion: input.derived.htmlSiteVersion,
+        revision,
+        updatedAt: now,
+        updatedBy: input.actorId,
+      });
+      if (!updated) return null;
+      await this.writeRevision(sql, input.pageId, revision, input, now);
+      await writes.replaceRelations(
+        sql,
+        this.index,
+        input.pageId,
+        relationsOf(input.state, input.derived),
+        input.previous ? relationsOf(input.previous) : 'unknown',
+      );
+      return revision;
+    }, tx);
+  }
+
+  /** Stores HTML rendered on a read, unless the page moved on to another revision meanwhile. */
+  storeHtml(pageId: string, revision: number, html: string, siteVersion: number): Promise<void> {
+    return this.db.write(({ sql }) => writes.storeHtml(sql, pageId, revision, html, siteVersion));
+  }
+
+  /** Moves a live page at `revision` to the bin (frees its slug); false when it changed. */
+  moveToBin(
+    pageId: string,
+    revision: number,
+    actorId: string,
+    now: Date,
+    tx?: Tx,
+  ): Promise<boolean> {
+    return this.db.transaction(async ({ sql }) => {
+      if (!(await writes.binPage(sql, pageId, revision, actorId, now))) return false;
+      await this.index?.remove(sql, pageId);
+      return true;
+    }, tx);
+  }
+
+  /** Puts a binned page back under its slug; false when it is no longer in the bin. */
+  restoreFromBin(page: PageRecord, tx?: Tx): Promise<boolean> {
+    return this.db.transaction(async ({ sql }) => {
+      if (!(await writes.unbinPage(sql, page.id, page.slug))) return false;
+      await this.index?.upsert(sql, {
+        pageId: page.id,
+        title: page.title,
+        content: page.content,
+        tags: page.tags,
+      });
+      return true;
+    }, tx);
+  }
+
+  /** Deletes a binned page for good, with its revisions, relations and search document. */
+  purge(pageId: string, tx?: Tx): Promise<void> {
+    return this.db.transaction(async ({ sql }) => {
+      await this.index?.remove(sql, pageId);
+      await writes.deleteBinnedPage(sql, pageId);
+    }, tx);
+  }
+
+  private writeRevision(
+    sql: Tx['sql'],
+    pageId: string,
+    revision: number,
+    input: PageInsert,
+    now: Date,
+  ): Promise<void> {
+    return insertRevision(sql, {
+      id: randomUUID(),
+      pageId,
+      revision,
+      slug: input.state.slug,
+      title: input.state.title,
+      content: input.state.content,
+      metadata: metadataOf(input.state),
+      action: input.action,
+      authorId: input.actorId,
+      createdAt: now,
+    });
+  }
+}

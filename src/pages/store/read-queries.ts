@@ -1,0 +1,29 @@
+import { readQueriesByName } from '../../common/database/sql';
+import {
+  archiveBatch,
+  graph,
+  listBin,
+  listRecent,
+  listReviewDue,
+  listTags,
+  mediaReferences,
+  visibleLiveSlugs,
+} from './page-lists';
+import { listRevisions } from './revisions';
+
+/**
+ * Every read of the pages store that `Database.read` may hand to a worker thread, by name: a
+ * worker imports this map (plain functions, no Nest) and runs the named query on its own
+ * read-only connection with the arguments it was sent.
+ */
+export const PAGES_READ_QUERIES = readQueriesByName([
+  listRecent,
+  listBin,
+  listTags,
+  graph,
+  listReviewDue,
+  mediaReferences,
+  visibleLiveSlugs,
+  archiveBatch,
+  listRevisions,
+]);

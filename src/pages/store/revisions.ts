@@ -1,0 +1,79 @@
+import { userSql } from '../../auth/store/user-sql';
+import { rowDecoder, selectList } from '../../common/database/column-defs';
+import { readQuery, Sql } from '../../common/database/sql';
+import { REVISION_COLUMNS, REVISION_KEYS, RevisionRecord } from './page-columns';
+import { insertRows } from '../../common/database/insert-rows';
+
+/** A revision without its content and metadata (lists). */
+export type RevisionSummary = Pick<
+  RevisionRecord,
+  'id' | 'pageId' | 'revision' | 'title' | 'action' | 'authorId' | 'createdAt'
+>;
+
+const SUMMARY_KEYS = [
+  'id',
+  'pageId',
+  'revision',
+  'title',
+  'action',
+  'authorId',
+  'createdAt',
+] as const;
+const decodeSummary = rowDecoder(REVISION_COLUMNS, SUMMARY_KEYS);
+const decodeRevision = rowDecoder(REVISION_COLUMNS, REVISION_KEYS) as (
+  row: Record<string, unknown>,
+) => RevisionRecord;
+
+/** A page's revisions, newest first, with their authors' usernames; `before` continues. */
+export const listRevisions = readQuery(
+  'pages.listRevisions',
+  async (
+    sql,
+    pageId: string,
+    before: number | undefined,
+    limit: number,
+  ): Promise<{ revision: RevisionSummary; author: string | null }[]> => {
+    const rows = await sql.all(
+      `SELECT ${selectList(REVISION_COLUMNS, [...SUMMARY_KEYS], 'r')}, ` +
+        `${userSql.username('r.author_id')} AS author_username FROM page_revisions r ` +
+        `WHERE r.page_id = ?${before === undefined ? '' : ' AND r.revision < ?'} ` +
+        `ORDER BY r.revision DESC LIMIT ${Number(limit)}`,
+      before === undefined ? [pageId] : [pageId, before],
+    );
+    return rows.map((row) => ({
+      revision: decodeSummary(row),
+      author: (row.author_username as string | null) ?? null,
+    }));
+  },
+);
+
+/** One revision with its author's username. */
+export async function findRevision(
+  sql: Sql,
+  id: string,
+): Promise<{ revision: RevisionRecord; author: string | null } | null> {
+  const [row] = await sql.all(
+    `SELECT ${selectList(REVISION_COLUMNS, REVISION_KEYS, 'r')}, ` +
+      `${userSql.username('r.author_id')} AS author_username FROM page_revisions r WHERE r.id = ?`,
+    [id],
+  );
+  if (!row) return null;
+  return {
+    revision: decodeRevision(row),
+    author: (row.author_username as string | null) ?? null,
+  };
+}
+
+/** The username of a user id (a revision's owner, kept in its metadata), or null. */
+export async function usernameOf(sql: Sql, userId: string | null): Promise<string | null> {
+  if (userId === null) return null;
+  const [row] = await sql.all<{ username: string | null }>(
+    `SELECT ${userSql.username('?')} AS username`,
+    [userId],
+  );
+  return row?.username ?? null;
+}
+
+export function insertRevision(sql: Sql, revision: RevisionRecord): Promise<void> {
+  return insertRows(sql, 'page_revisions', REVISION_COLUMNS, [revision]);
+}

@@ -1,0 +1,12 @@
+import type { Dialect } from '../../../common/database/dialect';
+import { MysqlPageSearchIndex } from './mysql-page-search.index';
+import type { PageSearchIndex } from './page-search-index';
+import { SqlitePageSearchIndex } from './sqlite-page-search.index';
+
+/** The database's own full-text index: FTS5 on SQLite, FULLTEXT on MySQL/MariaDB. */
+export function pageSearchIndexFor(dialect: Dialect): PageSearchIndex {
+  return dialect.choose<() => PageSearchIndex>({
+    sqlite: () => new SqlitePageSearchIndex(),
+    mysql: () => new MysqlPageSearchIndex(),
+  })();
+}
