@@ -138,11 +138,6 @@ export class UsersService {
     return user;
   }
 
-  async setPassword(username: string, password: string): Promise<void> {
-    const user = await this.getByUsername(username);
-    await this.update(user.id, { password }, null);
-  }
-
   countActiveAdmins(): Promise<number> {
     return this.users.countActiveAdmins();
   }
