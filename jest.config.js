@@ -10,5 +10,8 @@ module.exports = {
   moduleFileExtensions: ['ts', 'js', 'json'],
   transform: { '^.+\\.ts$': ['@swc/jest', swc] },
   testTimeout: 60_000,
+  // The MariaDB run drops test databases left by crashed runs, before and after (never live ones).
+  globalSetup: '<rootDir>/test/support/mysql-cleanup.ts',
+  globalTeardown: '<rootDir>/test/support/mysql-cleanup.ts',
   maxWorkers: 2,
 };

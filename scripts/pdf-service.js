@@ -3,7 +3,9 @@
 // one Gotenberg route kb uses, `POST /forms/chromium/convert/html`, backed by Debian's headless
 // Chromium through playwright-core. Production may point PDF_SERVICE_URL at a real Gotenberg.
 //
-// - multipart body with the document as the file `index.html`; form fields paperWidth,
+// - multipart body with the document as the file `index.html`, and optionally `header.html` and
+//   `footer.html` (drawn in the margins of every page; the classes pageNumber, totalPages,
+//   title, date and url are filled in, as Gotenberg does); form fields paperWidth,
 //   paperHeight, marginTop/Bottom/Left/Right (inches, or with a unit: 210mm, 2cm, 72pt, 96px),
 //   printBackground, generateDocumentOutline, preferCssPageSize, landscape, scale;
 // - one browser for the whole process, one fresh context per conversion with JavaScript off and
@@ -134,7 +136,20 @@ function pdfOptions(fields) {
   };
 }
 
-/** Reads the multipart body: form fields and the `index.html` file (other files are ignored). */
+/** The files of the Chromium route kb reads; other files are ignored (Gotenberg takes assets). */
+const DOCUMENT_FILES = ['index.html', 'header.html', 'footer.html'];
+
+/** Chromium's header and footer templates from Gotenberg's files (an empty one when missing). */
+function headerFooterOptions(files) {
+  if (files['header.html'] === undefined && files['footer.html'] === undefined) return {};
+  return {
+    displayHeaderFooter: true,
+    headerTemplate: files['header.html'] ?? '<span></span>',
+    footerTemplate: files['footer.html'] ?? '<span></span>',
+  };
+}
+
+/** Reads the multipart body: form fields and the document files (other files are ignored). */
 function readForm(req, maxBytes) {
   return new Promise((resolve, reject) => {
     let busboy;
@@ -153,7 +168,7 @@ function readForm(req, maxBytes) {
       return;
     }
     const fields = {};
-    let html;
+    const files = {};
     let failed = false;
     const fail = (error) => {
       if (failed) return;
@@ -168,7 +183,7 @@ function readForm(req, maxBytes) {
     busboy.on('file', (_name, stream, info) => {
       const chunks = [];
       let size = 0;
-      const wanted = info.filename === 'index.html';
+      const wanted = DOCUMENT_FILES.includes(info.filename);
       stream.on('data', (chunk) => {
         size += chunk.length;
         if (wanted) chunks.push(chunk);
@@ -179,7 +194,7 @@ function readForm(req, maxBytes) {
         ),
       );
       stream.on('end', () => {
-        if (wanted && !failed) html = Buffer.concat(chunks, size).toString('utf8');
+        if (wanted && !failed) files[info.filename] = Buffer.concat(chunks, size).toString('utf8');
       });
     });
     busboy.on('error', () =>
@@ -187,11 +202,11 @@ function readForm(req, maxBytes) {
     );
     busboy.on('close', () => {
       if (failed) return;
-      if (html === undefined) {
+      if (files['index.html'] === undefined) {
         reject(new HttpError(400, "Invalid form data: form file 'index.html' is required"));
         return;
       }
-      resolve({ fields, html });
+      resolve({ fields, html: files['index.html'], files });
     });
     req.on('aborted', () => fail(new HttpError(499, 'client closed the request')));
     req.pipe(busboy);
@@ -322,7 +337,7 @@ function createPdfService(options) {
     } finally {
       reserved -= 1;
     }
-    const pdf = pdfOptions(form.fields);
+    const pdf = { ...pdfOptions(form.fields), ...headerFooterOptions(form.files) };
     await limiter.acquire();
     const started = Date.now();
     try {

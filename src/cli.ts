@@ -1,29 +1,41 @@
 import 'reflect-metadata';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { EventEmitterModule } from '@nestjs/event-emitter';
+import { ScheduleModule } from '@nestjs/schedule';
+import { plainToInstance } from 'class-transformer';
+import { validate } from 'class-validator';
 import { parseArgs } from 'node:util';
+import { AccountsService } from './auth/accounts.service';
 import { AuthModule } from './auth/auth.module';
+import { CreateGroupDto, CreateUserDto, UpdateUserDto } from './auth/dto/user.dto';
+import { GroupsService } from './auth/groups.service';
 import { UsersService } from './auth/users.service';
-import { isRole } from './common/auth/roles';
+import { PasswordInputError, readPassword } from './cli/read-password';
 import { AppConfig, ConfigError, loadConfig } from './common/config/app-config';
 import { ConfigModule } from './common/config/config.module';
 import { DatabaseModule } from './common/database/database.module';
+import { DatabaseSetupError, prepareDatabase } from './common/database/database-preflight';
 import { decodeCursor } from './common/http/pagination';
 import { JsonLogger } from './common/logging/json-logger';
 import { FieldProblems, Problem } from './common/problems/problem';
 import { flattenValidationErrors } from './common/problems/validation';
-import { CreateGroupDto, CreateUserDto, UpdateUserDto } from './auth/dto/user.dto';
-import { GroupsService } from './auth/groups.service';
-import { plainToInstance } from 'class-transformer';
-import { validate } from 'class-validator';
-import { EventEmitterModule } from '@nestjs/event-emitter';
-import { ScheduleModule } from '@nestjs/schedule';
 
 const USAGE = `Usage: npm run cli -- <command> [options]
-  user:create --username NAME --password PASS --role admin|editor|reader [--groups a,b] [--display-name TEXT]
-  user:set-password --username NAME --password PASS
+  user:create --username NAME --role admin|editor|reader [--groups a,b] [--display-name TEXT]
+  user:set-password --username NAME          ends the user's sessions
+  user:role --username NAME --role admin|editor|reader
+  user:disable --username NAME               ends their sessions; their tokens stop working
+  user:enable --username NAME
+  user:unlock --username NAME                clears the failed sign-in counter
   user:list
-  group:create --name NAME`;
+  group:create --name NAME
+Passwords are typed at a prompt, or read from the first line of stdin:
+  printf '%s\\n' "$PASSWORD" | npm run cli -- user:set-password --username ada`;
+
+const ARGV_PASSWORD = `kb: --password is not accepted: other users can read a command line (ps) and the
+shell keeps it in its history. Type the password at the prompt, or pipe it:
+  printf '%s\\n' "$PASSWORD" | npm run cli -- user:set-password --username ada`;
 
 /** The same rules as the HTTP API: a bad value is reported like a 422 field problem. */
 async function validated<T extends object>(
@@ -37,10 +49,13 @@ async function validated<T extends object>(
   return instance;
 }
 
-/** Command output goes to stdout (the logger and errors use stderr). */
+/** Command output goes to stdout; the logger (audit lines included) and errors use stderr. */
 function print(line: string): void {
   process.stdout.write(line + '\n');
 }
+
+/** A usage error: the message and the usage on stderr, exit 64 (EX_USAGE). */
+class UsageError extends Error {}
 
 function cliModule(config: AppConfig) {
   @Module({
@@ -56,86 +71,138 @@ function cliModule(config: AppConfig) {
   return CliModule;
 }
 
+const OPTIONS = {
+  username: { type: 'string' },
+  password: { type: 'string' },
+  role: { type: 'string' },
+  groups: { type: 'string' },
+  'display-name': { type: 'string' },
+  name: { type: 'string' },
+} as const;
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values'];
+
+interface Context {
+  values: Values;
+  users: UsersService;
+  groups: GroupsService;
+  accounts: AccountsService;
+}
+
+function required(values: Values, name: 'username' | 'role' | 'name'): string {
+  const value = values[name];
+  if (!value) throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+async function password(): Promise<string> {
+  const typed = await readPassword(process.stdin, process.stderr);
+  const { password } = await validated(UpdateUserDto, { password: typed });
+  return password!;
+}
+
+const COMMANDS: Record<string, (c: Context) => Promise<void>> = {
+  'user:create': async ({ values, users }) => {
+    const fields = {
+      username: required(values, 'username'),
+      role: required(values, 'role'),
+      displayName: values['display-name'],
+      groups: values.groups
+        ?.split(',')
+        .map((g) => g.trim())
+        .filter(Boolean),
+    };
+    // Report a bad name or role before asking for a password (which is checked right after).
+    await validated(CreateUserDto, { ...fields, password: 'a placeholder of valid length' });
+    const user = await users.create(
+      await validated(CreateUserDto, { ...fields, password: await password() }),
+    );
+    print(`created ${user.role} ${user.username} (${user.id})`);
+  },
+  'user:set-password': async ({ values, users }) => {
+    const user = await users.getByUsername(required(values, 'username'));
+    await users.update(user.id, { password: await password() }, null);
+    print(`password changed for ${user.username}; their sessions were ended`);
+  },
+  'user:role': async ({ values, users }) => {
+    const user = await users.getByUsername(required(values, 'username'));
+    const { role } = await validated(UpdateUserDto, { role: required(values, 'role') });
+    await users.update(user.id, { role }, null);
+    print(`${user.username} is now ${role}`);
+  },
+  'user:disable': async ({ values, users }) => {
+    const user = await users.getByUsername(required(values, 'username'));
+    await users.update(user.id, { disabled: true }, null);
+    print(`disabled ${user.username}; their sessions were ended and their tokens stop working`);
+  },
+  'user:enable': async ({ values, users }) => {
+    const user = await users.getByUsername(required(values, 'username'));
+    await users.update(user.id, { disabled: false }, null);
+    print(`enabled ${user.username}`);
+  },
+  'user:unlock': async ({ values, users, accounts }) => {
+    const user = await users.getByUsername(required(values, 'username'));
+    await accounts.unlock(user, null);
+    print(`unlocked ${user.username}: failed sign-ins no longer hold the account back`);
+  },
+  'user:list': async ({ users }) => {
+    let cursor: Record<string, unknown> | null = null;
+    do {
+      const page = await users.list({ limit: 100, cursor });
+      for (const u of page.items) {
+        print(
+          [u.username, u.role, u.disabled ? 'disabled' : 'active', u.groups.join(',') || '-'].join(
+            '\t',
+          ),
+        );
+      }
+      cursor = page.nextCursor ? decodeCursor(page.nextCursor) : null;
+    } while (cursor);
+  },
+  'group:create': async ({ values, groups }) => {
+    const { name } = await validated(CreateGroupDto, { name: values.name });
+    const group = await groups.create(name);
+    print(`created group ${group.name} (${group.id})`);
+  },
+};
+
 async function main(): Promise<number> {
   const [command, ...rest] = process.argv.slice(2);
-  const { values } = parseArgs({
-    args: rest,
-    options: {
-      username: { type: 'string' },
-      password: { type: 'string' },
-      role: { type: 'string' },
-      groups: { type: 'string' },
-      'display-name': { type: 'string' },
-      name: { type: 'string' },
-    },
-    strict: true,
-  });
+  const run = COMMANDS[command ?? ''];
+  let values: Values;
+  try {
+    values = parseArgs({ args: rest, options: OPTIONS, strict: true }).values;
+  } catch (error) {
+    console.error(`kb: ${(error as Error).message}\n${USAGE}`);
+    return 64;
+  }
+  if (!run) {
+    console.error(USAGE);
+    return 64;
+  }
+  if (values.password !== undefined) {
+    console.error(ARGV_PASSWORD);
+    return 64;
+  }
   const config = loadConfig();
+  await prepareDatabase(config);
   const app = await NestFactory.createApplicationContext(cliModule(config), {
-    logger: new JsonLogger('warn'),
+    logger: new JsonLogger('warn', process.stderr),
   });
   try {
-    const users = app.get(UsersService);
-    switch (command) {
-      case 'user:create': {
-        if (!values.username || !values.password || !isRole(values.role)) {
-          console.error(USAGE);
-          return 64;
-        }
-        const input = await validated(CreateUserDto, {
-          username: values.username,
-          password: values.password,
-          role: values.role,
-          displayName: values['display-name'],
-          groups: values.groups
-            ? values.groups
-                .split(',')
-                .map((g) => g.trim())
-                .filter(Boolean)
-            : undefined,
-        });
-        const user = await users.create(input);
-        print(`created ${user.role} ${user.username} (${user.id})`);
-        return 0;
-      }
-      case 'user:set-password': {
-        if (!values.username || !values.password) {
-          console.error(USAGE);
-          return 64;
-        }
-        const { password } = await validated(UpdateUserDto, { password: values.password });
-        await users.setPassword(values.username, password!);
-        print(`password changed for ${values.username.toLowerCase()}; their sessions were ended`);
-        return 0;
-      }
-      case 'user:list': {
-        let cursor: Record<string, unknown> | null = null;
-        do {
-          const page = await users.list({ limit: 100, cursor });
-          for (const u of page.items) {
-            print(
-              [
-                u.username,
-                u.role,
-                u.disabled ? 'disabled' : 'active',
-                u.groups.join(',') || '-',
-              ].join('\t'),
-            );
-          }
-          cursor = page.nextCursor ? decodeCursor(page.nextCursor) : null;
-        } while (cursor);
-        return 0;
-      }
-      case 'group:create': {
-        const { name } = await validated(CreateGroupDto, { name: values.name });
-        const group = await app.get(GroupsService).create(name);
-        print(`created group ${group.name} (${group.id})`);
-        return 0;
-      }
-      default:
-        console.error(USAGE);
-        return 64;
+    await run({
+      values,
+      users: app.get(UsersService),
+      groups: app.get(GroupsService),
+      accounts: app.get(AccountsService),
+    });
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`kb: ${error.message}\n${USAGE}`);
+      return 64;
     }
+    throw error;
   } finally {
     await app.close();
   }
@@ -144,7 +211,10 @@ async function main(): Promise<number> {
 main()
   .then((code) => process.exit(code))
   .catch((error: unknown) => {
-    if (error instanceof ConfigError) console.error(error.message);
+    if (error instanceof ConfigError || error instanceof DatabaseSetupError) {
+      console.error(error.message);
+      process.exit(78);
+    } else if (error instanceof PasswordInputError) console.error(`kb: ${error.message}`);
     else if (error instanceof Problem)
       console.error(
         `${error.code}: ${error.detail}${error.extensions.errors ? ' ' + JSON.stringify(error.extensions.errors) : ''}`,

@@ -1,34 +1,64 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
+import type { AddressInfo } from 'node:net';
 import { createApp } from './app.factory';
 import { UsersService } from './auth/users.service';
-import { ConfigError, loadConfig } from './common/config/app-config';
+import { AppConfig, ConfigError, loadConfig } from './common/config/app-config';
+import {
+  DatabaseSetupError,
+  describeDatabase,
+  prepareDatabase,
+} from './common/database/database-preflight';
+
+/** EX_CONFIG: a setting must change before kb can start; restarting alone will not help. */
+const EXIT_CONFIG = 78;
+
+/** Where to point a browser: KB_PUBLIC_URL, else this machine at the port kb listens on. */
+function openUrl(config: AppConfig, port: number): string {
+  if (config.publicUrl) return config.publicUrl;
+  const wildcard = ['0.0.0.0', '::', ''].includes(config.host);
+  const host = wildcard
+    ? 'localhost'
+    : config.host.includes(':')
+      ? `[${config.host}]`
+      : config.host;
+  return `http://${host}:${port}`;
+}
 
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(78); // EX_CONFIG
-    }
-    throw error;
-  }
+  const config = loadConfig();
+  const database = await prepareDatabase(config);
   const app = await createApp(config);
+  const logger = new Logger('Main');
+  if (database === 'created')
+    logger.log({
+      msg: 'created the database (DB_CREATE=true)',
+      database: describeDatabase(config),
+    });
   await app.get(UsersService).ensureBootstrapAdmin();
   // Longer than a load balancer's idle timeout (often 60 s), so it never reuses a closed socket.
   const server = app.getHttpServer();
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   await app.listen(config.port, config.host);
-  new Logger('Main').log({
-    msg: `kb listening on http://${config.host}:${config.port}`,
-    dbType: config.dbType,
+  const { port } = server.address() as AddressInfo;
+  const url = openUrl(config, port);
+  logger.log({
+    msg: `kb is ready: open ${url} and sign in`,
+    url: `${url}/`,
+    listening: `${config.host}:${port}`,
+    database: describeDatabase(config),
+    pdfExport: config.pdfServiceUrl
+      ? `on, through ${config.pdfServiceUrl}`
+      : 'off: PDF routes answer 503 until PDF_SERVICE_URL is set (docs/export.md)',
   });
 }
 
 main().catch((error: unknown) => {
+  if (error instanceof ConfigError || error instanceof DatabaseSetupError) {
+    console.error(error.message);
+    process.exit(EXIT_CONFIG);
+  }
   console.error(error instanceof Error ? error.stack : error);
   process.exit(1);
 });

@@ -27,13 +27,20 @@ export function toMeResponse(user: AuthUser): MeResponse {
   };
 }
 
-export function toUserResponse(user: UserEntity): UserResponse {
+/** A stored user as `GET /api/me` answers them (their own role: no token narrows it). */
+export function toAccountResponse(user: UserEntity): MeResponse {
   return {
     id: user.id,
     username: user.username,
     displayName: user.displayName,
     role: user.role,
     groups: (user.groups ?? []).map((g) => g.name).sort(),
+  };
+}
+
+export function toUserResponse(user: UserEntity): UserResponse {
+  return {
+    ...toAccountResponse(user),
     disabled: user.disabled,
     createdAt: user.createdAt.toISOString(),
     updatedAt: user.updatedAt.toISOString(),

@@ -1,6 +1,7 @@
 import { Injectable, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { Interval } from '@nestjs/schedule';
+import { AccountsService } from './accounts.service';
 import { AuthCache } from './auth-cache';
 import { AuthController } from './auth.controller';
 import { AuthGuard } from './auth.guard';
@@ -18,6 +19,7 @@ import { TokensRepository } from './store/tokens.repository';
 import { UsersRepository } from './store/users.repository';
 import { TokensController } from './tokens.controller';
 import { TokensService } from './tokens.service';
+import { UserCredentialsController } from './user-credentials.controller';
 import { GroupsController, UsersController } from './users.controller';
 import { UsersService } from './users.service';
 
@@ -36,8 +38,16 @@ class AuthHousekeeping {
 }
 
 @Module({
-  controllers: [AuthController, MeController, UsersController, GroupsController, TokensController],
+  controllers: [
+    AuthController,
+    MeController,
+    UsersController,
+    UserCredentialsController,
+    GroupsController,
+    TokensController,
+  ],
   providers: [
+    AccountsService,
     AuthCache,
     AuthService,
     CredentialsService,
@@ -55,6 +65,6 @@ class AuthHousekeeping {
     AuthHousekeeping,
     { provide: APP_GUARD, useClass: AuthGuard },
   ],
-  exports: [UsersService, GroupsService],
+  exports: [UsersService, GroupsService, AccountsService],
 })
 export class AuthModule {}

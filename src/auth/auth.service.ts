@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '../common/auth/auth-user';
+import { audit } from '../common/logging/audit';
 import { ForbiddenProblem, UnauthorizedProblem } from '../common/problems/problem';
 import { CredentialsService } from './credentials.service';
 import { LoginDto } from './dto/user.dto';
@@ -42,6 +43,12 @@ export class AuthService {
       ? await this.passwords.verify(user.passwordHash, input.password)
       : await this.passwords.verifyAgainstNothing(input.password);
     if (!user || !valid) {
+      audit('auth.login.failed', {
+        actorId: null,
+        target: `username:${username}`,
+        reason: user ? 'wrong_password' : 'unknown_or_disabled_user',
+        ip: context.ip,
+      });
       throw new UnauthorizedProblem(
         'invalid_credentials',
         'The username or password is wrong, or the account is disabled.',
@@ -49,6 +56,12 @@ export class AuthService {
     }
     await this.throttle.recordSuccess(username, context.ip);
     const { secret, session } = await this.sessions.start(user.id, context.ip, context.userAgent);
+    audit('auth.login.succeeded', {
+      actorId: user.id,
+      target: `user:${user.id}`,
+      username: user.username,
+      ip: context.ip,
+    });
     return {
       secret,
       maxAgeMs: this.sessions.absoluteMs,
@@ -68,5 +81,6 @@ export class AuthService {
     if (!user.sessionId) return;
     await this.sessions.end(user.sessionId);
     this.credentials.forgetSession(user.sessionId);
+    audit('auth.logout', { actorId: user.id, target: `user:${user.id}` });
   }
 }

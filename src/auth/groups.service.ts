@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { AuthUser, isAdmin } from '../common/auth/auth-user';
+import { audit } from '../common/logging/audit';
 import { ConflictProblem, FieldProblems } from '../common/problems/problem';
 import { GroupEntity } from './entities/group.entity';
 import { GroupsRepository } from './store/groups.repository';
@@ -9,7 +10,8 @@ import { GroupsRepository } from './store/groups.repository';
 export class GroupsService {
   constructor(private readonly groups: GroupsRepository) {}
 
-  async create(name: string): Promise<GroupEntity> {
+  /** `actorId`: the administrator creating it; null for the CLI. */
+  async create(name: string, actorId: string | null = null): Promise<GroupEntity> {
     const normalised = name.toLowerCase();
     if (await this.groups.nameTaken(normalised)) {
       throw new ConflictProblem('group_exists', `A group named "${normalised}" already exists.`);
@@ -19,14 +21,17 @@ export class GroupsService {
       name: normalised,
       createdAt: new Date(),
     });
+    let saved: GroupEntity;
     try {
-      return await this.groups.insert(group);
+      saved = await this.groups.insert(group);
     } catch (error) {
       if (await this.groups.nameTaken(normalised)) {
         throw new ConflictProblem('group_exists', `A group named "${normalised}" already exists.`);
       }
       throw error;
     }
+    audit('group.created', { actorId, target: `group:${saved.id}`, name: normalised });
+    return saved;
   }
 
   /** Groups the caller may assign: every group for admins, their own for everyone else. */

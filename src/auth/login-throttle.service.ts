@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../common/config/app-config';
+import { audit } from '../common/logging/audit';
 import { TooManyRequestsProblem } from '../common/problems/problem';
 import { LoginThrottleRepository } from './store/login-throttle.repository';
 
@@ -31,14 +32,31 @@ export class LoginThrottleService {
   /** Counts one attempt for the account and the address; 429 when either is over its limit. */
   async registerAttempt(username: string, ip: string, now = new Date()): Promise<void> {
     const keys = this.keys(username, ip);
-    await this.assertAllowed(keys, now);
-    for (const { key } of keys) await this.increment(key, now);
-    await this.assertAllowed(keys, now, true);
+    try {
+      await this.assertAllowed(keys, now);
+      for (const { key } of keys) await this.increment(key, now);
+      await this.assertAllowed(keys, now, true);
+    } catch (error) {
+      if (error instanceof TooManyRequestsProblem) {
+        audit('auth.throttled', {
+          actorId: null,
+          target: `username:${username.toLowerCase()}`,
+          ip,
+          retryAfter: Number(error.headers['Retry-After']),
+        });
+      }
+      throw error;
+    }
+  }
+
+  /** Clears an account's counter (an administrator unlocks it); addresses keep theirs. */
+  async clearAccount(username: string): Promise<void> {
+    await this.rows.delete(userKey(username));
   }
 
   /** A successful sign-in: the account starts afresh, the address gets its attempt back. */
   async recordSuccess(username: string, ip: string): Promise<void> {
-    await this.rows.delete(userKey(username));
+    await this.clearAccount(username);
     await this.rows.decrement(`ip:${ip}`.slice(0, 200));
   }
 

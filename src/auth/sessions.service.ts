@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../common/config/app-config';
+import type { Tx } from '../common/database/database';
 import { SessionEntity } from './entities/session.entity';
 import { newSessionSecret, sha256Hex } from './secrets';
 import { SessionsRepository } from './store/sessions.repository';
@@ -75,6 +76,14 @@ export class SessionsService {
 
   async end(sessionId: string): Promise<void> {
     await this.sessions.delete(sessionId);
+  }
+
+  /**
+   * Ends every session of a user, or all but `keep` (the one making the request); answers how
+   * many ended. `tx` joins the caller's transaction.
+   */
+  async endAllOf(userId: string, keep?: string, tx?: Tx): Promise<number> {
+    return this.sessions.deleteOfUser(userId, tx, keep);
   }
 
   async purgeExpired(now = new Date()): Promise<void> {

@@ -46,13 +46,13 @@ export class TokensController {
     @CurrentUser() user: AuthUser,
     @Query() query: PageQueryDto,
   ): Promise<Page<TokenResponse>> {
-    return this.tokens.list(user, parsePageRequest(query));
+    return this.tokens.list(user.id, parsePageRequest(query));
   }
 
   @Delete(':id')
   @HttpCode(204)
   @ApiOperation({ summary: 'Revoke a token at once' })
   async revokeToken(@CurrentUser() user: AuthUser, @Param('id') id: string): Promise<void> {
-    await this.tokens.revoke(user, id);
+    await this.tokens.revoke(user.id, id, user.id);
   }
 }

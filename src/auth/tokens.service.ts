@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { AuthUser } from '../common/auth/auth-user';
 import { narrowerRole, roleAtLeast } from '../common/auth/roles';
 import { cursorPosition, Page, PageRequest, toPage } from '../common/http/pagination';
+import { audit } from '../common/logging/audit';
 import { fieldProblem, NotFoundProblem } from '../common/problems/problem';
 import { AuthCache } from './auth-cache';
 import { toTokenResponse, TokenResponse } from './auth.mapper';
@@ -54,27 +55,45 @@ export class TokensService {
         createdAt: now,
       }),
     );
+    audit('token.created', {
+      actorId: owner.id,
+      target: `token:${entity.id}`,
+      ownerId: owner.id,
+      name: entity.name,
+      scope,
+      expiresAt: expiresAt?.toISOString() ?? null,
+    });
     return { entity, token };
   }
 
-  async list(owner: AuthUser, page: PageRequest): Promise<Page<TokenResponse>> {
-    const rows = await this.tokens.listOfUser(
-      owner.id,
-      cursorPosition(page.cursor),
-      page.limit + 1,
-    );
+  /** A user's tokens, newest first (never their secrets). */
+  async list(userId: string, page: PageRequest): Promise<Page<TokenResponse>> {
+    const rows = await this.tokens.listOfUser(userId, cursorPosition(page.cursor), page.limit + 1);
     return toPage(rows, page.limit, toTokenResponse, (t) => ({
       at: t.createdAt.toISOString(),
       id: t.id,
     }));
   }
 
-  /** Revokes at once; another user's token is "not found". */
-  async revoke(owner: AuthUser, id: string): Promise<void> {
-    const token = await this.tokens.findOfUser(id, owner.id);
+  /** Revokes one of the user's tokens at once; another user's token is "not found". */
+  async revoke(userId: string, id: string, actorId: string): Promise<void> {
+    const token = await this.tokens.findOfUser(id, userId);
     if (!token) throw new NotFoundProblem('token');
     await this.tokens.delete(token.id);
     this.cache.delete(`bearer:${token.tokenHash}`);
+    audit('token.revoked', { actorId, target: `token:${token.id}`, ownerId: userId });
+  }
+
+  /** Revokes every token of a user at once; answers how many there were. */
+  async revokeAll(userId: string, actorId: string): Promise<number> {
+    const tokens = await this.tokens.allOfUser(userId);
+    if (tokens.length === 0) return 0;
+    await this.tokens.deleteMany(tokens.map((t) => t.id));
+    for (const token of tokens) {
+      this.cache.delete(`bearer:${token.tokenHash}`);
+      audit('token.revoked', { actorId, target: `token:${token.id}`, ownerId: userId });
+    }
+    return tokens.length;
   }
 
   /** The live token record for a presented secret, or null. Also keeps lastUsedAt fresh. */

@@ -21,8 +21,11 @@ export class UsersController {
   @ApiOperation({ summary: 'Create a user (admin)' })
   @ApiResult(UserResponse)
   @ApiProblems(409)
-  async createUser(@Body() body: CreateUserDto): Promise<UserResponse> {
-    return toUserResponse(await this.users.create(body));
+  async createUser(
+    @Body() body: CreateUserDto,
+    @CurrentUser() actor: AuthUser,
+  ): Promise<UserResponse> {
+    return toUserResponse(await this.users.create(body, actor.id));
   }
 
   @Get()
@@ -72,7 +75,10 @@ export class GroupsController {
   @ApiOperation({ summary: 'Create a group (admin)' })
   @ApiResult(GroupResponse)
   @ApiProblems(409)
-  async createGroup(@Body() body: CreateGroupDto): Promise<GroupResponse> {
-    return toGroupResponse(await this.groups.create(body.name));
+  async createGroup(
+    @Body() body: CreateGroupDto,
+    @CurrentUser() actor: AuthUser,
+  ): Promise<GroupResponse> {
+    return toGroupResponse(await this.groups.create(body.name, actor.id));
   }
 }

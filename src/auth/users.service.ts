@@ -4,6 +4,7 @@ import { APP_CONFIG, AppConfig } from '../common/config/app-config';
 import { Database } from '../common/database/database';
 import type { Role } from '../common/auth/roles';
 import { cursorString, Page, PageRequest, toPage } from '../common/http/pagination';
+import { audit } from '../common/logging/audit';
 import { ConflictProblem, NotFoundProblem } from '../common/problems/problem';
 import { AuthCache } from './auth-cache';
 import { toUserResponse, UserResponse } from './auth.mapper';
@@ -43,7 +44,8 @@ export class UsersService {
     return user;
   }
 
-  async create(input: CreateUserDto): Promise<UserEntity> {
+  /** `actorId`: the administrator creating the account; null for the CLI and the bootstrap. */
+  async create(input: CreateUserDto, actorId: string | null = null): Promise<UserEntity> {
     const username = input.username.toLowerCase();
     const groups = await this.groups.resolveNames(input.groups ?? []);
     if (await this.users.usernameTaken(username)) {
@@ -61,14 +63,23 @@ export class UsersService {
       createdAt: now,
       updatedAt: now,
     });
+    let saved: UserEntity;
     try {
-      return await this.users.save(user);
+      saved = await this.users.save(user);
     } catch (error) {
       if (await this.users.usernameTaken(username)) {
         throw new ConflictProblem('username_taken', `The username "${username}" is taken.`);
       }
       throw error;
     }
+    audit('user.created', {
+      actorId,
+      target: `user:${saved.id}`,
+      username,
+      role: saved.role,
+      groups: groups.map((g) => g.name).sort(),
+    });
+    return saved;
   }
 
   async list(page: PageRequest): Promise<Page<UserResponse>> {
@@ -77,14 +88,15 @@ export class UsersService {
     return toPage(rows, page.limit, toUserResponse, (u) => ({ after: u.username }));
   }
 
-  async update(id: string, input: UpdateUserDto, actorId: string): Promise<UserEntity> {
+  /** `actorId`: the administrator making the change; null for the CLI. */
+  async update(id: string, input: UpdateUserDto, actorId: string | null): Promise<UserEntity> {
     const user = await this.get(id);
     // Only an active administrator counts: demoting an already disabled one removes nobody.
     const activeAdmin = user.role === 'admin' && !user.disabled;
     const demoting = input.role !== undefined && input.role !== 'admin' && activeAdmin;
     const disabling = input.disabled === true && activeAdmin;
     if ((demoting || disabling) && (await this.countActiveAdmins()) <= 1) throw lastAdmin();
-    if (input.disabled === true && id === actorId) {
+    if (input.disabled === true && actorId !== null && id === actorId) {
       throw new ConflictProblem('cannot_disable_self', 'You cannot disable your own account.');
     }
     if (input.groups !== undefined) user.groups = await this.groups.resolveNames(input.groups);
@@ -108,13 +120,22 @@ export class UsersService {
       }
     });
     this.cache.invalidateUser(id);
+    audit('user.updated', {
+      actorId,
+      target: `user:${id}`,
+      changed: Object.keys(input).filter((k) => input[k as keyof UpdateUserDto] !== undefined),
+      ...(input.role !== undefined ? { role: input.role } : {}),
+      ...(input.disabled !== undefined ? { disabled: input.disabled } : {}),
+      ...(input.groups !== undefined ? { groups: user.groups.map((g) => g.name).sort() } : {}),
+    });
     return user;
   }
 
-  async setPassword(username: string, password: string): Promise<void> {
-    const user = await this.users.findByUsername(username);
+  /** The CLI's commands name the account by username. */
+  async getByUsername(username: string): Promise<UserEntity> {
+    const user = await this.users.findByUsername(username.trim());
     if (!user) throw new NotFoundProblem('user');
-    await this.update(user.id, { password }, '');
+    return user;
   }
 
   countActiveAdmins(): Promise<number> {

@@ -9,7 +9,7 @@ import { PrintPreviewResponse } from './dto/print-response.dto';
 import { contentDisposition, NO_STORE, slugFileStem } from './http/download';
 import { joinSlugParam } from '../common/http/slug-param';
 import { postedBody } from './print/overrides';
-import { PdfFile, PrintService } from './print/print.service';
+import { PdfFile, PrintRequest, PrintService } from './print/print.service';
 
 const PDF = { 'application/pdf': 'binary' } as const;
 
@@ -50,7 +50,9 @@ export class PrintController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<{ document: string }> {
     res.setHeader('Cache-Control', NO_STORE);
-    return this.print.preview(joinSlugParam(slug), user, postedBody(req));
+    return this.print.preview(joinSlugParam(slug), user, postedBody(req), {
+      origin: requestOrigin(req),
+    });
   }
 
   @Post('pdf/*slug')
@@ -68,7 +70,7 @@ export class PrintController {
   ): Promise<StreamableFile> {
     return sendPdf(
       res,
-      await this.print.pdf(joinSlugParam(slug), user, postedBody(req), abortable(req, res)),
+      await this.print.pdf(joinSlugParam(slug), user, postedBody(req), pdfRequest(req, res)),
     );
   }
 
@@ -86,19 +88,28 @@ export class PrintController {
   ): Promise<StreamableFile> {
     return sendPdf(
       res,
-      await this.print.pdf(joinSlugParam(slug), user, undefined, abortable(req, res)),
+      await this.print.pdf(joinSlugParam(slug), user, undefined, pdfRequest(req, res)),
     );
   }
 }
 
+/** `<protocol>://<host>` as the browser reached kb (X-Forwarded-* only behind TRUST_PROXY). */
+function requestOrigin(req: Request): string {
+  return `${req.protocol}://${req.host}`;
+}
+
 /** Stops the PDF conversion when the browser goes away; the request id joins both logs. */
-function abortable(req: Request, res: Response): { signal: AbortSignal; trace?: string } {
+function pdfRequest(req: Request, res: Response): PrintRequest {
   const controller = new AbortController();
   // The response closes before it finished only when the connection went away.
   res.once('close', () => {
     if (!res.writableFinished) controller.abort();
   });
-  return { signal: controller.signal, trace: (req as Request & { id?: string }).id };
+  return {
+    origin: requestOrigin(req),
+    signal: controller.signal,
+    trace: (req as Request & { id?: string }).id,
+  };
 }
 
 function sendPdf(res: Response, file: PdfFile): StreamableFile {

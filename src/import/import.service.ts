@@ -10,6 +10,7 @@ import { APP_CONFIG, AppConfig } from '../common/config/app-config';
 import { Database, Tx } from '../common/database/database';
 import { isUniqueViolation } from '../common/database/unique-violation';
 import { IMPORT_FINISHED, ImportFinishedEvent } from '../common/events/domain-events';
+import { audit } from '../common/logging/audit';
 import { ConflictProblem, FieldProblem, FieldProblems, Problem } from '../common/problems/problem';
 import { UsersService } from '../auth/users.service';
 import { MediaService } from '../media/media.service';
@@ -250,6 +251,13 @@ export class ImportService {
       );
     }
     const finished = finishReport(report);
+    audit('import.finished', {
+      actorId: actor.id,
+      target: `import:${options.format}`,
+      prefix: options.prefix || null,
+      dryRun: options.dryRun,
+      counts: { ...finished.counts },
+    });
     this.events.emit(IMPORT_FINISHED, {
       userId: actor.id,
       format: options.format,
@@ -405,22 +413,28 @@ export class ImportService {
     }
     // A kb archive restores everything its manifest says, on create and on replace, `verified`
     // included: a kb archive is a backup (other sources create verified pages, DESIGN: Import).
+    // An owner who is not a user here leaves the default (a new page: the importer; a replaced
+    // one: its owner); `null` in the manifest means nobody.
     const { owner: ownerName, deprecatedTarget, ...metadata } = meta;
     const owner = ownerName ? await this.users.findActiveByUsername(ownerName) : null;
+    const ownerId = ownerName === null ? null : owner?.id;
     const target =
       deprecatedTarget && prefix && archiveSlugs.has(`${prefix}/${deprecatedTarget}`)
         ? `${prefix}/${deprecatedTarget}`
         : deprecatedTarget;
-    return { ...base, ...metadata, ownerId: owner?.id ?? null, deprecatedTarget: target };
+    return { ...base, ...metadata, ownerId, deprecatedTarget: target };
   }
 
-  /** The first of the usernames that is an active kb user (Confluence authors), else none. */
-  private async firstActiveUser(usernames: string[]): Promise<string | null> {
+  /**
+   * The first of the usernames that is an active kb user (Confluence authors); undefined when
+   * none is, so the page gets the default owner (the importer).
+   */
+  private async firstActiveUser(usernames: string[]): Promise<string | undefined> {
     for (const username of usernames) {
       const user = await this.users.findActiveByUsername(username);
       if (user) return user.id;
     }
-    return null;
+    return undefined;
   }
 
   /**

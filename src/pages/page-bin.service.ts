@@ -10,6 +10,7 @@ import {
   PageUpdatedEvent,
 } from '../common/events/domain-events';
 import { cursorDate, cursorString, Page, PageRequest, toPage } from '../common/http/pagination';
+import { audit } from '../common/logging/audit';
 import {
   ConflictProblem,
   NotFoundProblem,
@@ -49,6 +50,7 @@ export class PageBinService {
         throw new ConflictProblem('revision_conflict', 'The page changed meanwhile; try again.');
       return found;
     });
+    audit('page.binned', { actorId: actor.id, target: `page:${page.id}`, slug: page.slug });
     this.events.emit(PAGE_BINNED, {
       pageId: page.id,
       slug: page.slug,
@@ -97,6 +99,7 @@ export class PageBinService {
         }
         throw error;
       });
+    audit('page.restored', { actorId: actor.id, target: `page:${page.id}`, slug: page.slug });
     this.events.emit(PAGE_UPDATED, {
       pageId: page.id,
       slug: page.slug,
@@ -109,12 +112,14 @@ export class PageBinService {
   }
 
   /** Deletes a binned page for good, with its revisions, links and references. */
-  async purge(id: string): Promise<void> {
-    await this.db.transaction(async (tx) => {
+  async purge(id: string, actor: AuthUser): Promise<void> {
+    const slug = await this.db.transaction(async (tx) => {
       const page = await this.pages.findById(id, tx);
       if (!page || page.liveSlug !== null)
         throw new NotFoundProblem('page', 'No such page in the bin.');
       await this.pages.purge(id, tx);
+      return page.slug;
     });
+    audit('page.purged', { actorId: actor.id, target: `page:${id}`, slug });
   }
 }

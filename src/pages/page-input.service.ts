@@ -205,7 +205,9 @@ export class PageInputService {
       else lifecycle = input.lifecycle;
     }
 
-    let ownerId = current?.ownerId ?? null;
+    // A new page belongs to whoever creates it (or imports it) unless the input names an owner
+    // (or null: nobody); an update keeps the owner it does not change.
+    let ownerId = current ? current.ownerId : actor.id;
     if (input.ownerId !== undefined) {
       ownerId = input.ownerId;
       if (

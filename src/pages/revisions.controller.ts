@@ -116,8 +116,8 @@ export class BinController {
   @Delete(':id')
   @HttpCode(204)
   @ApiOperation({ summary: 'Purge a binned page for good (admin)' })
-  purge(@Param('id') id: string): Promise<void> {
+  purge(@Param('id') id: string, @CurrentUser() user: AuthUser): Promise<void> {
     if (!UUID.test(id)) throw new NotFoundProblem('page');
-    return this.bin.purge(id);
+    return this.bin.purge(id, user);
   }
 }

@@ -8,7 +8,13 @@ import {
 } from '../support/pdf';
 import { createTestApp, TestApp } from '../support/test-app';
 import { signedIn } from '../support/users';
-import { binary, setSiteVariables, testPng, uploadImage } from './export-fixtures';
+import {
+  binary,
+  setSiteVariables,
+  testPng,
+  uploadAttachment,
+  uploadImage,
+} from './export-fixtures';
 
 /** The whole chain with the real Chromium-backed service from scripts/pdf-service.js. */
 describe('export: real PDFs from the Chromium-backed PDF service', () => {
@@ -86,6 +92,81 @@ describe('export: real PDFs from the Chromium-backed PDF service', () => {
       expect(text).toContain('Hot surface Do not touch.');
       expect(text).toContain('Hidden text.');
       expect(text).not.toContain('[!');
+    },
+    90_000,
+  );
+
+  itWithChromium(
+    'links pages to their console URL and attachments to their download URL; images stay inlined',
+    async () => {
+      const admin = await signedIn(t, 'admin');
+      const image = await uploadImage(admin, testPng(3, 16), 'logo.png');
+      const manual = await uploadAttachment(admin, Buffer.from('%PDF-1.4 manual'), 'manual.pdf');
+      await createPage(admin, 'guide/setup', { title: 'Setup' });
+      await createPage(admin, 'guide/intro', {
+        title: 'Intro',
+        content: `Read [the setup](setup#install), the [manual](${manual.url}) and [elsewhere](https://example.org/x).\n\n![logo](${image.url})`,
+      });
+      const res = await admin.get('/export/pdf/guide/intro').buffer(true).parse(binary).expect(200);
+      const pdf = await readPdf(res.body as Buffer);
+      const origin = /^http:\/\/127\.0\.0\.1:\d+$/;
+      const [page, attachment, external] = pdf.links;
+      expect(pdf.links).toHaveLength(3);
+      expect(new URL(page).origin).toMatch(origin);
+      expect(page.replace(new URL(page).origin, '')).toBe('/wiki/guide/setup#install');
+      expect(attachment.replace(new URL(attachment).origin, '')).toBe(
+        `/api/attachments/${manual.id}/content`,
+      );
+      expect(new URL(attachment).origin).toBe(new URL(page).origin);
+      expect(external).toBe('https://example.org/x');
+      // The image is in the PDF itself; nothing points at kb's image URL.
+      expect(pdf.images).toContainEqual({ width: 16, height: 16 });
+      expect(pdf.links.join(' ')).not.toMatch(/document\.invalid|\/api\/images\//);
+    },
+    90_000,
+  );
+
+  itWithChromium(
+    'prints the title and date in the header and page numbers in the footer of every page',
+    async () => {
+      const admin = await signedIn(t, 'admin');
+      await createPage(admin, 'guide/long', {
+        title: 'Handbook chapter',
+        content:
+          'First page.\n\n<!-- pagebreak -->\n\nSecond page.\n\n<!-- pagebreak -->\n\nThird page.',
+      });
+      const res = await admin.get('/export/pdf/guide/long').buffer(true).parse(binary).expect(200);
+      const pdf = await readPdf(res.body as Buffer);
+      expect(pdf.pages).toBe(3);
+      const text = pdf.text.replace(/\s+/g, ' ');
+      const now = new Date();
+      const today = [now.getFullYear(), now.getMonth() + 1, now.getDate()]
+        .map((n, i) => String(n).padStart(i === 0 ? 4 : 2, '0'))
+        .join('-');
+      for (const n of [1, 2, 3]) expect(text).toContain(`Page ${n} of 3`);
+      // The title: once in every header and once as the heading of the first page.
+      expect(text.split('Handbook chapter').length - 1).toBe(4);
+      expect(text.split(today).length - 1).toBe(3);
+
+      const plain = await createTestApp({
+        PDF_SERVICE_URL: service!.url,
+        PDF_HEADER_FOOTER: 'false',
+      });
+      try {
+        const other = await signedIn(plain, 'admin');
+        await createPage(other, 'guide/long', { title: 'Handbook chapter', content: 'Only.' });
+        const bare = await other
+          .get('/export/pdf/guide/long')
+          .buffer(true)
+          .parse(binary)
+          .expect(200);
+        const bareText = (await readPdf(bare.body as Buffer)).text.replace(/\s+/g, ' ');
+        expect(bareText).toContain('Only.');
+        expect(bareText).not.toMatch(/Page 1 of|\d{4}-\d{2}-\d{2}/);
+        expect(bareText.split('Handbook chapter').length - 1).toBe(1);
+      } finally {
+        await plain.close();
+      }
     },
     90_000,
   );

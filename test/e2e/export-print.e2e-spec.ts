@@ -308,7 +308,15 @@ describe('export: print preview and PDF', () => {
       expect(fake.received).toHaveLength(1);
       const sent = fake.received[0];
       expect(sent.path).toBe('/forms/chromium/convert/html');
-      expect(sent.files.map((f) => f.filename)).toEqual(['index.html']);
+      // The header (title, date) and footer (page numbers) ride along (PDF_HEADER_FOOTER=true).
+      expect(sent.files.map((f) => f.filename)).toEqual([
+        'index.html',
+        'header.html',
+        'footer.html',
+      ]);
+      expect(sent.files[1].content).toContain(
+        '<span class="kb-title">Offer &amp; &quot;Terms&quot;</span>',
+      );
       expect(sent.fields).toMatchObject({
         paperWidth: '8.27',
         paperHeight: '11.69',
@@ -407,6 +415,53 @@ describe('export: print preview and PDF', () => {
       expect(throttled.body).toEqual(problem(503, 'pdf_service_overloaded'));
       for (const res of [failed, busy, throttled])
         expect(res.headers['content-disposition']).toBeUndefined();
+    });
+  });
+
+  describe('links in the print document', () => {
+    it("point at kb's console (KB_PUBLIC_URL, else the request's origin); attachments at their download", async () => {
+      const content = (attachment: string) =>
+        [
+          'See [setup](setup#install), [Über](/handbuch/über), the [manual](' + attachment + '),',
+          '[the API](/api/pages/x), [a sibling file](notes.txt?v=1), [top](#top) and [mail](mailto:a@b.example).',
+        ].join('\n');
+      const hrefs = (doc: string) => [...doc.matchAll(/<a href="([^"]*)"/g)].map((m) => m[1]);
+
+      /** Prints a page with the links above as `writer`; answers the document's hrefs. */
+      const printedLinks = async (writer: Client) => {
+        const file = await writer
+          .post('/api/attachments')
+          .attach('file', Buffer.from('id,name\n'), 'manual.csv')
+          .expect(201);
+        await createPage(writer, 'guide/intro', {
+          title: 'Intro',
+          content: content(file.body.url),
+        });
+        const res = await writer.post('/export/preview/guide/intro').send({}).expect(200);
+        return { hrefs: hrefs(res.body.document as string), attachmentId: file.body.id as string };
+      };
+
+      const local = (await printedLinks(editor)).hrefs;
+      const origin = local[0].replace(/\/wiki\/.*$/, '');
+      expect(origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(local[0]).toBe(`${origin}/wiki/guide/setup#install`);
+
+      const other = await createTestApp({ KB_PUBLIC_URL: 'https://wiki.example.com/kb/' });
+      try {
+        const { hrefs: links, attachmentId } = await printedLinks(await signedIn(other, 'editor'));
+        expect(links).toEqual([
+          'https://wiki.example.com/kb/wiki/guide/setup#install',
+          'https://wiki.example.com/kb/wiki/handbuch/%C3%BCber',
+          `https://wiki.example.com/kb/api/attachments/${attachmentId}/content`,
+          'https://wiki.example.com/kb/api/pages/x',
+          // (a page link: the query is not part of a slug)
+          'https://wiki.example.com/kb/wiki/guide/notes.txt',
+          '#top',
+          'mailto:a@b.example',
+        ]);
+      } finally {
+        await other.close();
+      }
     });
   });
 

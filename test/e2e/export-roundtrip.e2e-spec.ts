@@ -70,6 +70,8 @@ describe('export → import round trip', () => {
     await createPage(sourceAdmin, 'handbook', {
       title: 'Handbook',
       content: `Welcome to {{site_name}}.\n\n![logo](${logo.url})\n\n- [Intro](/handbook/intro)\n- [Release](/releases/v1.2)`,
+      // Owned by nobody (the admin who created it is no user of the target instance).
+      owner: null,
       verified: true,
     });
     await createPage(sourceAdmin, 'handbook/intro', {
@@ -89,6 +91,7 @@ describe('export → import round trip', () => {
     await createPage(sourceAdmin, 'handbook/deep/nested/page', {
       title: 'Deep',
       content: `| a | b |\n|---|---|\n| ![c](${chart.url}) | x |`,
+      owner: null,
       verified: true,
     });
     await createPage(sourceAdmin, 'releases/v1.2', {
@@ -96,6 +99,7 @@ describe('export → import round trip', () => {
       content: 'Notes with a trailing # hash',
       lifecycle: 'deprecated',
       deprecatedTarget: 'handbook',
+      owner: null,
       // Unverified on purpose: the archive restores `verified` as exported.
       verified: false,
     });

@@ -1,25 +1,13 @@
 import { DataSource } from 'typeorm';
 import { UsersService } from '../../src/auth/users.service';
 import { NotificationsService } from '../../src/notifications/notifications.service';
+import { eventually } from '../support/eventually';
 import { createTestApp, TestApp } from '../support/test-app';
 import { createPage, updatePage } from '../support/pages';
 import { problem } from '../support/problems';
 import { anonymous, Client, createGroup, signedIn } from '../support/users';
 
 const ISO = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
-
-/** Notifications are written by event listeners after the response: poll briefly. */
-async function eventually<T>(probe: () => Promise<T>, timeoutMs = 3000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    try {
-      return await probe();
-    } catch (error) {
-      if (Date.now() - started > timeoutMs) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
-}
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 150));
 

@@ -46,7 +46,7 @@ describe('review-due notifications', () => {
     const future = new Date(Date.now() + 30 * DAY).toISOString();
     await createPage(editor, 'ops/runbook', { owner: owner.user!.username, nextReviewAt: past });
     await createPage(editor, 'ops/later', { owner: owner.user!.username, nextReviewAt: future });
-    await createPage(editor, 'ops/ownerless', { nextReviewAt: past });
+    await createPage(editor, 'ops/ownerless', { owner: null, nextReviewAt: past });
     const checker = t.get(ReviewDueChecker);
 
     await expect(checker.check()).resolves.toBe(1);
@@ -112,7 +112,7 @@ describe('review-due notifications', () => {
       });
     for (let i = 0; i < 3; i++)
       await createPage(editor, `batch/other-${i}`, {
-        owner: i === 1 ? undefined : owner.user!.username,
+        owner: i === 1 ? null : owner.user!.username,
         nextReviewAt: new Date(Date.now() - (i + 1) * DAY).toISOString(),
       });
     const checker = secondChecker();

@@ -1,21 +1,9 @@
 import { DataSource } from 'typeorm';
 import { UsersService } from '../../src/auth/users.service';
+import { eventually } from '../support/eventually';
 import { createTestApp, TestApp } from '../support/test-app';
 import { createPage } from '../support/pages';
 import { Client, createGroup, signedIn } from '../support/users';
-
-/** Notifications are written by event listeners after the response: poll briefly. */
-async function eventually<T>(probe: () => Promise<T>, timeoutMs = 3000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    try {
-      return await probe();
-    } catch (error) {
-      if (Date.now() - started > timeoutMs) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
-}
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 150));
 

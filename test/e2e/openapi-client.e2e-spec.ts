@@ -370,6 +370,24 @@ describe('a client generated from the OpenAPI document', () => {
     ).toBe(204);
     expect((await grace.POST('/api/notifications/all/read', {})).response.status).toBe(204);
 
+    // Self-service and an administrator's hold on someone else's credentials.
+    const renamed = await grace.PATCH('/api/me', { body: { displayName: 'Rear Admiral Hopper' } });
+    expect(renamed.data?.displayName).toBe('Rear Admiral Hopper');
+    const graceToken = await grace.POST('/api/tokens', { body: { name: 'grace-ci' } });
+    const graceTokens = await session.GET('/api/users/{id}/tokens', { params: userId });
+    expect(graceTokens.data?.items.map((i) => i.id)).toEqual([graceToken.data!.id]);
+    const revokedForGrace = await session.DELETE('/api/users/{id}/tokens/{tokenId}', {
+      params: { path: { id: user.data!.id, tokenId: graceToken.data!.id } },
+    });
+    expect(revokedForGrace.response.status).toBe(204);
+    expect((await session.POST('/api/users/{id}/unlock', { params: userId })).response.status).toBe(
+      204,
+    );
+    expect(
+      (await session.DELETE('/api/users/{id}/sessions', { params: userId })).response.status,
+    ).toBe(204);
+    expect((await grace.GET('/api/me', {})).response.status).toBe(401);
+
     const tokens = await session.GET('/api/tokens', {});
     const listed = tokens.data!.items[0];
     expect(listed.name).toBe('openapi-client');

@@ -40,7 +40,7 @@ describe('pages: bin', () => {
         pageId: page.id,
         slug: 'doomed',
         title: 'Title of doomed',
-        ownerId: null,
+        ownerId: c.editor.user!.id,
         actorId: c.admin.user!.id,
       },
     ]);
@@ -85,6 +85,7 @@ describe('pages: bin', () => {
         content: 'second',
         revision: 2,
         html: '<p>second</p>\n',
+        owner: c.editor.user!.username,
         updatedBy: c.editor.user!.username,
       }),
     );

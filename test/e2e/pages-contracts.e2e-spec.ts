@@ -172,7 +172,7 @@ describe('pages: exported services', () => {
       owner: editor.user!.username,
       nextReviewAt: '2020-01-01T00:00:00.000Z',
     });
-    await createPage(editor, 'later', { nextReviewAt: '2021-01-01T00:00:00.000Z' });
+    await createPage(editor, 'later', { owner: null, nextReviewAt: '2021-01-01T00:00:00.000Z' });
     await createPage(editor, 'future', { nextReviewAt: '2999-01-01T00:00:00.000Z' });
     await createPage(editor, 'binned', { nextReviewAt: '2019-01-01T00:00:00.000Z' });
     await admin.delete('/api/pages/binned').expect(204);

@@ -31,6 +31,8 @@ describe('pages: create, read, update, raw, lists', () => {
         title: 'Getting started',
         content: '# Hello\n\nSee [intro](../intro#top).',
         tags: ['how-to', 'setup'],
+        // Nobody was named: the creator owns the page.
+        owner: c.editor.user!.username,
         updatedBy: c.editor.user!.username,
         html: '<h1 id="hello">Hello</h1>\n<p>See <a href="/intro#top">intro</a>.</p>\n',
       }),
@@ -375,6 +377,7 @@ describe('pages: create, read, update, raw, lists', () => {
         content: 'v2',
         tags: ['a'],
         icon: 'x',
+        owner: c.editor.user!.username,
         revision: 2,
         html: '<p>v2</p>\n',
         updatedBy: c.editor.user!.username,
@@ -391,6 +394,7 @@ describe('pages: create, read, update, raw, lists', () => {
         content: 'v2',
         revision: 3,
         html: '<p>v2</p>\n',
+        owner: c.editor.user!.username,
         updatedBy: c.admin.user!.username,
       }),
     );
@@ -464,9 +468,15 @@ describe('pages: create, read, update, raw, lists', () => {
           title: 'Title of p2',
           tags: ['x'],
           revision: 2,
+          owner: c.editor.user!.username,
           updatedBy: c.editor.user!.username,
         }),
-        expectedSummary({ slug: 'p5', title: 'Title of p5', updatedBy: c.editor.user!.username }),
+        expectedSummary({
+          slug: 'p5',
+          title: 'Title of p5',
+          owner: c.editor.user!.username,
+          updatedBy: c.editor.user!.username,
+        }),
       ],
       nextCursor: expect.any(String),
     });

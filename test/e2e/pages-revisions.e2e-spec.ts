@@ -71,7 +71,7 @@ describe('pages: revisions and events', () => {
         language: null,
         tags: ['a'],
         lifecycle: 'published',
-        owner: null,
+        owner: c.editor.user!.username,
         reviewIntervalDays: null,
         nextReviewAt: null,
         groups: [],
@@ -103,6 +103,7 @@ describe('pages: revisions and events', () => {
         properties: { k: 1 },
         revision: 3,
         html: '<p>v1</p>\n',
+        owner: c.editor.user!.username,
         updatedBy: c.editor.user!.username,
       }),
     );

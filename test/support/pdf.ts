@@ -175,6 +175,8 @@ export interface PdfContent {
   pages: number;
   /** Embedded raster images (width and height in pixels), all pages. */
   images: { width: number; height: number }[];
+  /** The link annotations (their URLs), page after page. */
+  links: string[];
 }
 
 /**
@@ -192,10 +194,12 @@ export async function readPdf(pdf: Buffer): Promise<PdfContent> {
       try {
         const text = await parser.getText();
         const images = await parser.getImage({ imageBuffer: false, imageDataUrl: false, imageThreshold: 0 });
+        const info = await parser.getInfo({ parsePageInfo: true });
         process.stdout.write(JSON.stringify({
           text: text.text,
           pages: text.total,
           images: images.pages.flatMap((p) => p.images.map((i) => ({ width: i.width, height: i.height }))),
+          links: info.pages.flatMap((p) => p.links.map((l) => l.url)),
         }));
       } catch (e) { process.stderr.write(String(e)); process.exitCode = 1; }
       finally { await parser.destroy(); }

@@ -2,16 +2,14 @@ import { Abstract, INestApplication, Type } from '@nestjs/common';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
-import { createConnection } from 'mysql2/promise';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { createApp } from '../../src/app.factory';
 import { AppConfig, loadConfig } from '../../src/common/config/app-config';
+import { createTestDatabase, MYSQL_SERVER_URL } from './mysql-databases';
 
 export const DB_TYPE = (process.env.DB_TYPE ?? 'sqlite') as 'sqlite' | 'mysql';
-/** Server URL without a database; each test file gets a database of its own. */
-export const MYSQL_SERVER_URL = process.env.MYSQL_TEST_URL ?? 'mysql://root@127.0.0.1:3306';
+export { MYSQL_SERVER_URL };
 
 export interface TestApp {
   app: INestApplication;
@@ -26,30 +24,14 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-async function createMysqlDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `kbt_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const connection = await createConnection(MYSQL_SERVER_URL);
-  await connection.query(
-    `CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`,
-  );
-  await connection.end();
-  return {
-    url: `${MYSQL_SERVER_URL.replace(/\/$/, '')}/${name}`,
-    drop: async () => {
-      const c = await createConnection(MYSQL_SERVER_URL);
-      await c.query(`DROP DATABASE IF EXISTS \`${name}\``);
-      await c.end();
-    },
-  };
-}
-
 /**
  * Boots the real application through createApp() on a fresh database (SQLite file in a temp
  * folder, or a new MariaDB database), with migrations run as at start.
  */
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'kb-test-'));
-  const mysql = DB_TYPE === 'mysql' ? await createMysqlDatabase() : undefined;
+  // Each test file gets a database of its own (see mysql-databases.ts for its clean-up).
+  const mysql = DB_TYPE === 'mysql' ? await createTestDatabase() : undefined;
   const config = loadConfig({
     KB_DATA_DIR: dataDir,
     DB_TYPE,

@@ -84,7 +84,8 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /** Change your display name or password (with currentPassword; ends your other sessions), or revoke all your tokens */
+        patch: operations["updateMe"];
         trace?: never;
     };
     "/api/users": {
@@ -121,6 +122,74 @@ export interface paths {
         head?: never;
         /** Change a user's role, groups, display name, password or disabled flag (admin) */
         patch: operations["updateUser"];
+        trace?: never;
+    };
+    "/api/users/{id}/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A user's personal access tokens, newest first (admin) */
+        get: operations["listUserTokens"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/{id}/tokens/{tokenId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke one of a user's tokens at once (admin) */
+        delete: operations["revokeUserToken"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/{id}/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** End every browser session of a user (admin) */
+        delete: operations["endUserSessions"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/{id}/unlock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Clear a user's failed sign-in counter, so they may sign in again at once (admin) */
+        post: operations["unlockUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/groups": {
@@ -789,6 +858,15 @@ export interface components {
             username: string;
             password: string;
         };
+        UpdateMeDto: {
+            displayName?: string;
+            /** @description a new password; needs currentPassword. Ends your other browser sessions (this one stays signed in). */
+            password?: string;
+            /** @description your present password; required with password (422 when missing or wrong) */
+            currentPassword?: string;
+            /** @description true: revoke every personal access token you have */
+            revokeTokens?: boolean;
+        };
         UserResponse: {
             /** Format: uuid */
             id: string;
@@ -832,6 +910,30 @@ export interface components {
             disabled?: boolean;
             displayName?: string;
             password?: string;
+        };
+        TokenResponse: {
+            /** Format: uuid */
+            id: string;
+            /** @example ci-import */
+            name: string;
+            /** @description The first characters of the secret, to recognise it. */
+            prefix: string;
+            /** @description The widest role the token acts with. */
+            scope: components["schemas"]["Role"];
+            /**
+             * Format: date-time
+             * @description null: never expires.
+             */
+            expiresAt: string | null;
+            /** Format: date-time */
+            lastUsedAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        TokenList: {
+            items: components["schemas"]["TokenResponse"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            nextCursor: string | null;
         };
         GroupResponse: {
             /** Format: uuid */
@@ -888,30 +990,6 @@ export interface components {
              */
             scope?: "reader" | "editor" | "admin";
         };
-        TokenResponse: {
-            /** Format: uuid */
-            id: string;
-            /** @example ci-import */
-            name: string;
-            /** @description The first characters of the secret, to recognise it. */
-            prefix: string;
-            /** @description The widest role the token acts with. */
-            scope: components["schemas"]["Role"];
-            /**
-             * Format: date-time
-             * @description null: never expires.
-             */
-            expiresAt: string | null;
-            /** Format: date-time */
-            lastUsedAt: string | null;
-            /** Format: date-time */
-            createdAt: string;
-        };
-        TokenList: {
-            items: components["schemas"]["TokenResponse"][];
-            /** @description Pass as `cursor` for the next page; null on the last page. */
-            nextCursor: string | null;
-        };
         /** @enum {string} */
         Lifecycle: "draft" | "published" | "in_review" | "deprecated" | "archived";
         PageSummaryResponse: {
@@ -926,7 +1004,7 @@ export interface components {
             language: string | null;
             tags: string[];
             lifecycle: components["schemas"]["Lifecycle"];
-            /** @description Username of the owner. */
+            /** @description Username of the owner (the creator unless another owner was named); null: nobody owns the page. */
             owner: string | null;
             /** @description Group names; empty: every signed-in user sees it. */
             groups: string[];
@@ -1088,7 +1166,7 @@ export interface components {
             language: string | null;
             tags: string[];
             lifecycle: components["schemas"]["Lifecycle"];
-            /** @description Username of the owner. */
+            /** @description Username of the owner (the creator unless another owner was named); null: nobody owns the page. */
             owner: string | null;
             /** @description Group names; empty: every signed-in user sees it. */
             groups: string[];
@@ -1159,7 +1237,7 @@ export interface components {
             tags?: string[];
             /** @description default on create: published */
             lifecycle?: components["schemas"]["Lifecycle"];
-            /** @description username of the owner */
+            /** @description username of an active user who owns the page (told when others edit or bin it, and when a review is due); null: nobody. On create, absent means the creator owns the page; on update, absent keeps the owner. */
             owner?: string | null;
             reviewIntervalDays?: number | null;
             /** Format: date-time */
@@ -1212,7 +1290,7 @@ export interface components {
             tags?: string[];
             /** @description default on create: published */
             lifecycle?: components["schemas"]["Lifecycle"];
-            /** @description username of the owner */
+            /** @description username of an active user who owns the page (told when others edit or bin it, and when a review is due); null: nobody. On create, absent means the creator owns the page; on update, absent keeps the owner. */
             owner?: string | null;
             reviewIntervalDays?: number | null;
             /** Format: date-time */
@@ -1867,6 +1945,38 @@ export interface operations {
             default: components["responses"]["UnexpectedError"];
         };
     };
+    updateMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateMeDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MeResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
     listUsers: {
         parameters: {
             query?: {
@@ -1990,6 +2100,120 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    listUserTokens: {
+        parameters: {
+            query?: {
+                /** @description default 20 */
+                limit?: number;
+                /** @description nextCursor from the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The id kb gave the resource (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    revokeUserToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id kb gave the resource (a UUID). */
+                id: string;
+                /** @description The id kb gave the resource (a UUID). */
+                tokenId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    endUserSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id kb gave the resource (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    unlockUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id kb gave the resource (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             default: components["responses"]["UnexpectedError"];
         };
     };

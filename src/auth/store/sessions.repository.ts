@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { LessThan } from 'typeorm';
+import { LessThan, Not } from 'typeorm';
 import { Database, Tx } from '../../common/database/database';
 import { SessionEntity } from '../entities/session.entity';
 
@@ -24,9 +24,16 @@ export class SessionsRepository {
     await this.db.write((t) => t.manager.delete(SessionEntity, { id }), tx);
   }
 
-  /** Ends every session of a user (disabled, or a new password). */
-  async deleteOfUser(userId: string, tx?: Tx): Promise<void> {
-    await this.db.write((t) => t.manager.delete(SessionEntity, { userId }), tx);
+  /**
+   * Ends every session of a user (disabled, a new password, an administrator's order), or all
+   * but `keep` (the one asking); answers how many ended.
+   */
+  async deleteOfUser(userId: string, tx?: Tx, keep?: string): Promise<number> {
+    const result = await this.db.write(
+      (t) => t.manager.delete(SessionEntity, keep ? { userId, id: Not(keep) } : { userId }),
+      tx,
+    );
+    return result.affected ?? 0;
   }
 
   /** Drops sessions past their absolute end or idle since `idleSince`. */

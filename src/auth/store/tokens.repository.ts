@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { In } from 'typeorm';
 import { Database, Tx } from '../../common/database/database';
 import type { CursorPosition } from '../../common/http/pagination';
 import { AccessTokenEntity } from '../entities/access-token.entity';
@@ -33,6 +34,11 @@ export class TokensRepository {
     return query.getMany();
   }
 
+  /** Every token of a user (to revoke them all). */
+  allOfUser(userId: string, tx?: Tx): Promise<AccessTokenEntity[]> {
+    return this.db.manager(tx).findBy(AccessTokenEntity, { userId });
+  }
+
   findOfUser(id: string, userId: string, tx?: Tx): Promise<AccessTokenEntity | null> {
     return this.db.manager(tx).findOneBy(AccessTokenEntity, { id, userId });
   }
@@ -47,5 +53,9 @@ export class TokensRepository {
 
   async delete(id: string, tx?: Tx): Promise<void> {
     await this.db.write((t) => t.manager.delete(AccessTokenEntity, { id }), tx);
+  }
+
+  async deleteMany(ids: string[], tx?: Tx): Promise<void> {
+    await this.db.write((t) => t.manager.delete(AccessTokenEntity, { id: In(ids) }), tx);
   }
 }

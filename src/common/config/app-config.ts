@@ -13,10 +13,19 @@ export interface AppConfig {
   sqlitePath: string;
   /** mysql://user:pass@host:port/db (mysql only). */
   databaseUrl?: string;
+  /** Create the MySQL database at start when it does not exist (else kb stops and says how). */
+  dbCreate: boolean;
   adminUsername: string;
   adminPassword?: string;
+  /**
+   * The address users reach kb at (`https://wiki.example.com`, maybe with a path), without a
+   * trailing slash: links in PDFs point there. Unset: the address of the request.
+   */
+  publicUrl?: string;
   pdfServiceUrl?: string;
   pdfServiceTimeoutMs: number;
+  /** Page numbers, title and date in the header and footer of every PDF. */
+  pdfHeaderFooter: boolean;
   pdfServiceUsername?: string;
   pdfServicePassword?: string;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
@@ -115,6 +124,28 @@ function trustProxy(env: Env): boolean | number | string {
   return raw;
 }
 
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = str(env, name);
+  if (raw === undefined) return fallback;
+  if (raw === 'true') return true;
+  if (raw === 'false') return false;
+  throw new ConfigError(name, `must be true or false, got "${raw}"`);
+}
+
+/** KB_PUBLIC_URL: an http(s) base without query, fragment or credentials; no trailing slash. */
+function publicUrl(env: Env): string | undefined {
+  const raw = url(env, 'KB_PUBLIC_URL', ['http:', 'https:']);
+  if (raw === undefined) return undefined;
+  const parsed = new URL(raw);
+  if (parsed.search || parsed.hash || parsed.username || parsed.password) {
+    throw new ConfigError(
+      'KB_PUBLIC_URL',
+      `must be a base address such as https://wiki.example.com, without query, fragment or credentials, got "${raw}"`,
+    );
+  }
+  return `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`;
+}
+
 function url(env: Env, name: string, protocols: string[]): string | undefined {
   const raw = str(env, name);
   if (raw === undefined) return undefined;
@@ -169,9 +200,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
     dbType,
     sqlitePath: resolve(dataDir, str(env, 'SQLITE_FILE') ?? 'kb.sqlite'),
     databaseUrl,
+    dbCreate: bool(env, 'DB_CREATE', false),
     adminUsername: adminUsername.toLowerCase(),
     adminPassword,
+    publicUrl: publicUrl(env),
     pdfServiceUrl: url(env, 'PDF_SERVICE_URL', ['http:', 'https:']),
+    pdfHeaderFooter: bool(env, 'PDF_HEADER_FOOTER', true),
     pdfServiceTimeoutMs: int(env, 'PDF_SERVICE_TIMEOUT_MS', 30_000, 100, 600_000),
     pdfServiceUsername: str(env, 'PDF_SERVICE_USERNAME'),
     pdfServicePassword: str(env, 'PDF_SERVICE_PASSWORD'),

@@ -47,4 +47,28 @@ describe('JsonLogger', () => {
       }),
     );
   });
+
+  it("moves Nest's start-up lines (modules, mapped routes) to debug", () => {
+    const boot = (level: 'info' | 'debug') =>
+      capture(() => {
+        const logger = new JsonLogger(level);
+        logger.log('Mapped {/api/pages, GET} route', 'RouterExplorer');
+        logger.log('PagesController {/api/pages}:', 'RoutesResolver');
+        logger.log('AppModule dependencies initialized', 'InstanceLoader');
+      });
+    expect(boot('info')).toEqual([]);
+    expect(boot('debug').map((l) => [l.level, l.context])).toEqual([
+      ['debug', 'RouterExplorer'],
+      ['debug', 'RoutesResolver'],
+      ['debug', 'InstanceLoader'],
+    ]);
+  });
+
+  it('writes audit lines at every level but silent', () => {
+    const line = { msg: 'token.created', event: 'token.created' };
+    expect(capture(() => new JsonLogger('error').log(line, 'audit'))).toEqual([
+      expect.objectContaining({ level: 'info', context: 'audit', event: 'token.created' }),
+    ]);
+    expect(capture(() => new JsonLogger('silent').log(line, 'audit'))).toEqual([]);
+  });
 });

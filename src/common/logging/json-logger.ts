@@ -1,14 +1,38 @@
 import { LoggerService } from '@nestjs/common';
+import { AUDIT_CONTEXT } from './audit';
 
 const LEVELS = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 } as const;
 export type LogLevel = keyof typeof LEVELS;
 
-/** One JSON object per line on stdout; the level filter is set once at start. */
+/**
+ * Nest's start-up chatter (a line per module, controller and mapped route) is for debugging:
+ * at `info` an operator should see kb's own start line, not two hundred framework lines.
+ */
+const FRAMEWORK_BOOT_CONTEXTS = new Set([
+  'NestFactory',
+  'InstanceLoader',
+  'RoutesResolver',
+  'RouterExplorer',
+  'NestApplication',
+]);
+
+/**
+ * One JSON object per line (stdout by default); the level filter is set once at start. Audit
+ * lines (context `audit`) are written at every level but `silent`: they are the record of who
+ * did what, not diagnostics.
+ */
 export class JsonLogger implements LoggerService {
-  constructor(private readonly level: LogLevel = 'info') {}
+  constructor(
+    private readonly level: LogLevel = 'info',
+    private readonly out: NodeJS.WritableStream = process.stdout,
+  ) {}
 
   log(message: unknown, context?: string): void {
-    this.write('info', message, context);
+    this.write(
+      context && FRAMEWORK_BOOT_CONTEXTS.has(context) ? 'debug' : 'info',
+      message,
+      context,
+    );
   }
   error(message: unknown, stackOrContext?: string, context?: string): void {
     const hasStack = context !== undefined;
@@ -35,7 +59,8 @@ export class JsonLogger implements LoggerService {
     context?: string,
     stack?: string,
   ): void {
-    if (LEVELS[level] < LEVELS[this.level]) return;
+    const audit = context === AUDIT_CONTEXT && this.level !== 'silent';
+    if (!audit && LEVELS[level] < LEVELS[this.level]) return;
     // An Error's message and stack are not enumerable: spread, it would log as {}.
     const fields =
       message instanceof Error
@@ -50,6 +75,6 @@ export class JsonLogger implements LoggerService {
       ...fields,
     };
     if (stack) line.stack = stack;
-    process.stdout.write(JSON.stringify(line) + '\n');
+    this.out.write(JSON.stringify(line) + '\n');
   }
 }

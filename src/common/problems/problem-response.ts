@@ -1,5 +1,6 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { noteProblemCode } from '../http/request-context';
 import { Problem, ProblemBody, problemType, titleFor } from './problem';
 
 const STATUS_CODES: Record<number, string> = {
@@ -157,6 +158,7 @@ export function buildProblemBody(problem: ResolvedProblem, req: Request): Proble
 }
 
 export function sendProblem(res: Response, problem: ResolvedProblem, body: ProblemBody): void {
+  noteProblemCode(res, problem.code);
   if (res.headersSent) {
     res.destroy();
     return;

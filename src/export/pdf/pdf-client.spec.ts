@@ -64,6 +64,28 @@ describe('PdfClient', () => {
     });
   });
 
+  it("sends header.html and footer.html (title, date, Chromium's page-number classes) when asked", async () => {
+    fake = await fakePdfService();
+    await client({ PDF_SERVICE_URL: fake.url }).render(HTML, {
+      headerFooter: { title: 'Q3 <report> & "notes"', date: '2026-11-23' },
+    });
+    const files = fake.received[0].files;
+    expect(files.map((f) => f.filename)).toEqual(['index.html', 'header.html', 'footer.html']);
+    const [, header, footer] = files;
+    expect(header.content).toContain(
+      '<span class="kb-title">Q3 &lt;report&gt; &amp; &quot;notes&quot;</span>',
+    );
+    expect(header.content).toContain('<span class="kb-date">2026-11-23</span>');
+    expect(footer.content).toContain(
+      'Page <span class="pageNumber"></span> of <span class="totalPages"></span>',
+    );
+    // Chromium's templates load nothing: the styles are inline, with a readable font size.
+    for (const file of [header, footer]) {
+      expect(file.content).toMatch(/font: 8pt/);
+      expect(file.content).not.toMatch(/<link|<script|url\(/);
+    }
+  });
+
   it('sends no credentials when none are configured', async () => {
     fake = await fakePdfService();
     await client({ PDF_SERVICE_URL: fake.url }).render(HTML);

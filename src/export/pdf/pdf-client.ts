@@ -2,8 +2,10 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import axios, { AxiosError, AxiosResponse } from 'axios';
 import FormData from 'form-data';
 import { APP_CONFIG, AppConfig } from '../../common/config/app-config';
+import { currentRequestId } from '../../common/http/request-context';
 import { UpstreamProblem } from '../../common/problems/problem';
 import { MARGIN_INCHES, PAGE_GEOMETRY } from '../print/page-geometry';
+import { footerHtml, HeaderFooter, headerHtml } from './header-footer';
 
 /** Gotenberg's Chromium HTML route, relative to PDF_SERVICE_URL. */
 export const GOTENBERG_HTML_ROUTE = 'forms/chromium/convert/html';
@@ -20,6 +22,8 @@ export interface PdfRequestOptions {
   signal?: AbortSignal;
   /** Sent as Gotenberg-Trace so both logs can be joined (the request id). */
   trace?: string;
+  /** Title and date in the header, page numbers in the footer (`header.html`, `footer.html`). */
+  headerFooter?: HeaderFooter;
 }
 
 /**
@@ -47,7 +51,7 @@ export class PdfClient {
     this.assertConfigured();
     const base = this.config.pdfServiceUrl!;
     const url = new URL(GOTENBERG_HTML_ROUTE, base.endsWith('/') ? base : `${base}/`).toString();
-    const form = buildForm(html);
+    const form = buildForm(html, options.headerFooter);
     // One deadline for the whole exchange (axios' own timeout is per socket inactivity).
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), this.config.pdfServiceTimeoutMs);
@@ -55,39 +59,58 @@ export class PdfClient {
       ? AbortSignal.any([options.signal, deadline.signal])
       : deadline.signal;
     const started = Date.now();
-    let response: AxiosResponse<Buffer>;
     try {
-      response = await axios.post<Buffer>(url, form, {
-        headers: {
-          ...form.getHeaders(),
-          ...(options.trace ? { 'Gotenberg-Trace': options.trace } : {}),
-        },
-        auth: this.config.pdfServiceUsername
-          ? {
-              username: this.config.pdfServiceUsername,
-              password: this.config.pdfServicePassword ?? '',
-            }
-          : undefined,
-        responseType: 'arraybuffer',
-        signal,
-        maxRedirects: 0,
-        maxContentLength: MAX_PDF_BYTES,
-        maxBodyLength: Infinity,
-        validateStatus: () => true,
-        proxy: false,
-      });
+      return this.checkResponse(await this.post(url, form, signal, options.trace));
     } catch (error) {
-      throw this.transportProblem(error, deadline.signal.aborted, Date.now() - started);
+      const problem =
+        error instanceof UpstreamProblem
+          ? error
+          : this.transportProblem(error, deadline.signal.aborted);
+      // One line per failed conversion, joined to the request (and Gotenberg's log) by its id.
+      this.logger.warn({
+        msg: 'pdf service failed',
+        requestId: options.trace ?? currentRequestId(),
+        code: problem.code,
+        status: problem.status,
+        reason: failureReason(error),
+        elapsedMs: Date.now() - started,
+      });
+      throw problem;
     } finally {
       clearTimeout(timer);
     }
-    return this.checkResponse(response);
+  }
+
+  private post(
+    url: string,
+    form: FormData,
+    signal: AbortSignal,
+    trace: string | undefined,
+  ): Promise<AxiosResponse<Buffer>> {
+    return axios.post<Buffer>(url, form, {
+      headers: {
+        ...form.getHeaders(),
+        ...(trace ? { 'Gotenberg-Trace': trace } : {}),
+      },
+      auth: this.config.pdfServiceUsername
+        ? {
+            username: this.config.pdfServiceUsername,
+            password: this.config.pdfServicePassword ?? '',
+          }
+        : undefined,
+      responseType: 'arraybuffer',
+      signal,
+      maxRedirects: 0,
+      maxContentLength: MAX_PDF_BYTES,
+      maxBodyLength: Infinity,
+      validateStatus: () => true,
+      proxy: false,
+    });
   }
 
   private checkResponse(response: AxiosResponse<Buffer>): Buffer {
     const { status } = response;
     if (status === 503 || status === 429) {
-      this.logger.warn({ msg: 'pdf service overloaded', status });
       throw new UpstreamProblem(
         503,
         'pdf_service_overloaded',
@@ -98,7 +121,6 @@ export class PdfClient {
       );
     }
     if (status !== 200) {
-      this.logger.warn({ msg: 'pdf service failed', status });
       const hint =
         status === 401 || status === 403
           ? ' (check PDF_SERVICE_USERNAME and PDF_SERVICE_PASSWORD)'
@@ -111,10 +133,6 @@ export class PdfClient {
     }
     const body = Buffer.from(response.data);
     if (body.subarray(0, 5).toString('latin1') !== '%PDF-') {
-      this.logger.warn({
-        msg: 'pdf service answered something that is not a PDF',
-        contentType: response.headers['content-type'],
-      });
       throw new UpstreamProblem(
         502,
         'pdf_service_failed',
@@ -124,9 +142,8 @@ export class PdfClient {
     return body;
   }
 
-  private transportProblem(error: unknown, timedOut: boolean, elapsedMs: number): UpstreamProblem {
+  private transportProblem(error: unknown, timedOut: boolean): UpstreamProblem {
     if (timedOut) {
-      this.logger.warn({ msg: 'pdf service timed out', elapsedMs });
       return new UpstreamProblem(
         504,
         'pdf_service_timeout',
@@ -144,11 +161,6 @@ export class PdfClient {
         'The HTML-to-PDF service answered with a PDF that is too large.',
       );
     }
-    this.logger.warn({
-      msg: 'pdf service unreachable',
-      code: code ?? (error as { code?: string }).code,
-      elapsedMs,
-    });
     return new UpstreamProblem(
       502,
       'pdf_service_failed',
@@ -157,13 +169,20 @@ export class PdfClient {
   }
 }
 
-/** The multipart form Gotenberg expects: the document as `index.html` plus page settings. */
-export function buildForm(html: string): FormData {
+/**
+ * The multipart form Gotenberg expects: the document as `index.html` (with `header.html` and
+ * `footer.html` when asked for) plus page settings.
+ */
+export function buildForm(html: string, headerFooter?: HeaderFooter): FormData {
   const form = new FormData();
-  form.append('files', Buffer.from(html, 'utf8'), {
-    filename: 'index.html',
-    contentType: 'text/html; charset=utf-8',
-  });
+  const files: [string, string][] = [['index.html', html]];
+  if (headerFooter)
+    files.push(['header.html', headerHtml(headerFooter)], ['footer.html', footerHtml()]);
+  for (const [filename, content] of files)
+    form.append('files', Buffer.from(content, 'utf8'), {
+      filename,
+      contentType: 'text/html; charset=utf-8',
+    });
   const fields: Record<string, string> = {
     paperWidth: String(PAGE_GEOMETRY.widthInches),
     paperHeight: String(PAGE_GEOMETRY.heightInches),
@@ -177,6 +196,13 @@ export function buildForm(html: string): FormData {
   };
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
   return form;
+}
+
+/** What went wrong, for the log: the service's status, or the transport error's code. */
+function failureReason(error: unknown): string {
+  if (error instanceof UpstreamProblem) return error.detail;
+  const code = error instanceof AxiosError ? error.code : (error as { code?: string }).code;
+  return code ?? (error instanceof Error ? error.message : String(error));
 }
 
 /** Passes a sane Retry-After through (seconds or an HTTP date); otherwise a short default. */

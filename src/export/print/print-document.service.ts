@@ -3,6 +3,7 @@ import type { PageEntity } from '../../pages/entities/page.entity';
 import { MarkdownRenderer } from '../../pages/rendering/markdown-renderer';
 import { PagesService } from '../../pages/pages.service';
 import { MediaService } from '../../media/media.service';
+import { absoluteLinks } from './absolute-links';
 import { DataUriCache } from './data-uri-cache';
 import { inlineImages, storedImageIds } from './inline-images';
 import { markPageBreaks } from './page-breaks';
@@ -16,8 +17,9 @@ const DATA_URI_CACHE_CHARS = 32 * 1024 * 1024;
 /**
  * Builds THE print document — the same HTML for the print preview, the browser's print and the
  * PDF: the normal markdown-it rendering with variables resolved (saved values, then the
- * request's overrides), page-break markers, every stored image inlined as a `data:` URI, the
- * title, one embedded print stylesheet; no script and no reference to anything outside it.
+ * request's overrides), page-break markers, every stored image inlined as a `data:` URI, links
+ * made absolute (pages to their console URL), the title, one embedded print stylesheet; no
+ * script, and nothing outside it is loaded.
  */
 @Injectable()
 export class PrintDocumentService {
@@ -30,8 +32,15 @@ export class PrintDocumentService {
     private readonly media: MediaService,
   ) {}
 
-  /** `overrides` must already be validated (validateOverrides). */
-  async build(page: PageEntity, overrides: Record<string, string> = {}): Promise<string> {
+  /**
+   * `baseUrl`: where readers reach kb (KB_PUBLIC_URL or the request's origin), for the links.
+   * `overrides` must already be validated (validateOverrides).
+   */
+  async build(
+    page: PageEntity,
+    baseUrl: string,
+    overrides: Record<string, string> = {},
+  ): Promise<string> {
     const variables = { ...(await this.pages.resolveVariables(page)), ...overrides };
     const breaks = markPageBreaks(page.content);
     const body = breaks.restore(
@@ -39,7 +48,7 @@ export class PrintDocumentService {
     );
     const images = await this.dataUris(storedImageIds(body));
     // Paper cannot expand a section: collapsible ones print open.
-    const printed = body.replace(/<details>/g, '<details open>');
+    const printed = absoluteLinks(body.replace(/<details>/g, '<details open>'), baseUrl, page.slug);
     return printDocument(page.title, page.language, inlineImages(printed, images));
   }
 

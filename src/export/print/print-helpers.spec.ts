@@ -1,3 +1,4 @@
+import { absoluteLinks } from './absolute-links';
 import { Problem } from '../../common/problems/problem';
 import { DataUriCache } from './data-uri-cache';
 import { inlineImages, storedImageIds } from './inline-images';
@@ -138,5 +139,26 @@ describe('DataUriCache', () => {
     cache.set('d', 'ddddddd');
     expect(cache.get('d')).toBeUndefined();
     expect(cache.size).toBe(2);
+  });
+});
+
+describe('absoluteLinks', () => {
+  const base = 'https://kb.example/root';
+  it('sends page links to the console, kb paths to kb, and leaves the rest as written', () => {
+    const html =
+      '<p><a href="/guide/setup#install">a</a> <a href="/api/attachments/0f0e/content" title="t">b</a>' +
+      ' <a href="https://x.example/?a=1&amp;b=2">c</a> <a href="#top">d</a> <a>e</a></p>';
+    expect(absoluteLinks(html, base, 'guide/intro')).toBe(
+      '<p><a href="https://kb.example/root/wiki/guide/setup#install">a</a>' +
+        ' <a href="https://kb.example/root/api/attachments/0f0e/content" title="t">b</a>' +
+        ' <a href="https://x.example/?a=1&amp;b=2">c</a> <a href="#top">d</a> <a>e</a></p>',
+    );
+  });
+
+  it('leaves images alone (they are inlined)', () => {
+    const html = '<img src="/api/images/1/content" alt="x" /><a href="/p">p</a>';
+    expect(absoluteLinks(html, base, 'p')).toBe(
+      '<img src="/api/images/1/content" alt="x" /><a href="https://kb.example/root/wiki/p">p</a>',
+    );
   });
 });

@@ -1,5 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { AuthUser } from '../../common/auth/auth-user';
+import { APP_CONFIG, AppConfig } from '../../common/config/app-config';
 import type { PageEntity } from '../../pages/entities/page.entity';
 import { PagesService } from '../../pages/pages.service';
 import { PdfClient } from '../pdf/pdf-client';
@@ -9,6 +10,15 @@ import { PrintDocumentService } from './print-document.service';
 export interface PdfFile {
   pdf: Buffer;
   slug: string;
+}
+
+/** The request a print is made for: its origin (for links) and, for a PDF, cancellation. */
+export interface PrintRequest {
+  /** `<protocol>://<host>` of the request; KB_PUBLIC_URL wins when set. */
+  origin: string;
+  signal?: AbortSignal;
+  /** The request id, sent on to the PDF service. */
+  trace?: string;
 }
 
 /**
@@ -21,24 +31,36 @@ export class PrintService {
     private readonly pages: PagesService,
     private readonly documents: PrintDocumentService,
     private readonly pdfClient: PdfClient,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async preview(slug: string, user: AuthUser, body: unknown): Promise<{ document: string }> {
-    const { page, overrides } = await this.resolve(slug, user, body);
-    return { document: await this.documents.build(page, overrides) };
-  }
-
-  /** `body` undefined = the saved values (GET; query parameters never set overrides). */
-  async pdf(
+  async preview(
     slug: string,
     user: AuthUser,
     body: unknown,
-    options: { signal?: AbortSignal; trace?: string } = {},
-  ): Promise<PdfFile> {
+    request: PrintRequest,
+  ): Promise<{ document: string }> {
+    const { page, overrides } = await this.resolve(slug, user, body);
+    return { document: await this.documents.build(page, this.baseUrl(request), overrides) };
+  }
+
+  /** `body` undefined = the saved values (GET; query parameters never set overrides). */
+  async pdf(slug: string, user: AuthUser, body: unknown, request: PrintRequest): Promise<PdfFile> {
     const { page, overrides } = await this.resolve(slug, user, body);
     this.pdfClient.assertConfigured();
-    const document = await this.documents.build(page, overrides);
-    return { pdf: await this.pdfClient.render(document, options), slug: page.slug };
+    const document = await this.documents.build(page, this.baseUrl(request), overrides);
+    const pdf = await this.pdfClient.render(document, {
+      signal: request.signal,
+      trace: request.trace,
+      headerFooter: this.config.pdfHeaderFooter
+        ? { title: page.title, date: localDate(new Date()) }
+        : undefined,
+    });
+    return { pdf, slug: page.slug };
+  }
+
+  private baseUrl(request: PrintRequest): string {
+    return this.config.publicUrl ?? request.origin;
   }
 
   /** 400 for a malformed body, 404 for a page the user cannot see, 422 for bad overrides. */
@@ -56,4 +78,10 @@ export class PrintService {
     ]);
     return { page, overrides: validateOverrides(requested, defined, usable) };
   }
+}
+
+/** YYYY-MM-DD in the server's time zone: the day the PDF was made, unambiguous everywhere. */
+function localDate(date: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
 }

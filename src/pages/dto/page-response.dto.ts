@@ -46,7 +46,11 @@ export class PageSummaryResponse {
   @ApiProperty(LIFECYCLE)
   lifecycle: Lifecycle;
 
-  @ApiProperty({ ...NULLABLE_STRING, description: 'Username of the owner.' })
+  @ApiProperty({
+    ...NULLABLE_STRING,
+    description:
+      'Username of the owner (the creator unless another owner was named); null: nobody owns the page.',
+  })
   owner: string | null;
 
   @ApiProperty({ type: [String], description: 'Group names; empty: every signed-in user sees it.' })

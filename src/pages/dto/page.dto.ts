@@ -62,7 +62,8 @@ export class PageFieldsDto {
   @ApiPropertyOptional({
     type: String,
     nullable: true,
-    description: 'username of the owner',
+    description:
+      'username of an active user who owns the page (told when others edit or bin it, and when a review is due); null: nobody. On create, absent means the creator owns the page; on update, absent keeps the owner.',
   })
   @IsOptional()
   @IsString()

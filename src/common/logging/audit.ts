@@ -1,0 +1,41 @@
+import { Logger } from '@nestjs/common';
+import { currentRequestId } from '../http/request-context';
+
+export const AUDIT_CONTEXT = 'audit';
+
+/** What the audit log records: sign-ins, credentials, accounts, and changes too big to undo. */
+export type AuditEvent =
+  | 'auth.login.succeeded'
+  | 'auth.login.failed'
+  | 'auth.throttled'
+  | 'auth.logout'
+  | 'token.created'
+  | 'token.revoked'
+  | 'session.ended'
+  | 'user.created'
+  | 'user.updated'
+  | 'user.unlocked'
+  | 'group.created'
+  | 'import.finished'
+  | 'page.binned'
+  | 'page.purged'
+  | 'page.restored';
+
+export interface AuditFields {
+  /** Who did it: a user id, or null (an anonymous sign-in attempt, the CLI, start-up). */
+  actorId: string | null;
+  /** What it was done to, as `<kind>:<id>` (`user:<uuid>`, `page:<uuid>`, `username:<name>`). */
+  target: string;
+  /** Further facts (never a secret): counts, a slug, the changed field names, an address. */
+  [detail: string]: unknown;
+}
+
+const logger = new Logger(AUDIT_CONTEXT);
+
+/**
+ * One JSON line per event with `"context":"audit"`, the event, actor, target and the id of the
+ * request it happened in (null outside a request: the CLI). Call it after the change committed.
+ */
+export function audit(event: AuditEvent, fields: AuditFields): void {
+  logger.log({ msg: event, event, ...fields, requestId: currentRequestId() ?? null });
+}
