@@ -40,7 +40,9 @@ async function measure({
 }) {
   const base = { url, connections, headers, requests };
   if (warmup > 0) await runOnce({ ...base, duration: warmup }, false);
+  await eventLoopDelayP99(url); // starts the server's event-loop window
   const { result, times, statuses } = await runOnce({ ...base, duration }, true);
+  const loopP99 = await eventLoopDelayP99(url);
   const sorted = Float64Array.from(times).sort();
   return {
     requestsPerSecond: times.length / result.duration,
@@ -54,7 +56,23 @@ async function measure({
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
     bytesPerSecond: result.throughput.average,
+    loopP99,
   };
 }
 
-module.exports = { measure, percentile };
+/**
+ * The server's event-loop delay p99 (ms) since the previous call, from kb's /metrics (open to
+ * this machine); null for a server without it (the ceiling apps).
+ */
+async function eventLoopDelayP99(url) {
+  try {
+    const res = await fetch(`${url}/metrics`);
+    if (!res.ok) return null;
+    const match = /^kb_event_loop_delay_seconds\{quantile="0\.99"\} (\S+)$/m.exec(await res.text());
+    return match ? Number(match[1]) * 1000 : null;
+  } catch {
+    return null;
+  }
+}
+
+module.exports = { measure, percentile, eventLoopDelayP99 };

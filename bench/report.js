@@ -57,6 +57,29 @@ function targets(results, ceiling) {
   return rows;
 }
 
+/**
+ * The one summary: which targets this run met and missed, from the Targets rows, so the
+ * numbers are never restated by hand (bench/analysis.md holds only the why and the next steps).
+ */
+function summary(results, ceiling, report) {
+  const rows = [
+    ...targets(results, ceiling).map(([name, value, met]) => ({ name, value, met })),
+    ...[...(report.imports ?? []), ...(report.console ?? [])].map((row) => ({
+      name: `${row.name}${row.target ? ` ${row.target}` : ''}`,
+      value: row.value,
+      met: row.ok ?? null,
+    })),
+  ].filter((row) => row.met !== null);
+  const missed = rows.filter((row) => !row.met);
+  const lines = ['## Summary', ''];
+  lines.push(
+    `${rows.length - missed.length} of ${rows.length} measured targets met${missed.length ? '; missed:' : '.'}`,
+  );
+  for (const row of missed) lines.push(`- ${row.name}: ${row.value}`);
+  lines.push('');
+  return lines;
+}
+
 function writeReport(report, file) {
   const { machine, settings, seeding, results } = report;
   const ceiling = results.find((r) => r.key === 'ceiling');
@@ -113,9 +136,9 @@ function writeReport(report, file) {
   lines.push('## Results');
   lines.push('');
   lines.push(
-    '| Scenario | Data | req/s | vs ceiling | p50 ms | p95 ms | p97.5 ms | p99 ms | Responses |',
+    '| Scenario | Data | req/s | vs ceiling | p50 ms | p95 ms | p97.5 ms | p99 ms | loop p99 ms | Responses |',
   );
-  lines.push('|---|---|---:|---:|---:|---:|---:|---:|---|');
+  lines.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---|');
   for (const row of results) {
     const ratio =
       ceiling && row !== ceiling
@@ -124,7 +147,7 @@ function writeReport(report, file) {
           ? '100%'
           : '-';
     lines.push(
-      `| ${row.name} | ${row.dataset} | ${int(row.requestsPerSecond)} | ${ratio} | ${fmt(row.p50)} | ${fmt(row.p95)} | ${fmt(row.p97_5)} | ${fmt(row.p99)} | ${statusText(row)} |`,
+      `| ${row.name} | ${row.dataset} | ${int(row.requestsPerSecond)} | ${ratio} | ${fmt(row.p50)} | ${fmt(row.p95)} | ${fmt(row.p97_5)} | ${fmt(row.p99)} | ${row.loopP99 == null ? '-' : fmt(row.loopP99)} | ${statusText(row)} |`,
     );
   }
   lines.push('');
@@ -146,6 +169,7 @@ function writeReport(report, file) {
         `| ${row.name}${row.target ? ` ${row.target}` : ''} | ${row.value} | ${row.ok === null || row.ok === undefined ? '-' : row.ok ? 'yes' : '**no**'} |`,
       );
     lines.push('');
+    lines.push(...summary(results, ceiling, report));
   }
   if ((report.imports ?? []).length > 0) {
     lines.push('## Import');

@@ -36,12 +36,17 @@ function envInt(name, fallback) {
   return raw ? Number(raw) : fallback;
 }
 
+// BENCH_QUICK=1: every scenario on small datasets for a few seconds, to check the bench itself
+// in a couple of minutes; like BENCH_ONLY it leaves docs/PERFORMANCE.md alone.
+const QUICK = process.env.BENCH_QUICK === '1';
+
 const SETTINGS = {
-  pages: envInt('BENCH_PAGES', 10_000),
-  searchPages: envInt('BENCH_SEARCH_PAGES', 100_000),
+  quick: QUICK,
+  pages: envInt('BENCH_PAGES', QUICK ? 1_000 : 10_000),
+  searchPages: envInt('BENCH_SEARCH_PAGES', QUICK ? 5_000 : 100_000),
   connections: envInt('BENCH_CONNECTIONS', 50),
-  duration: envInt('BENCH_DURATION', 10),
-  warmup: envInt('BENCH_WARMUP', 2),
+  duration: envInt('BENCH_DURATION', QUICK ? 3 : 10),
+  warmup: envInt('BENCH_WARMUP', QUICK ? 1 : 2),
   port: envInt('BENCH_PORT', 3901),
   ceilingPort: envInt('BENCH_CEILING_PORT', 3902),
   only: process.env.BENCH_ONLY ? process.env.BENCH_ONLY.split(',') : null,
@@ -343,9 +348,10 @@ async function main() {
     totalSeconds: (Date.now() - started) / 1000,
   };
   writeFileSync(join(WORK, 'results.json'), JSON.stringify(report, null, 2));
-  if (!SETTINGS.only) writeReport(report, join(ROOT, 'docs', 'PERFORMANCE.md'));
+  const partial = SETTINGS.only || SETTINGS.quick;
+  if (!partial) writeReport(report, join(ROOT, 'docs', 'PERFORMANCE.md'));
   log(
-    `done in ${report.totalSeconds.toFixed(0)} s; ${SETTINGS.only ? 'partial run: docs/PERFORMANCE.md left alone' : 'docs/PERFORMANCE.md written'}`,
+    `done in ${report.totalSeconds.toFixed(0)} s; ${partial ? 'partial or quick run: docs/PERFORMANCE.md left alone' : 'docs/PERFORMANCE.md written'}`,
   );
 }
 

@@ -4,7 +4,8 @@
 // BENCH_CONNECTIONS, BENCH_DURATION, BENCH_WARMUP, BENCH_PORT, BENCH_CEILING_PORT,
 // BENCH_MYSQL_URL (import benchmark on MariaDB), BENCH_NODE_ARGS (e.g. --cpu-prof for the kb
 // server), and BENCH_ONLY=key,key (scenario keys, ceilingMiddleware, import) for a partial run
-// that leaves docs/PERFORMANCE.md alone.
+// that leaves docs/PERFORMANCE.md alone; BENCH_QUICK=1 runs everything small and short (a
+// check of the bench, minutes instead of an hour), also leaving the report alone.
 const { ensureConsoleBuilt, ensureServerBuilt } = require('./build-steps');
 
 ensureServerBuilt();

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `npm test`: every spec on SQLite (the console's browser specs included), then the e2e specs on
-// MariaDB/MySQL when one answers (REQUIRE_MYSQL=1 makes a missing server a failure). Builds the
+// `npm test`: every spec on SQLite (the console's browser specs included), the media e2e specs
+// with media in S3 (s3rver), then the e2e specs on MariaDB/MySQL when one answers
+// (REQUIRE_MYSQL=1 makes a missing server a failure). Builds the
 // console first when it is missing or older than console/. Prints per-run and total counts.
 const { spawnSync } = require('node:child_process');
 const { mkdirSync, readFileSync, existsSync, rmSync } = require('node:fs');
@@ -53,6 +54,12 @@ function runJest(name, env, args) {
   mkdirSync(results, { recursive: true });
   ensureConsoleBuilt();
   const runs = [runJest('sqlite', { DB_TYPE: 'sqlite' }, [])];
+  // The media specs again with media in a bucket of a real S3-protocol server (s3rver).
+  runs.push(
+    runJest('s3', { DB_TYPE: 'sqlite', TEST_MEDIA_STORE: 's3', JEST_E2E_ONLY: '1' }, [
+      'test/e2e/media-',
+    ]),
+  );
   const mysqlUp = await reachable(mysqlUrl.hostname, mysqlUrl.port || 3306);
   if (mysqlUp) {
     runs.push(runJest('mysql', { DB_TYPE: 'mysql', JEST_E2E_ONLY: '1' }, []));

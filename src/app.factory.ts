@@ -2,13 +2,16 @@ import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import cookieParser from 'cookie-parser';
-import { json, NextFunction, Request, Response } from 'express';
+import { NextFunction, Request, Response } from 'express';
 import { AppModule } from './app.module';
 import { AppConfig } from './common/config/app-config';
-import { JsonBodyInterceptor } from './common/http/json-body';
+import { mountJsonParsers } from './common/http/json-budget';
+import { JsonBodyInterceptor, refuseEncodedBodies } from './common/http/json-body';
+import { KbMetrics } from './common/metrics/kb-metrics';
 import { mountOpenApi } from './common/openapi/openapi-document';
 import { requestContext } from './common/http/request-context';
 import { securityHeaders } from './common/http/security-headers';
+import { ShutdownState } from './common/health/shutdown-state';
 import { JsonLogger } from './common/logging/json-logger';
 import { problemErrorMiddleware, ProblemFilter } from './common/problems/problem.filter';
 import { createValidationPipe } from './common/problems/validation';
@@ -33,6 +36,7 @@ function configureApp(app: NestExpressApplication, config: AppConfig, logger: Js
   app.set('trust proxy', config.trustProxy);
   app.disable('x-powered-by');
   app.set('etag', false);
+  app.use(app.get(KbMetrics).middleware());
   app.use(requestContext(logger));
   app.use(securityHeaders());
   app.use(cookieParser());
@@ -41,15 +45,20 @@ function configureApp(app: NestExpressApplication, config: AppConfig, logger: Js
     if (req.method === 'POST') res.setHeader('Cache-Control', 'private, no-store');
     next();
   });
-  app.use(
-    json({ limit: config.jsonBodyLimitBytes, type: ['application/json', 'application/*+json'] }),
-  );
+  // JSON bodies: size, depth and member budgets per route, checked before parsing.
+  mountJsonParsers(app, config.jsonBodyLimitBytes);
+  app.use(refuseEncodedBodies);
   // Body-parser errors happen before Nest's router; this turns them into problems.
   app.use(problemErrorMiddleware);
   app.useGlobalFilters(new ProblemFilter());
   // A JSON route answers a body of another media type with 415 (after the guards' 401/403).
   app.useGlobalInterceptors(new JsonBodyInterceptor());
   app.useGlobalPipes(createValidationPipe());
-  app.enableShutdownHooks();
+  // Responses while shutting down ask the client (the proxy) to open its next connection elsewhere.
+  const shutdown = app.get(ShutdownState);
+  app.use((_req: Request, res: Response, next: NextFunction) => {
+    if (shutdown.draining) res.setHeader('Connection', 'close');
+    next();
+  });
   mountOpenApi(app as INestApplication);
 }

@@ -1,18 +1,23 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { join } from 'node:path';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { ScheduleModule } from '@nestjs/schedule';
 import { AuthModule } from './auth/auth.module';
 import { AppConfig } from './common/config/app-config';
 import { ConfigModule } from './common/config/config.module';
 import { DatabaseModule } from './common/database/database.module';
+import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import { ConsoleModule } from './console/console.module';
 import { HealthController } from './common/health/health.controller';
+import { ShutdownState } from './common/health/shutdown-state';
+import { MetricsModule } from './common/metrics/metrics.module';
 import { DraftsModule } from './drafts/drafts.module';
 import { ExportModule } from './export/export.module';
 import { ImportModule } from './import/import.module';
 import { MediaModule } from './media/media.module';
 import { NotificationsModule } from './notifications/notifications.module';
 import { PagesModule } from './pages/pages.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 @Module({})
 export class AppModule {
@@ -21,19 +26,23 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        DatabaseModule.forRoot(config),
+        DatabaseModule.forRoot(config, [join(__dirname, 'pages', 'store', 'read-queries')]),
+        MetricsModule,
         EventEmitterModule.forRoot(),
         ScheduleModule.forRoot(),
         AuthModule,
+        RateLimitModule,
         PagesModule,
         DraftsModule,
         MediaModule,
         NotificationsModule,
         ImportModule,
         ExportModule,
+        WebhooksModule,
         ConsoleModule.register(config.consoleDir),
       ],
       controllers: [HealthController],
+      providers: [ShutdownState],
     };
   }
 }

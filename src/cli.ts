@@ -20,6 +20,8 @@ import { decodeCursor } from './common/http/pagination';
 import { JsonLogger } from './common/logging/json-logger';
 import { FieldProblems, Problem } from './common/problems/problem';
 import { flattenValidationErrors } from './common/problems/validation';
+import { MediaRepository } from './media/media.repository';
+import { migrateMediaToS3 } from './cli/media-migrate';
 
 const USAGE = `Usage: npm run cli -- <command> [options]
   user:create --username NAME --role admin|editor|reader [--groups a,b] [--display-name TEXT]
@@ -30,6 +32,8 @@ const USAGE = `Usage: npm run cli -- <command> [options]
   user:unlock --username NAME                clears the failed sign-in counter
   user:list
   group:create --name NAME
+  media:migrate --to s3                      copies local media to the S3_* bucket, verified
+                                             by SHA-256; run again to resume
 Passwords are typed at a prompt, or read from the first line of stdin:
   printf '%s\\n' "$PASSWORD" | npm run cli -- user:set-password --username ada`;
 
@@ -66,6 +70,7 @@ function cliModule(config: AppConfig) {
       ScheduleModule.forRoot(),
       AuthModule,
     ],
+    providers: [MediaRepository],
   })
   class CliModule {}
   return CliModule;
@@ -78,6 +83,7 @@ const OPTIONS = {
   groups: { type: 'string' },
   'display-name': { type: 'string' },
   name: { type: 'string' },
+  to: { type: 'string' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values'];
@@ -87,6 +93,8 @@ interface Context {
   users: UsersService;
   groups: GroupsService;
   accounts: AccountsService;
+  config: AppConfig;
+  media: MediaRepository;
 }
 
 function required(values: Values, name: 'username' | 'role' | 'name'): string {
@@ -101,7 +109,7 @@ async function password(): Promise<string> {
   return password!;
 }
 
-const COMMANDS: Record<string, (c: Context) => Promise<void>> = {
+const COMMANDS: Record<string, (c: Context) => Promise<number | void>> = {
   'user:create': async ({ values, users }) => {
     const fields = {
       username: required(values, 'username'),
@@ -159,6 +167,10 @@ const COMMANDS: Record<string, (c: Context) => Promise<void>> = {
       cursor = page.nextCursor ? decodeCursor(page.nextCursor) : null;
     } while (cursor);
   },
+  'media:migrate': async ({ values, config, media }) => {
+    if (values.to !== 's3') throw new UsageError('--to s3 is the one target');
+    return migrateMediaToS3(config, media, print);
+  },
   'group:create': async ({ values, groups }) => {
     const { name } = await validated(CreateGroupDto, { name: values.name });
     const group = await groups.create(name);
@@ -190,13 +202,15 @@ async function main(): Promise<number> {
     logger: new JsonLogger('warn', process.stderr),
   });
   try {
-    await run({
+    const code = await run({
       values,
       users: app.get(UsersService),
       groups: app.get(GroupsService),
       accounts: app.get(AccountsService),
+      config,
+      media: app.get(MediaRepository),
     });
-    return 0;
+    return code ?? 0;
   } catch (error) {
     if (error instanceof UsageError) {
       console.error(`kb: ${error.message}\n${USAGE}`);

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.factory';
+import { installGracefulShutdown } from './common/health/graceful-shutdown';
 import { UsersService } from './auth/users.service';
 import { AppConfig, ConfigError, loadConfig } from './common/config/app-config';
 import {
@@ -40,6 +41,7 @@ async function main(): Promise<void> {
   const server = app.getHttpServer();
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
+  installGracefulShutdown(app, config, logger);
   await app.listen(config.port, config.host);
   const { port } = server.address() as AddressInfo;
   const url = openUrl(config, port);

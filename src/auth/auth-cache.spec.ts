@@ -40,4 +40,17 @@ describe('AuthCache', () => {
     c.set('a', user('u1'), Number.MAX_SAFE_INTEGER);
     expect(c.get('a')).toBeUndefined();
   });
+
+  it('empties itself when the credentials generation moves, and never keeps an outdated answer', () => {
+    const c = cache(60);
+    c.observe(7);
+    c.set('a', user('u1'), Number.MAX_SAFE_INTEGER, 0, 7);
+    c.observe(7);
+    expect(c.get('a', 1)).toEqual(user('u1'));
+    c.observe(8);
+    expect(c.get('a', 1)).toBeUndefined();
+    // Resolved while generation 7 was current, stored after 8 was seen: dropped.
+    c.set('b', user('u2'), Number.MAX_SAFE_INTEGER, 0, 7);
+    expect(c.get('b', 1)).toBeUndefined();
+  });
 });

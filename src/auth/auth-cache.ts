@@ -11,18 +11,34 @@ interface Entry {
 }
 
 /**
- * Resolved credentials kept for a few seconds so a read doesn't cost an extra query.
- * Changes on this instance (logout, revoke, disable, role or group change) invalidate at once;
- * other instances see them within AUTH_CACHE_SECONDS.
+ * Resolved credentials kept for a few seconds so a request costs one small read (the
+ * credentials generation) instead of the session/token, user and group queries.
+ * Every change that can invalidate a credential (logout, revoke, disable, role or group
+ * change) counts the generation up in the database; an instance that sees a new generation
+ * (`observe`) drops its whole cache, so the change takes effect on every instance at the next
+ * request. Entries resolved under an older generation are never stored.
  */
 @Injectable()
 export class AuthCache {
   private readonly entries = new Map<string, Entry>();
   private readonly ttlMs: number;
+  private generation = -1;
   private static readonly MAX_ENTRIES = 10_000;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     this.ttlMs = config.authCacheSeconds * 1000;
+  }
+
+  /** False with AUTH_CACHE_SECONDS=0: nothing is kept, so there is nothing to check. */
+  get enabled(): boolean {
+    return this.ttlMs > 0;
+  }
+
+  /** The credentials generation read for this request: a new one empties the cache. */
+  observe(generation: number): void {
+    if (generation === this.generation) return;
+    this.entries.clear();
+    this.generation = generation;
   }
 
   get(key: string, now = Date.now()): AuthUser | undefined {
@@ -35,8 +51,15 @@ export class AuthCache {
     return entry.user;
   }
 
-  set(key: string, user: AuthUser, validUntil: number, now = Date.now()): void {
-    if (this.ttlMs === 0) return;
+  /** Keeps `user`, resolved under `generation` (ignored when that is no longer current). */
+  set(
+    key: string,
+    user: AuthUser,
+    validUntil: number,
+    now = Date.now(),
+    generation = this.generation,
+  ): void {
+    if (this.ttlMs === 0 || generation !== this.generation) return;
     if (this.entries.size >= AuthCache.MAX_ENTRIES) this.entries.clear();
     this.entries.set(key, { user, validUntil, cachedUntil: now + this.ttlMs });
   }

@@ -3,6 +3,7 @@ import { ApiCookieAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { AuthUser } from '../common/auth/auth-user';
 import { CurrentUser, Public, SessionOnly } from '../common/auth/route-policy';
+import { JsonBodyBudget } from '../common/http/json-budget';
 import { isSameOriginRequest } from '../common/http/origin';
 import { ApiProblems, ApiResult } from '../common/openapi/api-result.decorator';
 import { Inject } from '@nestjs/common';
@@ -23,6 +24,8 @@ export class AuthController {
 
   @Public()
   @Post('login')
+  // A username and a password: a few hundred bytes; anonymous, so nothing more is read.
+  @JsonBodyBudget({ maxBytes: 8 * 1024, maxDepth: 4, maxMembers: 16 })
   @HttpCode(200)
   @ApiOperation({ summary: 'Sign in; sets the HttpOnly session cookie', security: [] })
   @ApiResult(MeResponse, { description: 'The signed-in user', headers: ['Set-Cookie'] })

@@ -4,6 +4,7 @@ import type { Request } from 'express';
 import type { AuthUser } from '../common/auth/auth-user';
 import { IS_PUBLIC_KEY, ROUTE_POLICY_KEY, RoutePolicyOptions } from '../common/auth/route-policy';
 import { APP_CONFIG, AppConfig } from '../common/config/app-config';
+import { isLocalRequest } from '../common/http/local-request';
 import { isSameOriginRequest, isUnsafeMethod } from '../common/http/origin';
 import { ForbiddenProblem, UnauthorizedProblem } from '../common/problems/problem';
 import { CredentialsService } from './credentials.service';
@@ -29,6 +30,7 @@ export class AuthGuard implements CanActivate {
     const policy =
       this.reflector.getAllAndOverride<RoutePolicyOptions>(ROUTE_POLICY_KEY, targets) ?? {};
     const request = context.switchToHttp().getRequest<AuthedRequest>();
+    if (policy.allowLocal && isLocalRequest(request)) return true;
 
     const user = await this.authenticate(request);
     const scheme = policy.auth ?? 'any';

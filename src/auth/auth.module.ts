@@ -12,6 +12,7 @@ import { LoginThrottleService } from './login-throttle.service';
 import { MeController } from './me.controller';
 import { PasswordService } from './password.service';
 import { SessionsService } from './sessions.service';
+import { AuthGenerationRepository } from './store/auth-generation.repository';
 import { GroupsRepository } from './store/groups.repository';
 import { LoginThrottleRepository } from './store/login-throttle.repository';
 import { SessionsRepository } from './store/sessions.repository';
@@ -58,6 +59,7 @@ class AuthHousekeeping {
     TokensService,
     UsersService,
     UsersRepository,
+    AuthGenerationRepository,
     GroupsRepository,
     SessionsRepository,
     TokensRepository,

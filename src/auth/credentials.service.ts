@@ -3,6 +3,7 @@ import type { AuthUser } from '../common/auth/auth-user';
 import { AuthCache } from './auth-cache';
 import { UserEntity } from './entities/user.entity';
 import { sha256Hex, TOKEN_PREFIX } from './secrets';
+import { AuthGenerationRepository } from './store/auth-generation.repository';
 import { SessionsService } from './sessions.service';
 import { TokensService } from './tokens.service';
 import { UsersService } from './users.service';
@@ -26,10 +27,20 @@ export class CredentialsService {
     private readonly tokens: TokensService,
     private readonly users: UsersService,
     private readonly cache: AuthCache,
+    private readonly generations: AuthGenerationRepository,
   ) {}
+
+  /** Reads the credentials generation (when caching) so the cache forgets what it outdated. */
+  private async observeGeneration(): Promise<number | undefined> {
+    if (!this.cache.enabled) return undefined;
+    const generation = await this.generations.current();
+    this.cache.observe(generation);
+    return generation;
+  }
 
   async fromSession(secret: string): Promise<AuthUser | null> {
     const key = `session:${sha256Hex(secret)}`;
+    const generation = await this.observeGeneration();
     const cached = this.cache.get(key);
     if (cached) return cached;
     const session = await this.sessions.findLive(secret);
@@ -37,13 +48,14 @@ export class CredentialsService {
     const user = await this.users.findActiveById(session.userId);
     if (!user) return null;
     const authUser = { ...toAuthUser(user, 'session', user.role), sessionId: session.id };
-    this.cache.set(key, authUser, this.sessions.validUntil(session));
+    this.cache.set(key, authUser, this.sessions.validUntil(session), undefined, generation);
     return authUser;
   }
 
   async fromBearer(secret: string): Promise<AuthUser | null> {
     if (!secret.startsWith(TOKEN_PREFIX) || secret.length > 200) return null;
     const key = `bearer:${sha256Hex(secret)}`;
+    const generation = await this.observeGeneration();
     const cached = this.cache.get(key);
     if (cached) return cached;
     const token = await this.tokens.findLive(secret);
@@ -54,7 +66,8 @@ export class CredentialsService {
       ...toAuthUser(user, 'bearer', this.tokens.effectiveRole(token, user.role)),
       tokenId: token.id,
     };
-    this.cache.set(key, authUser, token.expiresAt?.getTime() ?? Number.MAX_SAFE_INTEGER);
+    const validUntil = token.expiresAt?.getTime() ?? Number.MAX_SAFE_INTEGER;
+    this.cache.set(key, authUser, validUntil, undefined, generation);
     return authUser;
   }
 

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { DATE_RULE, parseIsoDate } from '../common/dates/iso-date';
 import { randomUUID } from 'node:crypto';
 import type { AuthUser } from '../common/auth/auth-user';
 import { narrowerRole, roleAtLeast } from '../common/auth/roles';
@@ -36,8 +37,11 @@ export class TokensService {
     }
     let expiresAt: Date | null = null;
     if (input.expiresAt !== undefined) {
-      expiresAt = new Date(input.expiresAt);
-      if (Number.isNaN(expiresAt.getTime()) || expiresAt.getTime() <= now.getTime()) {
+      expiresAt = parseIsoDate(input.expiresAt);
+      if (!expiresAt) {
+        throw fieldProblem('expiresAt', 'invalid_date', `expiresAt must be ${DATE_RULE}.`);
+      }
+      if (expiresAt.getTime() <= now.getTime()) {
         throw fieldProblem('expiresAt', 'not_in_future', 'expiresAt must be a date in the future.');
       }
     }

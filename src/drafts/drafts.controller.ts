@@ -3,6 +3,7 @@ import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { AuthUser } from '../common/auth/auth-user';
 import { CurrentUser, Editors } from '../common/auth/route-policy';
+import { JsonBodyBudget } from '../common/http/json-budget';
 import { Page, parsePageRequest } from '../common/http/pagination';
 import { PageQueryDto } from '../common/http/page-query.dto';
 import { joinKey } from './draft-rules';
@@ -41,6 +42,8 @@ export class DraftsController {
   }
 
   @Put('*key')
+  // Editors keep their own state beside the content: any shape, within DRAFT_MAX_BYTES.
+  @JsonBodyBudget({ maxDepth: 64, maxMembers: 100_000 })
   @ApiOperation({
     summary:
       'Create (201) or replace (200) a draft: {content: string, title?: string, ...any other members}',

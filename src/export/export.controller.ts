@@ -4,6 +4,7 @@ import type { Request, Response } from 'express';
 import type { Readable } from 'node:stream';
 import { AuthUser } from '../common/auth/auth-user';
 import { TakesJsonBody } from '../common/http/json-body';
+import { JsonBodyBudget } from '../common/http/json-budget';
 import { AdminOnly, CurrentUser } from '../common/auth/route-policy';
 import { ApiFileResult } from '../common/openapi/api-result.decorator';
 import { ArchiveExportService } from './archive/archive-export.service';
@@ -48,6 +49,8 @@ export class ExportController {
   }
 
   @Post('archive')
+  // Up to MAX_SELECTED_SLUGS (10,000) slugs.
+  @JsonBodyBudget({ maxMembers: 10_100 })
   @HttpCode(200)
   @AdminOnly()
   @ApiOperation({

@@ -13,7 +13,7 @@ export const IMPORT_FIELDS = [
   'jiraBaseUrl',
 ] as const;
 
-function parseBoolean(
+export function parseBoolean(
   fields: Record<string, string>,
   name: string,
   problems: FieldProblem[],

@@ -1,9 +1,12 @@
-import { Controller, HttpCode, Post, Req } from '@nestjs/common';
+import { Controller, HttpCode, Post, Res, UseInterceptors } from '@nestjs/common';
+import type { Response } from 'express';
 import { ApiBody, ApiBodyOptions, ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { Request } from 'express';
 import type { AuthUser } from '../common/auth/auth-user';
 import { AdminOnly, CurrentUser } from '../common/auth/route-policy';
-import { ApiProblems, ApiResult } from '../common/openapi/api-result.decorator';
+import { ApiProblems, ApiSentResult } from '../common/openapi/api-result.decorator';
+import { ImportJobResponse } from './dto/import-job.dto';
+import type { ImportJobResource } from './jobs/import-job.types';
+import { ImportJobsService } from './jobs/import-jobs.service';
 import { ImportReportResponse } from './dto/import-report.dto';
 import { IMPORT_FORMATS, ImportReport } from './import.types';
 
@@ -40,6 +43,11 @@ const IMPORT_BODY: ApiBodyOptions = {
         ...BOOLEAN_FIELD,
         description: 'Confluence XML space export: import the blog posts too (default false).',
       },
+      async: {
+        ...BOOLEAN_FIELD,
+        description:
+          'true: answer 202 with an import job (`Location: /api/import/jobs/{id}`) once the upload is received and checked, and run it in the background (default false).',
+      },
       jiraBaseUrl: {
         type: 'string',
         format: 'uri',
@@ -50,27 +58,48 @@ const IMPORT_BODY: ApiBodyOptions = {
   },
 };
 import { ImportService } from './import.service';
+import { ImportUploadInterceptor, ReceivedImport } from './intake/import-upload';
+import type { ImportUpload } from './run/run-types';
 
 @ApiTags('import')
 @Controller('api/import')
 export class ImportController {
-  constructor(private readonly imports: ImportService) {}
+  constructor(
+    private readonly imports: ImportService,
+    private readonly jobs: ImportJobsService,
+  ) {}
 
   @Post()
   @AdminOnly()
   @HttpCode(200)
   @ApiConsumes('multipart/form-data')
   @ApiBody(IMPORT_BODY)
-  @ApiResult(ImportReportResponse)
+  @ApiSentResult(ImportReportResponse, {
+    other: {
+      status: 202,
+      type: ImportJobResponse,
+      headers: ['Location'],
+      description:
+        'async=true: the upload is received and checked; the job runs (follow Location).',
+    },
+  })
   @ApiProblems(409)
   @ApiOperation({
     summary: 'Import Markdown, Wiki.js or Confluence files and ZIPs (admin; session or bearer)',
     description:
       'Multipart fields: `format` (markdown | wikijs | confluence, required), `files` (one or more), `prefix`, `dryRun`, `skipInvalid`, ' +
-      '`cleanConfluence`, `includeBlogPosts`, `jiraBaseUrl`. ' +
+      '`cleanConfluence`, `includeBlogPosts`, `jiraBaseUrl`, `async`. ' +
       'One transaction; strict by default (422 lists every invalid file). Request and uncompressed contents limited (413). See docs/import.md.',
   })
-  importPages(@Req() req: Request, @CurrentUser() user: AuthUser): Promise<ImportReport> {
-    return this.imports.importRequest(req, user);
+  @UseInterceptors(ImportUploadInterceptor)
+  async importPages(
+    @ReceivedImport() upload: ImportUpload,
+    @CurrentUser() user: AuthUser,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<ImportReport | ImportJobResource> {
+    if (!upload.async) return this.imports.importNow(upload, user);
+    const job = await this.jobs.create(upload, user);
+    res.status(202).location(`/api/import/jobs/${job.id}`);
+    return job;
   }
 }

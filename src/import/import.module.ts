@@ -4,11 +4,24 @@ import { MediaModule } from '../media/media.module';
 import { PagesModule } from '../pages/pages.module';
 import { ImportController } from './import.controller';
 import { ImportService } from './import.service';
+import { ImportUploadInterceptor } from './intake/import-upload';
+import { ImportJobRunner } from './jobs/import-job-runner';
+import { ImportJobsController } from './jobs/import-jobs.controller';
+import { ImportJobsRepository } from './jobs/import-jobs.repository';
+import { ImportJobsService } from './jobs/import-jobs.service';
+import { JobEvents } from './jobs/job-events';
 
 @Module({
   imports: [AuthModule, PagesModule, MediaModule],
-  controllers: [ImportController],
-  providers: [ImportService],
+  controllers: [ImportController, ImportJobsController],
+  providers: [
+    ImportService,
+    ImportUploadInterceptor,
+    ImportJobsRepository,
+    ImportJobRunner,
+    ImportJobsService,
+    JobEvents,
+  ],
   exports: [ImportService],
 })
 export class ImportModule {}

@@ -7,6 +7,7 @@ import {
   decideRange,
   RangeNotSatisfiableProblem,
 } from './http/content-response';
+import type { MediaViewer } from './media-access';
 import { MediaService } from './media.service';
 import { contentDisposition } from './upload/filename';
 import { IMAGE_MIME_TYPES } from './upload/file-type';
@@ -22,8 +23,13 @@ const CACHE_CONTROL = 'private, max-age=31536000, immutable';
 export class MediaContentService {
   constructor(private readonly media: MediaService) {}
 
-  async serve(kind: MediaKind, id: string, conditions: ContentConditions): Promise<ContentResult> {
-    const item = await this.media.require(kind, id);
+  async serve(
+    kind: MediaKind,
+    id: string,
+    conditions: ContentConditions,
+    viewer: MediaViewer,
+  ): Promise<ContentResult> {
+    const item = await this.media.require(kind, id, viewer);
     const etag = `"${item.sha256}"`;
     const common: Record<string, string> = {
       ETag: etag,

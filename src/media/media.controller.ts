@@ -87,25 +87,31 @@ function mediaController(kind: MediaKind): Type<unknown> {
     @Get()
     @Editors()
     @ApiOperation({
-      summary: `List ${kind} metadata, newest first, with the uploader`,
+      summary: `List the ${kind}s the caller may see (on a live page they can see, or uploaded by them; admins: all), newest first, with the uploader`,
       operationId: `list${name}s`,
     })
     @ApiResult(MediaList)
-    list(@Query() query: PageQueryDto): Promise<Page<MediaResponse>> {
-      return this.media.list(kind, parsePageRequest(query));
+    list(
+      @Query() query: PageQueryDto,
+      @CurrentUser() user: AuthUser,
+    ): Promise<Page<MediaResponse>> {
+      return this.media.list(kind, parsePageRequest(query), user);
     }
 
     @Get(':id')
     @Editors()
-    @ApiOperation({ summary: `One ${kind}'s metadata`, operationId: `get${name}` })
+    @ApiOperation({
+      summary: `One ${kind}'s metadata (404 unless the caller may see it)`,
+      operationId: `get${name}`,
+    })
     @ApiResult(MediaResponse)
-    get(@Param('id') id: string): Promise<MediaResponse> {
-      return this.media.get(kind, id);
+    get(@Param('id') id: string, @CurrentUser() user: AuthUser): Promise<MediaResponse> {
+      return this.media.get(kind, id, user);
     }
 
     @Get(':id/content')
     @ApiOperation({
-      summary: `The ${kind} bytes (any signed-in user); sandboxed, nosniff, ETag/If-None-Match, single Range`,
+      summary: `The ${kind} bytes (any signed-in user who may see the item, else 404); sandboxed, nosniff, ETag/If-None-Match, single Range`,
       operationId: `get${name}Content`,
     })
     @ApiHeader({ name: 'Range', required: false, description: 'One byte range: `bytes=0-99`.' })
@@ -129,8 +135,9 @@ function mediaController(kind: MediaKind): Type<unknown> {
       @Param('id') id: string,
       @Req() req: Request,
       @Res() res: Response,
+      @CurrentUser() user: AuthUser,
     ): Promise<void> {
-      await sendContent(res, await this.contents.serve(kind, id, contentConditions(req)));
+      await sendContent(res, await this.contents.serve(kind, id, contentConditions(req), user));
     }
 
     @Delete(':id')

@@ -1,13 +1,13 @@
 import { Module } from '@nestjs/common';
-import { join } from 'node:path';
 import { APP_CONFIG, AppConfig } from '../common/config/app-config';
 import { MediaContentService } from './media-content.service';
 import { PagesModule } from '../pages/pages.module';
+import { MediaAccess } from './media-access';
 import { MediaReferenceLookup } from './media-references';
 import { AttachmentsController, ImagesController } from './media.controller';
 import { MediaRepository } from './media.repository';
 import { MediaService } from './media.service';
-import { LocalDiskMediaStorage } from './storage/local-disk-storage';
+import { createMediaStorage } from './storage/create-media-storage';
 import { MEDIA_STORAGE } from './storage/media-storage';
 
 @Module({
@@ -22,9 +22,10 @@ import { MEDIA_STORAGE } from './storage/media-storage';
     {
       provide: MEDIA_STORAGE,
       inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => new LocalDiskMediaStorage(join(config.dataDir, 'media')),
+      useFactory: (config: AppConfig) => createMediaStorage(config),
     },
     MediaReferenceLookup,
+    MediaAccess,
   ],
   exports: [MediaService, MEDIA_STORAGE],
 })

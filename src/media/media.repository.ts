@@ -3,6 +3,7 @@ import type { SelectQueryBuilder } from 'typeorm';
 import { userSql } from '../auth/store/user-sql';
 import { Database, Tx } from '../common/database/database';
 import type { CursorPosition } from '../common/http/pagination';
+import { namedCondition, SqlCondition } from '../common/database/sql';
 import { MediaEntity, MediaKind } from './entities/media.entity';
 
 /**
@@ -30,15 +31,30 @@ export class MediaRepository {
     return entities;
   }
 
-  /** An item with its uploader; only of `kind` when given. */
-  async findById(id: string, kind?: MediaKind, tx?: Tx): Promise<MediaEntity | null> {
+  /**
+   * An item with its uploader; only of `kind` when given, only when it meets `visible` (a
+   * condition over `m`, MediaAccess.visibleSql) when given.
+   */
+  async findById(
+    id: string,
+    { kind, visible, tx }: { kind?: MediaKind; visible?: SqlCondition; tx?: Tx } = {},
+  ): Promise<MediaEntity | null> {
     const query = this.select(tx).where('m.id = :id', { id });
     if (kind) query.andWhere('m.kind = :kind', { kind });
+    if (visible) andVisible(query, visible);
     return (await this.withUploaders(query))[0] ?? null;
   }
 
-  /** Items of a kind, newest first, with uploaders; `after` continues behind a listed item. */
-  list(kind: MediaKind, after: CursorPosition | undefined, limit: number): Promise<MediaEntity[]> {
+  /**
+   * Items of a kind meeting `visible` (MediaAccess.visibleSql over `m`), newest first, with
+   * uploaders; `after` continues behind a listed item.
+   */
+  list(
+    kind: MediaKind,
+    visible: SqlCondition,
+    after: CursorPosition | undefined,
+    limit: number,
+  ): Promise<MediaEntity[]> {
     const query = this.select()
       .where('m.kind = :kind', { kind })
       .orderBy('m.createdAt', 'DESC')
@@ -49,6 +65,7 @@ export class MediaRepository {
         at: after.at,
         id: after.id,
       });
+    andVisible(query, visible);
     return this.withUploaders(query);
   }
 
@@ -61,6 +78,19 @@ export class MediaRepository {
     return this.db.manager(tx).countBy(MediaEntity, { sha256 });
   }
 
+  /** Distinct content hashes in order, after `after` (exclusive): every stored content, paged. */
+  async listHashes(after: string, limit: number): Promise<string[]> {
+    const rows: { sha256: string }[] = await this.db
+      .manager()
+      .createQueryBuilder(MediaEntity, 'm')
+      .select('DISTINCT m.sha256', 'sha256')
+      .where('m.sha256 > :after', { after })
+      .orderBy('m.sha256')
+      .limit(limit)
+      .getRawMany();
+    return rows.map((row) => row.sha256);
+  }
+
   async insert(media: MediaEntity, tx?: Tx): Promise<void> {
     await this.db.write((t) => t.manager.insert(MediaEntity, media), tx);
   }
@@ -68,4 +98,9 @@ export class MediaRepository {
   async delete(id: string, tx?: Tx): Promise<void> {
     await this.db.write((t) => t.manager.delete(MediaEntity, { id }), tx);
   }
+}
+
+function andVisible(query: SelectQueryBuilder<MediaEntity>, visible: SqlCondition): void {
+  const named = namedCondition(visible, 'visible');
+  query.andWhere(`(${named.sql})`, named.params);
 }

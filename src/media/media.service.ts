@@ -17,12 +17,13 @@ import {
 } from '../common/problems/problem';
 import { MediaEntity, MediaKind } from './entities/media.entity';
 import { KeyedLock } from './keyed-lock';
+import { MediaAccess, MediaViewer } from './media-access';
 import { MediaReferenceLookup } from './media-references';
 import { MediaResponse, toMediaResponse } from './media.mapper';
 import { MediaRepository } from './media.repository';
 import { MEDIA_STORAGE, MediaStorage } from './storage/media-storage';
 import { detectAttachmentType, detectImageType } from './upload/file-type';
-import { sanitizeFilename, withImageExtension } from './upload/filename';
+import { assertSafeFilename, sanitizeFilename, withImageExtension } from './upload/filename';
 import { ImageSize, readImageSize } from './upload/image-size';
 import { receiveSingleFile } from './upload/multipart';
 import { TempFile, TooLargeError, writeTempFile } from './upload/temp-file';
@@ -53,6 +54,7 @@ export class MediaService {
     private readonly media: MediaRepository,
     @Inject(MEDIA_STORAGE) private readonly storage: MediaStorage,
     private readonly references: MediaReferenceLookup,
+    private readonly access: MediaAccess,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -69,6 +71,7 @@ export class MediaService {
       throw error instanceof TooLargeError ? this.tooLarge(kind) : error;
     }
     try {
+      assertSafeFilename(received.clientFilename);
       return toMediaResponse(
         await this.storeTemp(received, received.clientFilename, kind, user.id),
       );
@@ -103,23 +106,34 @@ export class MediaService {
     }
   }
 
-  async list(kind: MediaKind, page: PageRequest): Promise<Page<MediaResponse>> {
+  /** The items of `kind` that `viewer` may see (MediaAccess), newest first. */
+  async list(
+    kind: MediaKind,
+    page: PageRequest,
+    viewer: MediaViewer,
+  ): Promise<Page<MediaResponse>> {
     const after = cursorPosition(page.cursor);
     if (after && Number.isNaN(after.at.getTime())) return { items: [], nextCursor: null };
-    const rows = await this.media.list(kind, after, page.limit + 1);
+    const rows = await this.media.list(kind, this.access.visibleSql(viewer), after, page.limit + 1);
     return toPage(rows, page.limit, toMediaResponse, (m) => ({
       at: m.createdAt.toISOString(),
       id: m.id,
     }));
   }
 
-  async get(kind: MediaKind, id: string): Promise<MediaResponse> {
-    return toMediaResponse(await this.require(kind, id));
+  async get(kind: MediaKind, id: string, viewer: MediaViewer): Promise<MediaResponse> {
+    return toMediaResponse(await this.require(kind, id, viewer));
   }
 
-  /** Any kind; null when missing. */
+  /** Any kind, whoever asks (import's own bookkeeping); null when missing. */
   async findById(id: string): Promise<MediaResponse | null> {
     const media = await this.media.findById(id);
+    return media ? toMediaResponse(media) : null;
+  }
+
+  /** Any kind, when `viewer` may see it (MediaAccess); null when missing or not visible. */
+  async findVisible(id: string, viewer: MediaViewer): Promise<MediaResponse | null> {
+    const media = await this.media.findById(id, { visible: this.access.visibleSql(viewer) });
     return media ? toMediaResponse(media) : null;
   }
 
@@ -138,9 +152,15 @@ export class MediaService {
     return Buffer.concat(chunks);
   }
 
-  /** The metadata row of `kind` with that id, or 404 (`image_not_found` / `attachment_not_found`). */
-  async require(kind: MediaKind, id: string): Promise<MediaEntity> {
-    const media = await this.media.findById(id, kind);
+  /**
+   * The metadata row of `kind` with that id that `viewer` may see (MediaAccess), or 404
+   * (`image_not_found` / `attachment_not_found`) alike for a missing and a hidden item.
+   */
+  async require(kind: MediaKind, id: string, viewer: MediaViewer): Promise<MediaEntity> {
+    const media = await this.media.findById(id, {
+      kind,
+      visible: this.access.visibleSql(viewer),
+    });
     if (!media) throw new NotFoundProblem(kind);
     return media;
   }
@@ -176,7 +196,7 @@ export class MediaService {
    * counted without names (`hiddenReferences`).
    */
   async remove(kind: MediaKind, id: string, user: AuthUser): Promise<void> {
-    const media = await this.require(kind, id);
+    const media = await this.require(kind, id, user);
     const { slugs, hiddenReferences } = await this.references.referencesFor(media.id, user);
     if (slugs.length > 0 || hiddenReferences > 0) {
       throw new ConflictProblem(
@@ -227,10 +247,19 @@ export class MediaService {
         uploadedById: uploaderId,
         createdAt: new Date(),
       });
-      await this.media.insert(row, tx);
+      try {
+        await this.media.insert(row, tx);
+      } catch (error) {
+        // No half state: bytes no row references go again (a caller's transaction does this
+        // itself through removeOrphanFiles after its rollback).
+        if (!tx && (await this.media.countWithHash(temp.sha256)) === 0) {
+          await this.storage.delete(temp.sha256);
+        }
+        throw error;
+      }
       // Another instance may have released these bytes between our put and insert.
       if (!(await this.storage.exists(temp.sha256))) await this.storage.put(temp.sha256, temp.path);
-      return (await this.media.findById(id, undefined, tx))!;
+      return (await this.media.findById(id, { tx }))!;
     };
     // Inside a caller's transaction the row stays invisible to releases until it commits, so
     // the lock could not help; taking it there could even deadlock with a release waiting for

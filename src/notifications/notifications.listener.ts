@@ -4,6 +4,7 @@ import {
   IMPORT_FINISHED,
   ImportFinishedEvent,
   PAGE_BINNED,
+  PAGE_RESTORED,
   PAGE_UPDATED,
   PageBinnedEvent,
   PageUpdatedEvent,
@@ -21,8 +22,9 @@ export class NotificationsListener {
 
   constructor(private readonly notifications: NotificationsService) {}
 
-  /** Someone other than the owner changed the owner's page. */
+  /** Someone other than the owner changed the owner's page (a restore from the bin counts). */
   @OnEvent(PAGE_UPDATED, { async: true, promisify: true })
+  @OnEvent(PAGE_RESTORED, { async: true, promisify: true })
   async onPageUpdated(event: PageUpdatedEvent): Promise<void> {
     if (!event.ownerId || event.ownerId === event.actorId) return;
     await this.guard(PAGE_UPDATED, async () => {
@@ -69,7 +71,11 @@ export class NotificationsListener {
         recipientId: event.userId,
         kind: 'import.finished',
         actorId: event.userId,
-        data: { format: event.format, counts: event.counts },
+        data: {
+          format: event.format,
+          counts: event.counts,
+          ...(event.jobId ? { jobId: event.jobId } : {}),
+        },
       }),
     );
   }

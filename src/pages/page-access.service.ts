@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AuthUser, isAdmin } from '../common/auth/auth-user';
 import type { SqlCondition } from '../common/database/sql';
 import type { PageRecord } from './store/page-columns';
-import { pageVisibleSql, Viewer } from './store/visibility-sql';
+import { mediaReferencedByVisibleSql, pageVisibleSql, Viewer } from './store/visibility-sql';
 
 /**
  * The one place that decides who sees a page. Admins see every live page; a page with groups
@@ -31,5 +31,14 @@ export class PageAccessService {
     options: { evenIfBinned?: boolean } = {},
   ): SqlCondition {
     return pageVisibleSql(viewer, pageIdColumn, options);
+  }
+
+  /**
+   * "A live page `viewer` may see references the media item whose id is in `mediaIdColumn`"
+   * as an SQL condition with `?` parameters: the pages' half of the media visibility rule
+   * (MediaAccess in the media module adds the uploader and admins).
+   */
+  mediaReferencedSql(viewer: Viewer, mediaIdColumn: string): SqlCondition {
+    return mediaReferencedByVisibleSql(viewer, mediaIdColumn);
   }
 }

@@ -5,9 +5,11 @@ import { Database } from '../common/database/database';
 import { isUniqueViolation } from '../common/database/unique-violation';
 import {
   PAGE_BINNED,
-  PAGE_UPDATED,
+  PAGE_PURGED,
+  PAGE_RESTORED,
   PageBinnedEvent,
-  PageUpdatedEvent,
+  PagePurgedEvent,
+  PageRestoredEvent,
 } from '../common/events/domain-events';
 import { cursorDate, cursorString, Page, PageRequest, toPage } from '../common/http/pagination';
 import { audit } from '../common/logging/audit';
@@ -73,7 +75,7 @@ export class PageBinService {
 
   /**
    * Puts a binned page back under its slug; 409 when a live page took the slug meanwhile.
-   * Emits page.updated after commit (the page is back, at its revision before the bin).
+   * Emits page.restored after commit (the page is back, at its revision before the bin).
    */
   async restore(id: string, actor: AuthUser): Promise<PageRecord> {
     const page = await this.db
@@ -100,26 +102,32 @@ export class PageBinService {
         throw error;
       });
     audit('page.restored', { actorId: actor.id, target: `page:${page.id}`, slug: page.slug });
-    this.events.emit(PAGE_UPDATED, {
+    this.events.emit(PAGE_RESTORED, {
       pageId: page.id,
       slug: page.slug,
       title: page.title,
       revision: page.revision,
       ownerId: page.ownerId,
       actorId: actor.id,
-    } satisfies PageUpdatedEvent);
+    } satisfies PageRestoredEvent);
     return page;
   }
 
   /** Deletes a binned page for good, with its revisions, links and references. */
   async purge(id: string, actor: AuthUser): Promise<void> {
-    const slug = await this.db.transaction(async (tx) => {
+    const page = await this.db.transaction(async (tx) => {
       const page = await this.pages.findById(id, tx);
       if (!page || page.liveSlug !== null)
         throw new NotFoundProblem('page', 'No such page in the bin.');
       await this.pages.purge(id, tx);
-      return page.slug;
+      return page;
     });
-    audit('page.purged', { actorId: actor.id, target: `page:${id}`, slug });
+    audit('page.purged', { actorId: actor.id, target: `page:${id}`, slug: page.slug });
+    this.events.emit(PAGE_PURGED, {
+      pageId: id,
+      slug: page.slug,
+      title: page.title,
+      actorId: actor.id,
+    } satisfies PagePurgedEvent);
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AuthUser } from '../common/auth/auth-user';
 import { cursorDate, cursorString, Page, PageRequest, toPage } from '../common/http/pagination';
+import type { ReviewDueItemResponse } from './dto/page-response.dto';
 import {
   GraphResponse,
   PageLinkResponse,
@@ -36,6 +37,25 @@ export class PageBrowseService {
       u: r.page.updatedAt.toISOString(),
       i: r.page.id,
     }));
+  }
+
+  /** Live pages past their review date (every page: admins only), oldest date first. */
+  async listReviewDue(page: PageRequest, now = new Date()): Promise<Page<ReviewDueItemResponse>> {
+    const after = page.cursor
+      ? { nextReviewAt: cursorDate(page.cursor, 'r'), id: cursorString(page.cursor, 'i') }
+      : undefined;
+    const rows = await this.pages.listReviewDue(now, page.limit + 1, after);
+    return toPage(
+      rows,
+      page.limit,
+      (r) => ({
+        slug: r.slug,
+        title: r.title,
+        owner: r.ownerName,
+        nextReviewAt: r.nextReviewAt.toISOString(),
+      }),
+      (r) => ({ r: r.nextReviewAt.toISOString(), i: r.id }),
+    );
   }
 
   /** Tags with the number of visible pages carrying each, by name. */

@@ -4,6 +4,7 @@ import { UsersService } from '../auth/users.service';
 import { AuthUser, isAdmin } from '../common/auth/auth-user';
 import { APP_CONFIG, AppConfig } from '../common/config/app-config';
 import type { Tx } from '../common/database/database';
+import { DATE_RULE, parseIsoDate } from '../common/dates/iso-date';
 import { FieldProblem, FieldProblems, PayloadTooLargeProblem } from '../common/problems/problem';
 import { LIFECYCLES, Lifecycle, PropertyValue } from './store/page-columns';
 import { PageAccessService } from './page-access.service';
@@ -74,12 +75,11 @@ export function propertyProblems(value: unknown, field = 'properties'): FieldPro
   }
   const entries = Object.entries(value as Record<string, unknown>);
   const problems: FieldProblem[] = [];
+  // Over the cap: one problem, without looking at the entries.
   if (entries.length > MAX_PROPERTIES)
-    problems.push({
-      field,
-      code: 'too_many_properties',
-      message: `At most ${MAX_PROPERTIES} properties.`,
-    });
+    return [
+      { field, code: 'too_many_properties', message: `At most ${MAX_PROPERTIES} properties.` },
+    ];
   for (const [key, v] of entries) {
     const path = `${field}.${key}`;
     if (key.length === 0 || length(key) > 64 || CONTROL.test(key)) {
@@ -244,11 +244,8 @@ export class PageInputService {
     if (input.nextReviewAt !== undefined) {
       nextReviewAt = null;
       if (input.nextReviewAt !== null) {
-        const parsed = /^\d{4}-\d{2}-\d{2}/.test(input.nextReviewAt)
-          ? new Date(input.nextReviewAt)
-          : new Date(NaN);
-        if (Number.isNaN(parsed.getTime()))
-          add('nextReviewAt', 'invalid_date', 'nextReviewAt must be an ISO 8601 date-time.');
+        const parsed = parseIsoDate(input.nextReviewAt);
+        if (!parsed) add('nextReviewAt', 'invalid_date', `nextReviewAt must be ${DATE_RULE}.`);
         else nextReviewAt = parsed;
       }
     } else if (

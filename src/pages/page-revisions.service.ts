@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AuthUser } from '../common/auth/auth-user';
 import { Page, PageRequest, toPage } from '../common/http/pagination';
 import { BadRequestProblem, NotFoundProblem } from '../common/problems/problem';
+import { visibleDeprecatedTarget } from './deprecated-target';
 import { PageAccessService } from './page-access.service';
 import {
   RevisionResponse,
@@ -51,7 +52,11 @@ export class PageRevisionsService {
     const found = await this.pages.findRevision(id);
     const page = found ? await this.pages.findById(found.revision.pageId) : null;
     if (!found || !page || !this.access.canSee(page, user)) throw new NotFoundProblem('revision');
-    const owner = await this.pages.usernameOf(found.revision.metadata.ownerId);
-    return toRevisionResponse(found.revision, found.author, owner);
+    const [owner, deprecatedTarget] = await Promise.all([
+      this.pages.usernameOf(found.revision.metadata.ownerId),
+      visibleDeprecatedTarget(this.pages, found.revision.metadata.deprecatedTarget, user),
+    ]);
+    const response = toRevisionResponse(found.revision, found.author, owner);
+    return { ...response, metadata: { ...response.metadata, deprecatedTarget } };
   }
 }

@@ -21,8 +21,8 @@ import {
 import { CreatePageDto, UpdatePageDto } from './dto/page.dto';
 import { withoutReadOnlyMembers } from './dto/page-body.dto';
 import { PageAccessService } from './page-access.service';
-import { PageInputService } from './page-input.service';
-import { metadataFromJson } from './page-metadata';
+import { PageInput, PageInputService } from './page-input.service';
+import type { RevisionMetadata } from './page-metadata';
 import { GroupRef, PageState, sameState, stateOf } from './page-state';
 import { ImportedPage, ImportOutcome } from './pages.types';
 import { PageDeriver } from './rendering/page-deriver';
@@ -172,21 +172,16 @@ export class PageWriterService {
       precondition.baseRevision,
       page.revision,
     );
-    const { groupNames, ...metadata } = metadataFromJson(old.metadata);
     const current = stateOf(page, await this.pages.groupsOf(page.id));
-    // The restored slug stays the page's current one; a deprecated target that is gone is dropped.
-    const targetLive = metadata.deprecatedTarget
-      ? await this.pages.liveSlugTaken(metadata.deprecatedTarget)
-      : false;
-    const state: PageState = {
-      ...current,
-      title: old.title,
-      content: old.content,
-      ...metadata,
-      groups: await this.resolveGroupNames(groupNames),
-      deprecatedTarget: targetLive ? metadata.deprecatedTarget : null,
-    };
-    this.input.assertContentSize(state.content);
+    // Every rule an update runs (groups assignable by the actor, keeping their own access,
+    // targets they can see, ...): a refused restore writes nothing.
+    const state = await this.input.resolve(
+      await this.restorableFields(old.title, old.content, old.metadata),
+      actor,
+      current,
+      undefined,
+      { currentPageId: page.id },
+    );
     const derived = await this.deriver.derive(state);
     const revision = await this.runWrite(async (tx) => {
       const written = await this.pages.updateIfAt(
@@ -300,10 +295,29 @@ export class PageWriterService {
     if (baseRevision !== undefined && baseRevision !== current) throw staleProblem(false, current);
   }
 
-  /** The groups of these names that still exist, by name (restore drops the others). */
-  private async resolveGroupNames(names: string[]): Promise<GroupRef[]> {
-    if (names.length === 0) return [];
-    return (await this.groups.findNamed(names)).map((g) => ({ id: g.id, name: g.name }));
+  /**
+   * An old revision as update input: its title, content and metadata, without what no longer
+   * exists — groups since deleted, a deprecated target that is no longer a live page, an owner
+   * whose account is gone (the current owner stays). The slug stays the page's current one.
+   */
+  private async restorableFields(
+    title: string,
+    content: string,
+    metadata: RevisionMetadata,
+  ): Promise<PageInput & { ownerId?: string | null }> {
+    const { ownerId, groups, deprecatedTarget, ...rest } = metadata;
+    const existingGroups =
+      groups.length === 0 ? [] : (await this.groups.findNamed(groups)).map((g) => g.name);
+    const targetLive = deprecatedTarget ? await this.pages.liveSlugTaken(deprecatedTarget) : false;
+    const ownerExists = ownerId === null || (await this.pages.usernameOf(ownerId)) !== null;
+    return {
+      ...rest,
+      title,
+      content,
+      groups: existingGroups,
+      deprecatedTarget: targetLive ? deprecatedTarget : null,
+      ...(ownerExists ? { ownerId } : {}),
+    };
   }
 
   private async runWrite<T>(work: (tx: Tx) => Promise<T>, slug: string): Promise<T> {

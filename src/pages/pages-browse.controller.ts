@@ -12,6 +12,8 @@ import {
   GraphResponse,
   PageSummaryList,
   PreviewResponse,
+  ReviewDueItemResponse,
+  ReviewDueList,
   SiteVariablesResponse,
   TagList,
 } from './dto/page-response.dto';
@@ -52,6 +54,16 @@ export class PagesBrowseController {
   @ApiResult(GraphResponse)
   getGraph(@CurrentUser() user: AuthUser): Promise<GraphResponse> {
     return this.browse.graph(user);
+  }
+
+  @Get('review-due')
+  @AdminOnly()
+  @ApiOperation({
+    summary: 'Live pages past their next review date, oldest first, with their owners (admin)',
+  })
+  @ApiResult(ReviewDueList)
+  listReviewDue(@Query() query: PageQueryDto): Promise<Page<ReviewDueItemResponse>> {
+    return this.browse.listReviewDue(parsePageRequest(query));
   }
 
   @Post('preview')

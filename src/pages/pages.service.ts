@@ -7,6 +7,7 @@ import { NotFoundProblem } from '../common/problems/problem';
 import { PageAccessService } from './page-access.service';
 import { PageBrowseService } from './page-browse.service';
 import { PageWriterService } from './page-writer.service';
+import { visibleDeprecatedTarget } from './deprecated-target';
 import { PageResponse, toPageResponse } from './pages.mapper';
 import { ImportedPage, ImportOutcome, MediaReferences, ReviewDuePage } from './pages.types';
 import { MarkdownRenderer } from './rendering/markdown-renderer';
@@ -176,11 +177,13 @@ export class PagesService {
   }
 
   private async respond(row: PageRow, user: AuthUser): Promise<PageRead> {
-    const [html, backlinks] = await Promise.all([
+    const [html, backlinks, deprecatedTarget] = await Promise.all([
       this.htmlOf(row),
       this.browse.backlinks(row.page.id, row.page.slug, user),
+      visibleDeprecatedTarget(this.pages, row.page.deprecatedTarget, user),
     ]);
-    return { etag: etagOf(row.page.revision), body: toPageResponse(row, html, backlinks) };
+    const body = toPageResponse(row, html, backlinks);
+    return { etag: etagOf(row.page.revision), body: { ...body, deprecatedTarget } };
   }
 
   /**

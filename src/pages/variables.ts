@@ -46,12 +46,9 @@ export function variableProblems(value: unknown, field = 'variables'): FieldProb
   }
   const entries = Object.entries(value as Record<string, unknown>);
   const problems: FieldProblem[] = [];
+  // Over the cap: one problem, without looking at the entries.
   if (entries.length > MAX_VARIABLES)
-    problems.push({
-      field,
-      code: 'too_many_variables',
-      message: `At most ${MAX_VARIABLES} variables.`,
-    });
+    return [{ field, code: 'too_many_variables', message: `At most ${MAX_VARIABLES} variables.` }];
   for (const [name, v] of entries) {
     const path = `${field}.${name}`;
     if (!VARIABLE_NAME.test(name)) {

@@ -121,7 +121,80 @@ const SCREENS: Screen[] = [
       await page.getByRole('heading', { name: 'Access tokens' }).waitFor();
     },
   },
+  {
+    name: 'admin-import',
+    open: async (page) => {
+      await page.goto('/admin/import');
+      await page.getByRole('heading', { name: 'Import' }).waitFor();
+      await page.getByLabel('Files').setInputFiles([
+        { name: 'intro.md', mimeType: 'text/markdown', buffer: Buffer.from(IMPORT_INTRO) },
+        { name: 'setup.md', mimeType: 'text/markdown', buffer: Buffer.from('# Setup\n\nSteps.') },
+        { name: 'notes.md', mimeType: 'text/markdown', buffer: Buffer.from('No title.') },
+      ]);
+      await page.getByLabel('Prefix').fill('imported');
+      await page.getByRole('checkbox', { name: /Skip invalid documents/ }).check();
+      await page.getByRole('button', { name: 'Dry run' }).click();
+      await page.getByRole('table', { name: 'Plan' }).scrollIntoViewIfNeeded();
+    },
+  },
+  {
+    name: 'admin-export',
+    open: async (page) => {
+      await page.goto('/admin/export');
+      await page.getByRole('radio', { name: 'A subtree' }).check();
+      await page.getByRole('textbox', { name: 'Subtree' }).fill('handbook');
+      await page.getByText('3 pages selected').waitFor();
+    },
+  },
+  {
+    name: 'admin-bin',
+    open: async (page) => {
+      await page.goto('/admin/bin');
+      await page.getByRole('button', { name: 'Purge' }).first().waitFor();
+    },
+  },
+  {
+    name: 'admin-users',
+    open: async (page) => {
+      await page.goto('/admin/users');
+      await page.getByRole('row', { name: /edith/ }).waitFor();
+    },
+  },
+  {
+    name: 'admin-groups',
+    open: async (page) => {
+      await page.goto('/admin/groups');
+      await page.getByRole('row', { name: /ops/ }).waitFor();
+    },
+  },
+  {
+    name: 'admin-variables',
+    open: async (page) => {
+      await page.goto('/admin/variables');
+      await page.getByLabel('Value of company').waitFor();
+    },
+  },
+  {
+    name: 'admin-graph',
+    open: async (page) => {
+      await page.goto('/admin/graph');
+      await page.getByRole('img', { name: 'Knowledge graph' }).waitFor();
+      await page.locator('.graph__canvas canvas').first().waitFor();
+    },
+  },
+  {
+    name: 'admin-review',
+    open: async (page) => {
+      await page.goto('/admin/review');
+      await page
+        .getByRole('table', { name: 'Pages due for review' })
+        .getByRole('link', { name: 'Onboarding' })
+        .waitFor();
+    },
+  },
 ];
+
+const IMPORT_INTRO = '# Introduction\n\nSee [setup](setup.md) and [the missing page](gone.md).';
 
 describe('console screens (desktop and phone, axe-core)', () => {
   const h = useConsoleApp({ seed: true });
@@ -139,6 +212,12 @@ describe('console screens (desktop and phone, axe-core)', () => {
       content: 'The tools we use every day: an editor, a terminal and kb.',
     });
     await app.as.admin.post('/api/tokens').send({ name: 'ci-import', scope: 'editor' }).expect(201);
+    // Something in the bin for the workspace's Bin screen.
+    await app.as.editor
+      .post('/api/pages')
+      .send({ slug: 'drafts/old-plan', title: 'Old plan', content: 'Superseded.' })
+      .expect(201);
+    await app.as.admin.delete('/api/pages/drafts/old-plan').expect(204);
     if (shots) mkdirSync(shots, { recursive: true });
   });
 

@@ -276,22 +276,23 @@ describe('when the database is gone', () => {
   });
   afterAll(() => t.close());
 
-  it('answers 500 with a request id and no internals, and /readyz answers 503', async () => {
+  it('answers 503 database_unavailable with Retry-After and no internals, like /readyz', async () => {
     const admin = await signedIn(t, 'admin');
     await t.dataSource.destroy();
 
-    const res = await admin.get('/api/users').expect(500);
+    const res = await admin.get('/api/users').expect(503);
     expect(res.headers['content-type']).toMatch(PROBLEM_CONTENT_TYPE);
+    expect(res.headers['retry-after']).toBe('5');
     expect(res.body).toEqual({
-      type: 'urn:kb:problem:internal_error',
-      title: 'Internal Server Error',
-      status: 500,
-      detail: 'Something went wrong on our side. Quote the request id when you report it.',
+      type: 'urn:kb:problem:database_unavailable',
+      title: 'Service Unavailable',
+      status: 503,
+      detail: 'The database does not answer; try again shortly.',
       instance: '/api/users',
-      code: 'internal_error',
+      code: 'database_unavailable',
       requestId: res.headers['x-request-id'],
     });
-    expectNoLeak('500', res.text);
+    expectNoLeak('503', res.text);
     expect(res.text).not.toMatch(/DataSource|connection|pool|typeorm/i);
 
     const ready = await t.http().get('/readyz').expect(503);

@@ -1,5 +1,6 @@
 import { createTestApp, TestApp } from '../support/test-app';
 import { png } from '../support/images';
+import { createPage } from '../support/pages';
 import { problem } from '../support/problems';
 import { anonymous, Client, signedIn } from '../support/users';
 import { clearStoredMedia, upload } from './media-support';
@@ -17,9 +18,13 @@ describe('media route policies', () => {
     reader = await signedIn(t, 'reader');
     image = (await upload(editor, 'images', png(2, 2), 'a.png').expect(201)).body;
     attachment = (await upload(editor, 'attachments', Buffer.from('x'), 'a.txt').expect(201)).body;
+    // On a page every reader sees, so readers may download both (media-groups.e2e-spec).
+    await createPage(editor, 'open/media', {
+      content: `![a](${image.url}) [a](${attachment.url})`,
+    });
   });
   afterAll(async () => {
-    clearStoredMedia(t);
+    await clearStoredMedia(t);
     await t.close();
   });
 

@@ -18,23 +18,34 @@ export function binary(
 }
 
 /** Every file under a folder of the data dir, as paths relative to the data dir. */
-export function filesUnder(t: TestApp, folder: 'media' | 'tmp'): string[] {
-  const root = join(t.dataDir, folder);
+export function filesUnder(t: TestApp, folder: 'tmp'): string[] {
+  return filesIn(join(t.dataDir, folder))
+    .map((path) => join(folder, path))
+    .sort();
+}
+
+/**
+ * The SHA-256 of every stored content, sorted, from the store the app uses: files under
+ * `<dataDir>/media/ab/cd/<sha256>`, or keys `ab/cd/<sha256>` in the S3 bucket.
+ */
+export async function storedMedia(t: TestApp): Promise<string[]> {
+  const keys = t.s3 ? await t.s3.keys() : filesIn(join(t.dataDir, 'media'));
+  for (const key of keys) expect(key).toMatch(/^([0-9a-f]{2})\/([0-9a-f]{2})\/\1\2[0-9a-f]{60}$/);
+  return keys.map((key) => key.slice(6)).sort();
+}
+
+function filesIn(root: string): string[] {
   if (!existsSync(root)) return [];
   const out: string[] = [];
   const walk = (dir: string) => {
     for (const name of readdirSync(dir)) {
       const path = join(dir, name);
       if (statSync(path).isDirectory()) walk(path);
-      else out.push(relative(t.dataDir, path));
+      else out.push(relative(root, path));
     }
   };
   walk(root);
-  return out.sort();
-}
-
-export function storedPath(hash: string): string {
-  return join('media', hash.slice(0, 2), hash.slice(2, 4), hash);
+  return out;
 }
 
 export function upload(
@@ -53,9 +64,10 @@ export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 export const ISO_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /** Resets the stored media between tests (t.reset() only empties the tables). */
-export function clearStoredMedia(t: TestApp): void {
+export async function clearStoredMedia(t: TestApp): Promise<void> {
   rmSync(join(t.dataDir, 'media'), { recursive: true, force: true });
   rmSync(join(t.dataDir, 'tmp'), { recursive: true, force: true });
+  await t.s3?.clear();
 }
 
 /** A multipart body written by hand, so a test controls the exact header bytes a client sends. */

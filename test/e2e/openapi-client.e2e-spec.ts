@@ -4,6 +4,7 @@ import type { GroupResponse, MeResponse, UserResponse } from '../../src/auth/aut
 import type { CreatedTokenResponse, TokenResponse } from '../../src/auth/dto/auth-response.dto';
 import type { DraftResponse, DraftSummary } from '../../src/drafts/drafts.mapper';
 import type { ImportReport } from '../../src/import/import.types';
+import type { ImportJobResource } from '../../src/import/jobs/import-job.types';
 import type { MediaResponse } from '../../src/media/media.mapper';
 import type {
   NotificationPage,
@@ -18,13 +19,22 @@ import type {
   RevisionSummaryResponse,
   TagResponse,
 } from '../../src/pages/pages.mapper';
+import type { ReviewDueItemResponse } from '../../src/pages/dto/page-response.dto';
 import type { SearchResultItem } from '../../src/pages/search/search.mapper';
 import type { ProblemBody } from '../../src/common/problems/problem';
+import type {
+  EventFeed,
+  WebhookCreatedResponse,
+  WebhookDeliveryResponse,
+  WebhookResponse,
+} from '../../src/webhooks/dto/webhook-response.dto';
 import type { components, paths } from '../../console/src/api/kb-api';
+import { eventually } from '../support/eventually';
 import { png } from '../support/images';
 import { OpenApiDocument, OpenApiValidator } from '../support/openapi-validator';
 import { createTestApp, TestApp } from '../support/test-app';
 import { createUser } from '../support/users';
+import { WebhookReceiver } from '../support/webhook-receiver';
 
 /*
  * A client generated from the served document (openapi-typescript types in
@@ -43,6 +53,7 @@ const generatedTypesAreTheServers: Record<string, true> = {
   pageSummary: true satisfies Same<Schemas['PageSummaryResponse'], PageSummaryResponse>,
   pageList: true satisfies Same<Schemas['PageSummaryList']['items'][number], PageSummaryResponse>,
   bin: true satisfies Same<Schemas['BinItemResponse'], BinItemResponse>,
+  reviewDue: true satisfies Same<Schemas['ReviewDueItemResponse'], ReviewDueItemResponse>,
   revisionSummary: true satisfies Same<Schemas['RevisionSummaryResponse'], RevisionSummaryResponse>,
   revision: true satisfies Same<Schemas['RevisionResponse'], RevisionResponse>,
   tag: true satisfies Same<Schemas['TagResponse'], TagResponse>,
@@ -59,7 +70,12 @@ const generatedTypesAreTheServers: Record<string, true> = {
   notification: true satisfies Same<Schemas['NotificationResponse'], NotificationResponse>,
   notificationList: true satisfies Same<Schemas['NotificationList'], NotificationPage>,
   importReport: true satisfies Same<Schemas['ImportReportResponse'], ImportReport>,
+  importJob: true satisfies Same<Schemas['ImportJobResponse'], ImportJobResource>,
   problem: true satisfies Same<Schemas['Problem'], ProblemBody>,
+  webhook: true satisfies Same<Schemas['WebhookResponse'], WebhookResponse>,
+  webhookCreated: true satisfies Same<Schemas['WebhookCreatedResponse'], WebhookCreatedResponse>,
+  webhookDelivery: true satisfies Same<Schemas['WebhookDeliveryResponse'], WebhookDeliveryResponse>,
+  eventFeed: true satisfies Same<Schemas['EventFeed'], EventFeed>,
 };
 
 type Api = Client<paths>;
@@ -85,7 +101,7 @@ describe('a client generated from the OpenAPI document', () => {
   let session: Api;
 
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_POLL_MS: '50' });
     await t.app.listen(0, '127.0.0.1');
     const { port } = t.app.getHttpServer().address() as AddressInfo;
     const baseUrl = `http://127.0.0.1:${port}`;
@@ -240,7 +256,7 @@ describe('a client generated from the OpenAPI document', () => {
       bodySerializer: (body) => formData(body, ['start.md', 'setup.md']),
     });
     expect(imported.response.status).toBe(200);
-    const report: ImportReport = imported.data!;
+    const report = imported.data as ImportReport;
     expect(report).toMatchObject({ format: 'markdown', dryRun: false });
     expect([...report.created].sort()).toEqual(['handbook/setup', 'handbook/start']);
     expect(report.counts.created).toBe(2);
@@ -251,6 +267,37 @@ describe('a client generated from the OpenAPI document', () => {
     });
     expect(refused.response.status).toBe(422);
     expect(refused.error?.errors?.[0].field).toBe('files[untitled.md]');
+  });
+
+  it('runs an import as a job: 202, its events, the list, the job and a cancel of a finished job', async () => {
+    const started = await admin.POST('/api/import', {
+      body: { format: 'markdown', files: [new Blob(['# Job page\n'])], async: 'true' },
+      bodySerializer: (body) => formData(body, ['job-page.md']),
+    });
+    expect(started.response.status).toBe(202);
+    const job = started.data as ImportJobResource;
+    expect(started.response.headers.get('location')).toBe(`/api/import/jobs/${job.id}`);
+    const id = { path: { id: job.id } };
+    const events = await admin.GET('/api/import/jobs/{id}/events', { params: id, parseAs: 'text' });
+    expect(events.response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(events.data).toMatch(/event: state\ndata: \{[^\n]*"state":"succeeded"/);
+    const read = await admin.GET('/api/import/jobs/{id}', { params: id });
+    const finished: ImportJobResource = read.data!;
+    expect(finished).toMatchObject({ state: 'succeeded', report: { counts: { created: 1 } } });
+    const list = await admin.GET('/api/import/jobs', { params: { query: { limit: 5 } } });
+    expect(list.data?.items[0].id).toBe(job.id);
+    const cancel = await admin.POST('/api/import/jobs/{id}/cancel', { params: id });
+    expect(cancel.response.status).toBe(409);
+    expect(cancel.error?.code).toBe('job_finished');
+    const running = await admin.POST('/api/import', {
+      body: { format: 'markdown', files: [new Blob(['# Job page two\n'])], async: 'true' },
+      bodySerializer: (body) => formData(body, ['job-page-2.md']),
+    });
+    const second = await admin.POST('/api/import/jobs/{id}/cancel', {
+      params: { path: { id: (running.data as ImportJobResource).id } },
+    });
+    // Cancelled in time (202) or finished first (409): both as documented.
+    expect([202, 409]).toContain(second.response.status);
   });
 
   it('answers every other operation as the document describes it', async () => {
@@ -315,6 +362,9 @@ describe('a client generated from the OpenAPI document', () => {
       parseAs: 'arrayBuffer',
     });
     expect(Buffer.from(archive.data!).subarray(0, 2).toString()).toBe('PK');
+
+    const due = await admin.GET('/api/review-due', { params: { query: { limit: 5 } } });
+    expect(due.data?.items).toEqual([]);
 
     const binned = await admin.DELETE('/api/pages/{slug}', { params: slug });
     expect(binned.response.status).toBe(204);
@@ -426,6 +476,8 @@ describe('a client generated from the OpenAPI document', () => {
 
     expect((await client().GET('/healthz', {})).data?.status).toBe('ok');
     expect((await client().GET('/readyz', {})).data?.database).toBe('up');
+    const metrics = await client().GET('/metrics', { parseAs: 'text' });
+    expect(metrics.data).toContain('kb_event_loop_delay_seconds');
     expect((await client().GET('/api/pages', {})).response.status).toBe(401);
     const badCursor = await admin.GET('/api/recent', { params: { query: { cursor: '!' } } });
     expect(badCursor.error?.code).toBe('invalid_cursor');
@@ -440,6 +492,43 @@ describe('a client generated from the OpenAPI document', () => {
         body: { username: 'grace', password: 'long-password' },
       });
       return client({ Cookie: login.response.headers.get('set-cookie')!.split(';')[0] });
+    }
+  });
+
+  it('manages webhooks, their deliveries and reads the event feed', async () => {
+    const receiver = await WebhookReceiver.start();
+    try {
+      const latest = await admin.GET('/api/events', { params: { query: { after: 'latest' } } });
+      expect(latest.data?.items).toEqual([]);
+      const created = await admin.POST('/api/webhooks', {
+        body: { url: receiver.url(), events: ['page.created'] },
+      });
+      expect(created.response.status).toBe(201);
+      const id = { path: { id: created.data!.id } };
+      expect((await admin.GET('/api/webhooks', {})).data?.items).toHaveLength(1);
+      expect((await admin.GET('/api/webhooks/{id}', { params: id })).data?.active).toBe(true);
+      const patched = await admin.PATCH('/api/webhooks/{id}', {
+        params: id,
+        body: { active: true },
+      });
+      expect(patched.data?.events).toEqual(['page.created']);
+      await admin.POST('/api/pages', { body: { slug: 'hooked', title: 'Hooked' } });
+      const feed = await admin.GET('/api/events', {
+        params: { query: { after: latest.data!.nextCursor } },
+      });
+      expect(feed.data?.items.map((e) => e.type)).toEqual(['page.created']);
+      const deliveries = await eventually(async () => {
+        const list = await admin.GET('/api/webhooks/{id}/deliveries', { params: id });
+        expect(list.data?.items[0]?.state).toBe('delivered');
+        return list.data!.items;
+      }, 10_000);
+      const redelivered = await admin.POST('/api/webhooks/{id}/deliveries/{deliveryId}/redeliver', {
+        params: { path: { id: created.data!.id, deliveryId: deliveries[0].id } },
+      });
+      expect(redelivered.response.status).toBe(202);
+      expect((await admin.DELETE('/api/webhooks/{id}', { params: id })).response.status).toBe(204);
+    } finally {
+      await receiver.close();
     }
   });
 

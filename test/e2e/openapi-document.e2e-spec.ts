@@ -138,6 +138,7 @@ describe('the OpenAPI document', () => {
       '415',
       '422',
       '428',
+      '429',
       'default',
     ]);
     expect(statuses('/api/pages/{slug}', 'get')).toEqual([
@@ -146,7 +147,13 @@ describe('the OpenAPI document', () => {
       '400',
       '401',
       '404',
+      '429',
       'default',
+    ]);
+    // Rate-limited answers carry the IETF draft's headers.
+    expect(Object.keys(document.paths['/api/search'].get.responses['200'].headers ?? {})).toEqual([
+      'RateLimit-Policy',
+      'RateLimit',
     ]);
     expect(statuses('/auth/login', 'post')).toEqual([
       '200',

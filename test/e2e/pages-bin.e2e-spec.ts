@@ -4,7 +4,7 @@ import { PageEntity } from '../../src/pages/entities/page.entity';
 import { PageRevisionEntity } from '../../src/pages/entities/page-revision.entity';
 import { PageLinkEntity } from '../../src/pages/entities/page-link.entity';
 import { PageTagEntity } from '../../src/pages/entities/page-tag.entity';
-import { PAGE_BINNED, PAGE_UPDATED } from '../../src/common/events/domain-events';
+import { PAGE_BINNED, PAGE_RESTORED, PAGE_UPDATED } from '../../src/common/events/domain-events';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 
 describe('pages: bin', () => {
@@ -137,11 +137,13 @@ describe('pages: bin', () => {
     await c.admin.delete('/api/pages/kept').set('If-Match', '"2"').expect(204);
   });
 
-  it('restoring from the bin or from a revision emits page.updated after commit', async () => {
+  it('restoring from the bin emits page.restored, from a revision page.updated, after commit', async () => {
     const events: unknown[] = [];
     const emitter = c.t.get(EventEmitter2);
-    const onUpdated = (e: unknown) => events.push(e);
+    const onUpdated = (e: object) => events.push({ event: PAGE_UPDATED, ...e });
+    const onRestored = (e: object) => events.push({ event: PAGE_RESTORED, ...e });
     emitter.on(PAGE_UPDATED, onUpdated);
+    emitter.on(PAGE_RESTORED, onRestored);
     try {
       const owner = c.editor.user!;
       await createPage(c.editor, 'back', { owner: owner.username });
@@ -157,7 +159,7 @@ describe('pages: bin', () => {
         ownerId: owner.id,
         actorId: c.admin.user!.id,
       };
-      expect(events).toEqual([{ ...expected, revision: 1 }]);
+      expect(events).toEqual([{ event: PAGE_RESTORED, ...expected, revision: 1 }]);
       // A second restore of the same id is 404 and emits nothing.
       await c.admin.post(`/api/bin/${id}/restore`).expect(404);
       expect(events).toHaveLength(1);
@@ -165,11 +167,12 @@ describe('pages: bin', () => {
       const [first] = await allItems(c.reader, '/api/revisions?slug=back');
       await c.admin.post(`/api/revisions/${first.id}/restore`).send({}).expect(200);
       expect(events).toEqual([
-        { ...expected, revision: 1 },
-        { ...expected, revision: 2 },
+        { event: PAGE_RESTORED, ...expected, revision: 1 },
+        { event: PAGE_UPDATED, ...expected, revision: 2 },
       ]);
     } finally {
       emitter.off(PAGE_UPDATED, onUpdated);
+      emitter.off(PAGE_RESTORED, onRestored);
     }
   });
 

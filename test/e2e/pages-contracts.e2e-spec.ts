@@ -183,6 +183,7 @@ describe('pages: exported services', () => {
         slug: 'late',
         title: 'Title of late',
         ownerId: editor.user!.id,
+        ownerName: editor.user!.username,
         nextReviewAt: new Date('2020-01-01T00:00:00.000Z'),
       },
       {
@@ -190,6 +191,7 @@ describe('pages: exported services', () => {
         slug: 'later',
         title: 'Title of later',
         ownerId: null,
+        ownerName: null,
         nextReviewAt: new Date('2021-01-01T00:00:00.000Z'),
       },
     ]);

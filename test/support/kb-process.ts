@@ -109,6 +109,9 @@ export interface RunningKb {
   /** Everything the process wrote so far (stdout, then stderr). */
   output(): string;
   stop(): Promise<void>;
+  /** Sends `signal` and resolves with the exit code (or the signal that ended it). */
+  signal(signal: NodeJS.Signals): Promise<number | string | null>;
+  pid: number;
 }
 
 /**
@@ -146,6 +149,13 @@ export async function startKb(env: Record<string, string>): Promise<RunningKb> {
     url: String(readyLine.url).replace(/\/$/, ''),
     readyLine,
     output: () => stdout + stderr,
+    pid: child.pid!,
+    signal: (signal) =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve(child.exitCode);
+        child.once('exit', (code, endedBy) => resolve(code ?? endedBy));
+        child.kill(signal);
+      }),
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

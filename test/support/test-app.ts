@@ -7,20 +7,27 @@ import { DataSource } from 'typeorm';
 import { createApp } from '../../src/app.factory';
 import { AppConfig, loadConfig } from '../../src/common/config/app-config';
 import { createTestDatabase, MYSQL_SERVER_URL } from './mysql-databases';
+import { S3TestServer, startS3Server } from './s3-server';
 
 export const DB_TYPE = (process.env.DB_TYPE ?? 'sqlite') as 'sqlite' | 'mysql';
 export { MYSQL_SERVER_URL };
+/** TEST_MEDIA_STORE=s3 runs the apps of a spec with media in a bucket of a real s3rver. */
+export const TEST_MEDIA_STORE = (process.env.TEST_MEDIA_STORE ?? 'local') as 'local' | 's3';
 
 export interface TestApp {
   app: INestApplication;
   config: AppConfig;
   dataSource: DataSource;
   dataDir: string;
+  /** The S3 server holding this app's media (TEST_MEDIA_STORE=s3 or MEDIA_STORE=s3 given). */
+  s3?: S3TestServer;
   /** A supertest instance against the app's server. */
   http(): ReturnType<typeof request>;
   get<T>(type: Type<T> | Abstract<T> | string | symbol): T;
   /** Deletes every row of every table (the schema stays). */
   reset(): Promise<void>;
+  /** Stops the app and starts it again on the same database and data folder (`env` added). */
+  restart(env?: Record<string, string>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -32,7 +39,11 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   const dataDir = mkdtempSync(join(tmpdir(), 'kb-test-'));
   // Each test file gets a database of its own (see mysql-databases.ts for its clean-up).
   const mysql = DB_TYPE === 'mysql' ? await createTestDatabase() : undefined;
-  const config = loadConfig({
+  const s3 =
+    (env.MEDIA_STORE ?? TEST_MEDIA_STORE) === 's3' && !env.S3_ENDPOINT
+      ? await startS3Server()
+      : undefined;
+  const baseEnv: Record<string, string | undefined> = {
     KB_DATA_DIR: dataDir,
     DB_TYPE,
     DATABASE_URL: mysql?.url,
@@ -42,25 +53,67 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     AUTH_CACHE_SECONDS: '0',
     REVIEW_CHECK_INTERVAL_SECONDS: '0',
+    // Generous limits so that no spec is throttled by accident; the rate-limit spec sets its own
+    // (the defaults are the issue's, checked in rate-limit-policy.spec.ts).
+    RATE_LIMIT_READ: '1000000/60s',
+    RATE_LIMIT_WRITE: '1000000/60s',
+    RATE_LIMIT_SEARCH: '1000000/60s',
+    RATE_LIMIT_IMPORT: '1000000/60s',
+    ...s3?.env,
     ...env,
-  });
-  const app = await createApp(config);
-  const dataSource = app.get(DataSource);
-  const server = app.getHttpServer();
+  };
+  let config = loadConfig(baseEnv);
+  let app = await createApp(config);
   return {
-    app,
-    config,
-    dataSource,
+    get app() {
+      return app;
+    },
+    get config() {
+      return config;
+    },
+    get dataSource() {
+      return app.get(DataSource);
+    },
     dataDir,
-    http: () => request(server),
+    s3,
+    http: () => request(app.getHttpServer()),
     get: <T>(type: Type<T> | Abstract<T> | string | symbol) =>
       app.get<T>(type as Type<T>, { strict: false }),
-    reset: () => resetDatabase(dataSource),
+    reset: () => resetDatabase(app.get(DataSource)),
+    restart: async (more: Record<string, string> = {}) => {
+      await app.close();
+      config = loadConfig({ ...baseEnv, ...more });
+      app = await createApp(config);
+    },
     close: async () => {
       await app.close();
       await mysql?.drop();
+      await s3?.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * A second instance of kb on the same database, data folder and media store as `t` (its own
+ * process state: caches, timers), as a second server behind a load balancer would be.
+ */
+export async function createPeerApp(
+  t: TestApp,
+  overrides: Partial<AppConfig> = {},
+): Promise<TestApp> {
+  const config = { ...t.config, ...overrides };
+  const app = await createApp(config);
+  const server = app.getHttpServer();
+  return {
+    ...t,
+    app,
+    config,
+    dataSource: app.get(DataSource),
+    http: () => request(server),
+    get: <T>(type: Type<T> | Abstract<T> | string | symbol) =>
+      app.get<T>(type as Type<T>, { strict: false }),
+    close: () => app.close(),
   };
 }
 

@@ -1,12 +1,15 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsOptional, IsString, Length } from 'class-validator';
+import { IsBoolean, IsString, Length } from 'class-validator';
+import { Optional } from '../../common/problems/optional';
+import { IsSafeText } from '../../common/text/safe-text';
 
 /** PATCH /api/me: what a user may change about their own account. */
 export class UpdateMeDto {
   @ApiPropertyOptional({ maxLength: 128 })
-  @IsOptional()
+  @Optional()
   @IsString()
   @Length(1, 128)
+  @IsSafeText()
   displayName?: string;
 
   @ApiPropertyOptional({
@@ -15,7 +18,7 @@ export class UpdateMeDto {
     description:
       'a new password; needs currentPassword. Ends your other browser sessions (this one stays signed in).',
   })
-  @IsOptional()
+  @Optional()
   @IsString()
   @Length(8, 256)
   password?: string;
@@ -24,13 +27,13 @@ export class UpdateMeDto {
     maxLength: 1024,
     description: 'your present password; required with password (422 when missing or wrong)',
   })
-  @IsOptional()
+  @Optional()
   @IsString()
   @Length(1, 1024)
   currentPassword?: string;
 
   @ApiPropertyOptional({ description: 'true: revoke every personal access token you have' })
-  @IsOptional()
+  @Optional()
   @IsBoolean()
   revokeTokens?: boolean;
 }

@@ -1,14 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsBoolean,
-  IsIn,
-  IsOptional,
-  IsString,
-  Length,
-  Matches,
-} from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsString, Length, Matches } from 'class-validator';
+import { Optional } from '../../common/problems/optional';
+import { IsSafeText } from '../../common/text/safe-text';
 import { ROLES, type Role } from '../../common/auth/roles';
 
 export const USERNAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{1,63}$/;
@@ -36,13 +29,14 @@ export class CreateUserDto {
   role: Role;
 
   @ApiPropertyOptional({ maxLength: 128 })
-  @IsOptional()
+  @Optional()
   @IsString()
   @Length(1, 128)
+  @IsSafeText()
   displayName?: string;
 
   @ApiPropertyOptional({ type: [String], description: 'group names; each must exist' })
-  @IsOptional()
+  @Optional()
   @IsArray()
   @ArrayMaxSize(100)
   @IsString({ each: true })
@@ -51,31 +45,32 @@ export class CreateUserDto {
 
 export class UpdateUserDto {
   @ApiPropertyOptional({ enum: ROLES })
-  @IsOptional()
+  @Optional()
   @IsString()
   @IsIn(ROLES)
   role?: Role;
 
   @ApiPropertyOptional({ type: [String] })
-  @IsOptional()
+  @Optional()
   @IsArray()
   @ArrayMaxSize(100)
   @IsString({ each: true })
   groups?: string[];
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @Optional()
   @IsBoolean()
   disabled?: boolean;
 
   @ApiPropertyOptional({ maxLength: 128 })
-  @IsOptional()
+  @Optional()
   @IsString()
   @Length(1, 128)
+  @IsSafeText()
   displayName?: string;
 
   @ApiPropertyOptional({ minLength: 8, maxLength: 256 })
-  @IsOptional()
+  @Optional()
   @IsString()
   @Length(8, 256)
   password?: string;
@@ -90,6 +85,7 @@ export class CreateGroupDto {
   @Matches(GROUP_NAME_PATTERN, {
     message: 'name must be 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit',
   })
+  @IsSafeText()
   name: string;
 }
 

@@ -2,11 +2,15 @@ import { Injectable } from '@nestjs/common';
 import { LessThan, Not } from 'typeorm';
 import { Database, Tx } from '../../common/database/database';
 import { SessionEntity } from '../entities/session.entity';
+import { AuthGenerationRepository } from './auth-generation.repository';
 
 /** The one door to `sessions`. */
 @Injectable()
 export class SessionsRepository {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly generation: AuthGenerationRepository,
+  ) {}
 
   insert(session: SessionEntity, tx?: Tx): Promise<SessionEntity> {
     return this.db.write((t) => t.manager.save(SessionEntity, session), tx);
@@ -21,7 +25,10 @@ export class SessionsRepository {
   }
 
   async delete(id: string, tx?: Tx): Promise<void> {
-    await this.db.write((t) => t.manager.delete(SessionEntity, { id }), tx);
+    await this.db.write(async (t) => {
+      await t.manager.delete(SessionEntity, { id });
+      await this.generation.bump(t);
+    }, tx);
   }
 
   /**
@@ -29,10 +36,14 @@ export class SessionsRepository {
    * but `keep` (the one asking); answers how many ended.
    */
   async deleteOfUser(userId: string, tx?: Tx, keep?: string): Promise<number> {
-    const result = await this.db.write(
-      (t) => t.manager.delete(SessionEntity, keep ? { userId, id: Not(keep) } : { userId }),
-      tx,
-    );
+    const result = await this.db.write(async (t) => {
+      const deleted = await t.manager.delete(
+        SessionEntity,
+        keep ? { userId, id: Not(keep) } : { userId },
+      );
+      await this.generation.bump(t);
+      return deleted;
+    }, tx);
     return result.affected ?? 0;
   }
 

@@ -3,11 +3,15 @@ import { In } from 'typeorm';
 import { Database, Tx } from '../../common/database/database';
 import type { CursorPosition } from '../../common/http/pagination';
 import { AccessTokenEntity } from '../entities/access-token.entity';
+import { AuthGenerationRepository } from './auth-generation.repository';
 
 /** The one door to `access_tokens`. */
 @Injectable()
 export class TokensRepository {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly generation: AuthGenerationRepository,
+  ) {}
 
   insert(token: AccessTokenEntity, tx?: Tx): Promise<AccessTokenEntity> {
     return this.db.write((t) => t.manager.save(AccessTokenEntity, token), tx);
@@ -52,10 +56,16 @@ export class TokensRepository {
   }
 
   async delete(id: string, tx?: Tx): Promise<void> {
-    await this.db.write((t) => t.manager.delete(AccessTokenEntity, { id }), tx);
+    await this.db.write(async (t) => {
+      await t.manager.delete(AccessTokenEntity, { id });
+      await this.generation.bump(t);
+    }, tx);
   }
 
   async deleteMany(ids: string[], tx?: Tx): Promise<void> {
-    await this.db.write((t) => t.manager.delete(AccessTokenEntity, { id: In(ids) }), tx);
+    await this.db.write(async (t) => {
+      await t.manager.delete(AccessTokenEntity, { id: In(ids) });
+      await this.generation.bump(t);
+    }, tx);
   }
 }

@@ -1,11 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { Database, Tx } from '../../common/database/database';
 import { UserEntity } from '../entities/user.entity';
+import { AuthGenerationRepository } from './auth-generation.repository';
 
 /** The one door to `users` and their group memberships (`user_group_members`). */
 @Injectable()
 export class UsersRepository {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly generation: AuthGenerationRepository,
+  ) {}
 
   private users(tx?: Tx) {
     return this.db.manager(tx).getRepository(UserEntity);
@@ -49,7 +53,11 @@ export class UsersRepository {
 
   /** Inserts or updates the user with its group memberships. */
   save(user: UserEntity, tx?: Tx): Promise<UserEntity> {
-    return this.db.write((t) => t.manager.save(UserEntity, user), tx);
+    return this.db.write(async (t) => {
+      const saved = await t.manager.save(UserEntity, user);
+      await this.generation.bump(t);
+      return saved;
+    }, tx);
   }
 
   /**

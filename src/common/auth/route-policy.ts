@@ -15,6 +15,11 @@ export interface RoutePolicyOptions {
   auth?: AuthScheme;
   /** Roles allowed; default: every authenticated user. */
   roles?: Role[];
+  /**
+   * Also open to anonymous requests from this machine (loopback, not forwarded by a proxy):
+   * operations endpoints a local agent scrapes (`GET /metrics`).
+   */
+  allowLocal?: boolean;
 }
 
 export const IS_PUBLIC_KEY = 'kb:isPublic';

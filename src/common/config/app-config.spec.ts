@@ -128,10 +128,50 @@ describe('loadConfig', () => {
     [{ PASSWORD_HASH_COST: 'cheap' }, 'PASSWORD_HASH_COST'],
     [{ AUTH_CACHE_SECONDS: '3600' }, 'AUTH_CACHE_SECONDS'],
     [{ REVIEW_CHECK_INTERVAL_SECONDS: 'x' }, 'REVIEW_CHECK_INTERVAL_SECONDS'],
+    [{ MEDIA_STORE: 'gcs' }, 'MEDIA_STORE'],
+    [{ MEDIA_STORE: 's3' }, 'S3_BUCKET'],
+    [{ MEDIA_STORE: 's3', S3_BUCKET: 'Bad_Bucket' }, 'S3_BUCKET'],
+    [{ MEDIA_STORE: 's3', S3_BUCKET: 'kb-media', S3_ENDPOINT: 'minio:9000' }, 'S3_ENDPOINT'],
+    [{ MEDIA_STORE: 's3', S3_BUCKET: 'kb-media', S3_ACCESS_KEY_ID: 'a' }, 'S3_SECRET_ACCESS_KEY'],
+    [{ MEDIA_STORE: 's3', S3_BUCKET: 'kb-media', S3_SECRET_ACCESS_KEY: 'b' }, 'S3_ACCESS_KEY_ID'],
+    [{ MEDIA_STORE: 's3', S3_BUCKET: 'kb-media', S3_FORCE_PATH_STYLE: '1' }, 'S3_FORCE_PATH_STYLE'],
   ])('refuses %j naming %s', (env, variable) => {
     const result = failure(env as Record<string, string>);
     expect(result.variable).toBe(variable);
     expect(result.message).toMatch(new RegExp(`^Invalid configuration: ${variable} `));
+  });
+
+  it('reads the media store: local by default, or an S3 bucket with the S3_* variables', () => {
+    expect(loadConfig({}).mediaStore).toEqual({ kind: 'local' });
+    expect(
+      loadConfig({
+        MEDIA_STORE: 's3',
+        S3_ENDPOINT: 'http://minio:9000',
+        S3_REGION: 'eu-central-1',
+        S3_BUCKET: 'kb-media',
+        S3_ACCESS_KEY_ID: 'key',
+        S3_SECRET_ACCESS_KEY: 'secret',
+        S3_FORCE_PATH_STYLE: 'true',
+      }).mediaStore,
+    ).toEqual({
+      kind: 's3',
+      endpoint: 'http://minio:9000',
+      region: 'eu-central-1',
+      bucket: 'kb-media',
+      accessKeyId: 'key',
+      secretAccessKey: 'secret',
+      forcePathStyle: true,
+    });
+    // On AWS: the region's endpoint and the SDK's default credentials (instance role, ...).
+    expect(loadConfig({ MEDIA_STORE: 's3', S3_BUCKET: 'kb-media' }).mediaStore).toEqual({
+      kind: 's3',
+      endpoint: undefined,
+      region: 'us-east-1',
+      bucket: 'kb-media',
+      accessKeyId: undefined,
+      secretAccessKey: undefined,
+      forcePathStyle: false,
+    });
   });
 
   it('treats blank values as unset', () => {

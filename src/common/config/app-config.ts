@@ -1,5 +1,11 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
+import {
+  DEFAULT_RATE_LIMITS,
+  parseRateLimit,
+  RATE_LIMIT_CLASSES,
+  RateLimits,
+} from '../rate-limit/rate-limit-policy';
 
 export type DbType = 'sqlite' | 'mysql';
 
@@ -46,6 +52,10 @@ export interface AppConfig {
   attachmentMaxBytes: number;
   importMaxBytes: number;
   importMaxEntries: number;
+  /** Days a finished import job's record is kept (IMPORT_JOB_RETENTION_DAYS). */
+  importJobRetentionDays: number;
+  /** Seconds an instance's claim on a running import job lasts without renewal. */
+  importJobLeaseSeconds: number;
   draftMaxBytes: number;
   pageMaxBytes: number;
   /** Argon2 cost: 'default' for production, 'fast' only for tests. */
@@ -53,8 +63,52 @@ export interface AppConfig {
   reviewCheckIntervalSeconds: number;
   /** How long a resolved credential may be reused from the in-process cache. */
   authCacheSeconds: number;
+  /**
+   * Worker threads with read-only SQLite connections for reads over many rows (KB_READ_WORKERS,
+   * default 2; 0 runs them on the main thread). Unused on MySQL.
+   */
+  readWorkers: number;
   /** The built console's folder (KB_CONSOLE_DIR); default dist/console/public. */
   consoleDir?: string;
+  webhooks: WebhookConfig;
+  /** Per-caller request quotas by class (RATE_LIMIT_READ/WRITE/SEARCH/IMPORT). */
+  rateLimits: RateLimits;
+  /** How often an instance adds its counts to the shared counters and reads the others'. */
+  rateLimitSyncMs: number;
+  /** Redis for the shared counters (else the database). */
+  redisUrl?: string;
+  /** Where media bytes live: `<dataDir>/media` (MEDIA_STORE=local) or an S3 bucket. */
+  mediaStore: { kind: 'local' } | S3StoreConfig;
+  /** On SIGTERM: how long /readyz answers 503 before the listener closes. */
+  shutdownDelaySeconds: number;
+  /** On SIGTERM: how long requests and streams in flight may take to finish. */
+  shutdownTimeoutSeconds: number;
+}
+
+/** Webhook deliveries (WEBHOOK_*). */
+export interface WebhookConfig {
+  /** The first retry waits this long; each further one twice as long as the one before. */
+  retryBaseMs: number;
+  /** Attempts per delivery before it is given up (`failed`; redeliver to try again). */
+  maxAttempts: number;
+  timeoutMs: number;
+  /** How often the outbox is polled for due deliveries (new events go out at once). */
+  pollMs: number;
+  /** Deliver to private and loopback addresses (off: refused, as a server-side request forgery guard). */
+  allowPrivate: boolean;
+}
+
+/** MEDIA_STORE=s3 and its S3_* variables. */
+export interface S3StoreConfig {
+  kind: 's3';
+  /** Unset: AWS S3 of `region`; else a MinIO/S3-compatible address. */
+  endpoint?: string;
+  region: string;
+  bucket: string;
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  /** `http://host/bucket/key` addressing (MinIO and most S3-compatible servers need it). */
+  forcePathStyle: boolean;
 }
 
 export class ConfigError extends Error {
@@ -161,6 +215,52 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
   return raw;
 }
 
+function rateLimits(env: Env): RateLimits {
+  const limits = {} as RateLimits;
+  for (const cls of RATE_LIMIT_CLASSES) {
+    const name = `RATE_LIMIT_${cls.toUpperCase()}`;
+    const raw = str(env, name) ?? DEFAULT_RATE_LIMITS[cls];
+    const parsed = parseRateLimit(raw);
+    if (parsed === undefined)
+      throw new ConfigError(
+        name,
+        `must be requests/window such as 1200/60s, or 0 (off), got "${raw}"`,
+      );
+    limits[cls] = parsed;
+  }
+  return limits;
+}
+
+function mediaStore(env: Env): AppConfig['mediaStore'] {
+  if (oneOf(env, 'MEDIA_STORE', ['local', 's3'] as const, 'local') === 'local') {
+    return { kind: 'local' };
+  }
+  const bucket = str(env, 'S3_BUCKET');
+  if (!bucket || !/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) {
+    throw new ConfigError(
+      'S3_BUCKET',
+      `must name a bucket when MEDIA_STORE=s3, got "${bucket ?? ''}"`,
+    );
+  }
+  const accessKeyId = str(env, 'S3_ACCESS_KEY_ID');
+  const secretAccessKey = str(env, 'S3_SECRET_ACCESS_KEY');
+  if ((accessKeyId === undefined) !== (secretAccessKey === undefined)) {
+    throw new ConfigError(
+      accessKeyId ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID',
+      'must be set together with its pair (or neither, for the AWS default credentials)',
+    );
+  }
+  return {
+    kind: 's3',
+    endpoint: url(env, 'S3_ENDPOINT', ['http:', 'https:']),
+    region: str(env, 'S3_REGION') ?? 'us-east-1',
+    bucket,
+    accessKeyId,
+    secretAccessKey,
+    forcePathStyle: bool(env, 'S3_FORCE_PATH_STYLE', false),
+  };
+}
+
 /** Reads and validates the environment; throws ConfigError naming the first bad variable. */
 export function loadConfig(env: Env = process.env): AppConfig {
   const dataDir = resolve(str(env, 'KB_DATA_DIR') ?? './data');
@@ -227,12 +327,28 @@ export function loadConfig(env: Env = process.env): AppConfig {
     attachmentMaxBytes: int(env, 'ATTACHMENT_MAX_BYTES', 50 * MIB, 1, 4096 * MIB),
     importMaxBytes: int(env, 'IMPORT_MAX_BYTES', 100 * MIB, 1, 1024 * MIB),
     importMaxEntries: int(env, 'IMPORT_MAX_ENTRIES', 20_000, 1, 1_000_000),
+    importJobRetentionDays: int(env, 'IMPORT_JOB_RETENTION_DAYS', 7, 1, 3650),
+    importJobLeaseSeconds: int(env, 'IMPORT_JOB_LEASE_SECONDS', 60, 2, 3600),
     draftMaxBytes: int(env, 'DRAFT_MAX_BYTES', 1 * MIB, 1, 100 * MIB),
     pageMaxBytes: int(env, 'PAGE_MAX_BYTES', 2 * MIB, 1024, 100 * MIB),
     passwordHashCost: oneOf(env, 'PASSWORD_HASH_COST', ['default', 'fast'] as const, 'default'),
     reviewCheckIntervalSeconds: int(env, 'REVIEW_CHECK_INTERVAL_SECONDS', 300, 0, 86_400),
     authCacheSeconds: int(env, 'AUTH_CACHE_SECONDS', 5, 0, 300),
+    readWorkers: int(env, 'KB_READ_WORKERS', 2, 0, 64),
     consoleDir: str(env, 'KB_CONSOLE_DIR') && resolve(str(env, 'KB_CONSOLE_DIR')!),
+    webhooks: {
+      retryBaseMs: int(env, 'WEBHOOK_RETRY_BASE_MS', 5000, 1, 86_400_000),
+      maxAttempts: int(env, 'WEBHOOK_MAX_ATTEMPTS', 10, 1, 100),
+      timeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
+      pollMs: int(env, 'WEBHOOK_POLL_MS', 1000, 10, 600_000),
+      allowPrivate: bool(env, 'WEBHOOK_ALLOW_PRIVATE', false),
+    },
+    rateLimits: rateLimits(env),
+    rateLimitSyncMs: int(env, 'RATE_LIMIT_SYNC_MS', 1000, 10, 60_000),
+    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    mediaStore: mediaStore(env),
+    shutdownDelaySeconds: int(env, 'SHUTDOWN_DELAY_SECONDS', 0, 0, 300),
+    shutdownTimeoutSeconds: int(env, 'SHUTDOWN_TIMEOUT_SECONDS', 25, 1, 3600),
   };
 }
 

@@ -6,6 +6,9 @@ import type { SqliteConnection } from './sqlite-database';
 
 const SRC_ROOT = join(__dirname, '..', '..');
 
+/** Connections in the MySQL/MariaDB pool of one process. */
+export const MYSQL_CONNECTION_LIMIT = 20;
+
 export interface DataSourceHooks {
   /** Receives the SQLite connection TypeORM opens, so the Database provider can share it. */
   onSqliteConnection?: (connection: SqliteConnection) => void;
@@ -36,7 +39,7 @@ export function buildDataSourceOptions(
       charset: 'utf8mb4_unicode_ci',
       timezone: 'Z',
       supportBigNumbers: true,
-      extra: { connectionLimit: 20 },
+      extra: { connectionLimit: MYSQL_CONNECTION_LIMIT },
     };
   }
   mkdirSync(dirname(config.sqlitePath), { recursive: true });

@@ -5,17 +5,35 @@ import type { AppConfig } from '../config/app-config';
 import { buildDataSourceOptions } from './data-source';
 import { Database } from './database';
 import { MysqlDatabase } from './mysql-database';
+import type { AnyReadQuery } from './sql';
 import { SqliteConnection, SqliteDatabase } from './sqlite-database';
+import { SqliteReadPool } from './sqlite-read-pool';
 
 /**
  * The data source (migrations run at start) and the Database provider every repository uses,
  * chosen once by DB_TYPE. On SQLite the provider shares the connection TypeORM opened: it is
  * handed over by `prepareDatabase`, the driver's documented hook, not read from its internals.
  */
+function readPool(config: AppConfig, registries: string[]) {
+  if (config.readWorkers === 0 || registries.length === 0) return undefined;
+  const pooled = new Set<string>();
+  for (const path of registries) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const registry = (require(path) as { READ_QUERIES: Map<string, AnyReadQuery> }).READ_QUERIES;
+    for (const name of registry.keys()) pooled.add(name);
+  }
+  const pool = new SqliteReadPool({ file: config.sqlitePath, registries }, config.readWorkers);
+  return { pool, pooled };
+}
+
 @Global()
 @Module({})
 export class DatabaseModule {
-  static forRoot(config: AppConfig): DynamicModule {
+  /**
+   * `readQueryModules`: modules exporting `READ_QUERIES` (ReadQueries by name) that the SQLite
+   * read pool's workers load; the queries named there run in the pool (KB_READ_WORKERS).
+   */
+  static forRoot(config: AppConfig, readQueryModules: string[] = []): DynamicModule {
     let sqlite: SqliteConnection | undefined;
     const options = buildDataSourceOptions(config, {
       onSqliteConnection: (connection) => (sqlite = connection),
@@ -30,7 +48,7 @@ export class DatabaseModule {
           useFactory: (dataSource: DataSource): Database => {
             if (config.dbType === 'mysql') return new MysqlDatabase(dataSource);
             if (!sqlite) throw new Error('The SQLite connection was not opened');
-            return new SqliteDatabase(dataSource, sqlite);
+            return new SqliteDatabase(dataSource, sqlite, readPool(config, readQueryModules));
           },
         },
       ],

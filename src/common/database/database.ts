@@ -14,6 +14,16 @@ export interface Tx {
   readonly manager: EntityManager;
 }
 
+/** How busy one of the database's queues is, for /metrics. */
+export interface PoolStats {
+  /** `sqlite_writer`, `sqlite_readers`, `mysql`. */
+  pool: string;
+  /** Work running now. */
+  active: number;
+  /** Work waiting for its turn. */
+  waiting: number;
+}
+
 /**
  * The one door to the database, chosen once at start by DB_TYPE (SqliteDatabase or
  * MysqlDatabase). Repositories use nothing else: no DataSource, no `isMysql`.
@@ -44,6 +54,9 @@ export abstract class Database {
   read<A extends unknown[], R>(query: ReadQuery<A, R>, ...args: A): Promise<R> {
     return query.run(this.sql(), ...args);
   }
+
+  /** The queues in front of the database (writer, read pool, connection pool), for /metrics. */
+  abstract poolStats(): PoolStats[];
 
   /**
    * Runs `work` in one transaction: committed when it resolves, rolled back when it throws.

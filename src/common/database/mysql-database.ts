@@ -1,5 +1,7 @@
 import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
-import { Database, Tx } from './database';
+import { MYSQL_CONNECTION_LIMIT } from './data-source';
+import { Database, PoolStats, Tx } from './database';
+import { withTransactionRetry } from './database-errors';
 import { MYSQL } from './dialect';
 import type { Row, RunResult, Sql } from './sql';
 
@@ -12,30 +14,58 @@ class MysqlSql implements Sql {
 
   constructor(
     private readonly dataSource: DataSource,
+    private readonly usage: PoolUsage,
     private readonly runner?: QueryRunner,
   ) {}
 
   all<T = Row>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
-    return this.dataSource.query(sql, [...params], this.runner);
+    return this.query(sql, params) as Promise<T[]>;
   }
 
   async run(sql: string, params: readonly unknown[] = []): Promise<RunResult> {
-    const raw = (await this.dataSource.query(sql, [...params], this.runner)) as {
-      affectedRows?: number;
-    };
+    const raw = (await this.query(sql, params)) as { affectedRows?: number };
     return { changes: raw?.affectedRows ?? 0 };
+  }
+
+  generation(): Promise<number | null> {
+    return Promise.resolve(null);
+  }
+
+  private query(sql: string, params: readonly unknown[]): Promise<unknown> {
+    // A statement in a transaction uses the transaction's connection, counted there.
+    if (this.runner) return this.dataSource.query(sql, [...params], this.runner);
+    return this.usage.count(() => this.dataSource.query(sql, [...params]));
+  }
+}
+
+/**
+ * Work holding (or waiting for) a pooled connection: statements outside a transaction and
+ * whole transactions. Counted here rather than read from the driver's private pool state;
+ * what exceeds the pool's size waits in the driver's queue.
+ */
+class PoolUsage {
+  inFlight = 0;
+
+  async count<T>(work: () => Promise<T>): Promise<T> {
+    this.inFlight++;
+    try {
+      return await work();
+    } finally {
+      this.inFlight--;
+    }
   }
 }
 
 /** MySQL/MariaDB: a pool (DataSource `extra.connectionLimit`); each transaction has a connection of its own. */
 export class MysqlDatabase extends Database {
   readonly dialect = MYSQL;
+  private readonly usage = new PoolUsage();
   private readonly pooled: Sql;
   private readonly outside: Tx;
 
   constructor(dataSource: DataSource) {
     super(dataSource);
-    this.pooled = new MysqlSql(dataSource);
+    this.pooled = new MysqlSql(dataSource, this.usage);
     this.outside = { sql: this.pooled, manager: dataSource.manager };
   }
 
@@ -43,14 +73,30 @@ export class MysqlDatabase extends Database {
     return tx ? tx.sql : this.pooled;
   }
 
+  poolStats(): PoolStats[] {
+    const { inFlight } = this.usage;
+    return [
+      {
+        pool: 'mysql',
+        active: Math.min(inFlight, MYSQL_CONNECTION_LIMIT),
+        waiting: Math.max(0, inFlight - MYSQL_CONNECTION_LIMIT),
+      },
+    ];
+  }
+
   transaction<T>(work: (tx: Tx) => Promise<T>, tx?: Tx): Promise<T> {
     if (tx) return work(tx);
-    return this.dataSource.transaction((manager: EntityManager) =>
-      work({ sql: new MysqlSql(this.dataSource, manager.queryRunner), manager }),
+    return withTransactionRetry(() =>
+      this.usage.count(() =>
+        this.dataSource.transaction((manager: EntityManager) =>
+          work({ sql: new MysqlSql(this.dataSource, this.usage, manager.queryRunner), manager }),
+        ),
+      ),
     );
   }
 
   write<T>(work: (tx: Tx) => Promise<T>, tx?: Tx): Promise<T> {
-    return work(tx ?? this.outside);
+    if (tx) return work(tx);
+    return withTransactionRetry(() => work(this.outside));
   }
 }

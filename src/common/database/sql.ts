@@ -19,6 +19,12 @@ export interface Sql {
   readonly dialect: Dialect;
   all<T = Row>(sql: string, params?: readonly unknown[]): Promise<T[]>;
   run(sql: string, params?: readonly unknown[]): Promise<RunResult>;
+  /**
+   * A number that changes whenever any other connection commits (SQLite's `data_version`), on
+   * connections that never write themselves (the read pool's); null elsewhere. Results cached
+   * under one generation are valid as long as it stays the same.
+   */
+  generation(): Promise<number | null>;
 }
 
 /** A WHERE condition and its parameters, composed into a larger statement. */
@@ -71,4 +77,26 @@ export function readQueriesByName(queries: AnyReadQuery[]): Map<string, AnyReadQ
     byName.set(query.name, query);
   }
   return byName;
+}
+
+/**
+ * A condition with `?` placeholders as TypeORM query-builder text with named parameters
+ * (`:<prefix>0`, `:<prefix>1`, ...), for repositories that compose with the query builder.
+ * The fragments composed this way never hold a literal `?`.
+ */
+export function namedCondition(
+  condition: SqlCondition,
+  prefix: string,
+): { sql: string; params: Record<string, unknown> } {
+  let index = 0;
+  const params: Record<string, unknown> = {};
+  const sql = condition.sql.replace(/\?/g, () => {
+    const name = `${prefix}${index}`;
+    params[name] = condition.params[index];
+    index += 1;
+    return `:${name}`;
+  });
+  if (index !== condition.params.length)
+    throw new Error(`namedCondition: ${index} placeholders for ${condition.params.length} params`);
+  return { sql, params };
 }

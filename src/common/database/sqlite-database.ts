@@ -1,7 +1,9 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { Database, Tx } from './database';
+import { Database, PoolStats, Tx } from './database';
 import { SQLITE } from './dialect';
-import type { Row, RunResult, Sql } from './sql';
+import { withTransactionRetry } from './database-errors';
+import type { ReadQuery, Row, RunResult, Sql } from './sql';
+import type { SqliteReadPool } from './sqlite-read-pool';
 import { SqliteWriter } from './sqlite-writer';
 
 /** The part of a better-sqlite3 connection kb uses. */
@@ -34,7 +36,18 @@ export class SqliteSql implements Sql {
   readonly dialect = SQLITE;
   private readonly statements = new Map<string, SqliteStatement>();
 
-  constructor(private readonly connection: SqliteConnection) {}
+  /** `readOnly`: a connection that never writes (a read-pool worker's), see `generation`. */
+  constructor(
+    private readonly connection: SqliteConnection,
+    private readonly readOnly = false,
+  ) {}
+
+  async generation(): Promise<number | null> {
+    // data_version ignores the connection's own commits, so only a read-only one can use it.
+    if (!this.readOnly) return null;
+    const [row] = await this.all<{ data_version: number }>('PRAGMA data_version');
+    return row.data_version;
+  }
 
   all<T = Row>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
     try {
@@ -79,10 +92,38 @@ export class SqliteDatabase extends Database {
   private readonly shared: Sql;
   private readonly outside: Tx;
 
-  constructor(dataSource: DataSource, connection: SqliteConnection) {
+  /**
+   * `readPool`: where `read` sends the queries it knows by name (`pooled`); without one, before
+   * its first worker is ready, or for another query, `read` runs on this connection.
+   */
+  constructor(
+    dataSource: DataSource,
+    connection: SqliteConnection,
+    private readonly readPool?: { pool: SqliteReadPool; pooled: ReadonlySet<string> },
+  ) {
     super(dataSource);
     this.shared = new SqliteSql(connection);
     this.outside = { sql: this.shared, manager: dataSource.manager };
+  }
+
+  override read<A extends unknown[], R>(query: ReadQuery<A, R>, ...args: A): Promise<R> {
+    if (this.readPool?.pool.ready && this.readPool.pooled.has(query.name))
+      return this.readPool.pool.run(query, args) as Promise<R>;
+    return query.run(this.shared, ...args);
+  }
+
+  /** Whether `read` can hand queries to the pool now. */
+  get readPoolReady(): boolean {
+    return this.readPool?.pool.ready ?? false;
+  }
+
+  /** Reads the pool has answered (0 without a pool). */
+  get readsServed(): number {
+    return this.readPool?.pool.served ?? 0;
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.readPool?.pool.close();
   }
 
   /** Inside a transaction or not, it is the same connection. */
@@ -90,15 +131,28 @@ export class SqliteDatabase extends Database {
     return this.shared;
   }
 
+  poolStats(): PoolStats[] {
+    const writer = {
+      pool: 'sqlite_writer',
+      active: this.writer.busy ? 1 : 0,
+      waiting: this.writer.waiting,
+    };
+    return this.readPool ? [writer, this.readPool.pool.stats()] : [writer];
+  }
+
   transaction<T>(work: (tx: Tx) => Promise<T>, tx?: Tx): Promise<T> {
     if (tx) return work(tx);
-    return this.writer.run(() =>
-      this.dataSource.transaction((manager: EntityManager) => work({ sql: this.shared, manager })),
+    return withTransactionRetry(() =>
+      this.writer.run(() =>
+        this.dataSource.transaction((manager: EntityManager) =>
+          work({ sql: this.shared, manager }),
+        ),
+      ),
     );
   }
 
   write<T>(work: (tx: Tx) => Promise<T>, tx?: Tx): Promise<T> {
     if (tx) return work(tx);
-    return this.writer.run(() => work(this.outside));
+    return withTransactionRetry(() => this.writer.run(() => work(this.outside)));
   }
 }

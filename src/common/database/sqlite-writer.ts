@@ -25,6 +25,7 @@ export class SqliteWriter {
   private readonly context = new AsyncLocalStorage<object>();
   private holder: object | null = null;
   private tail: Promise<void> = Promise.resolve();
+  private queued = 0;
 
   constructor(public waitMs = DEFAULT_WRITE_WAIT_MS) {}
 
@@ -32,6 +33,16 @@ export class SqliteWriter {
   get holding(): boolean {
     const current = this.context.getStore();
     return current !== undefined && current === this.holder;
+  }
+
+  /** Turns waiting for the running one (what /metrics reports as the writer's queue). */
+  get waiting(): number {
+    return this.queued;
+  }
+
+  /** Whether a turn is running now. */
+  get busy(): boolean {
+    return this.holder !== null;
   }
 
   /** Runs `work` in its turn, unless the caller already holds the turn (nested work). */
@@ -47,7 +58,9 @@ export class SqliteWriter {
       timer = setTimeout(() => resolve('timeout'), this.waitMs);
       timer.unref();
     });
+    this.queued++;
     const turn = await Promise.race([previous.then(() => 'turn' as const), gaveUp]);
+    this.queued--;
     clearTimeout(timer);
     if (turn === 'timeout') {
       // The place in the queue is handed straight on; the caller gets a clean 503.

@@ -5,6 +5,8 @@
 export const PAGE_UPDATED = 'page.updated';
 export const PAGE_BINNED = 'page.binned';
 export const PAGE_CREATED = 'page.created';
+export const PAGE_RESTORED = 'page.restored';
+export const PAGE_PURGED = 'page.purged';
 export const IMPORT_FINISHED = 'import.finished';
 
 export interface PageUpdatedEvent {
@@ -24,6 +26,16 @@ export interface PageBinnedEvent {
   actorId: string;
 }
 
+/** A binned page is live again, at its revision before the bin (shaped as an update). */
+export type PageRestoredEvent = PageUpdatedEvent;
+
+export interface PagePurgedEvent {
+  pageId: string;
+  slug: string;
+  title: string;
+  actorId: string;
+}
+
 export interface PageCreatedEvent {
   pageId: string;
   slug: string;
@@ -37,4 +49,6 @@ export interface ImportFinishedEvent {
   format: string;
   dryRun: boolean;
   counts: Record<string, number>;
+  /** The import job that ran it (POST /api/import with async=true). */
+  jobId?: string;
 }

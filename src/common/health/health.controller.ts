@@ -4,6 +4,7 @@ import { ApiProblems, ApiResult } from '../openapi/api-result.decorator';
 import { Public } from '../auth/route-policy';
 import { Database } from '../database/database';
 import { Problem } from '../problems/problem';
+import { ShutdownState } from './shutdown-state';
 
 const READY_TIMEOUT_MS = 2000;
 
@@ -24,7 +25,10 @@ export class ReadinessResponse {
 @Public()
 @Controller()
 export class HealthController {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly shutdown: ShutdownState,
+  ) {}
 
   @Get('healthz')
   @HttpCode(200)
@@ -35,10 +39,22 @@ export class HealthController {
   }
 
   @Get('readyz')
-  @ApiOperation({ summary: 'Readiness: the database answers', security: [] })
+  @ApiOperation({
+    summary: 'Readiness: the database answers and the instance is not shutting down',
+    security: [],
+  })
   @ApiResult(ReadinessResponse)
   @ApiProblems(503)
   async ready(): Promise<{ status: 'ready'; database: 'up' }> {
+    if (this.shutdown.draining) {
+      throw new Problem(
+        503,
+        'shutting_down',
+        'This instance is shutting down; send requests to another one.',
+        {},
+        { 'Retry-After': '5' },
+      );
+    }
     try {
       await Promise.race([
         this.db.sql().all('SELECT 1'),

@@ -7,7 +7,7 @@ import {
 } from '@nestjs/common';
 import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
-import type { Request } from 'express';
+import type { NextFunction, Request, Response } from 'express';
 import { Observable } from 'rxjs';
 import { Problem } from '../problems/problem';
 
@@ -75,4 +75,26 @@ export class JsonBodyInterceptor implements NestInterceptor {
     }
     return next.handle();
   }
+}
+
+/**
+ * 415 `unsupported_encoding` for a body with a `Content-Encoding` that no parser decodes: only
+ * JSON bodies are inflated (gzip, deflate, br); multipart uploads and everything else must come
+ * uncompressed. Mounted after the JSON parsers, which have consumed the bodies they read.
+ */
+export function refuseEncodedBodies(req: Request, _res: Response, next: NextFunction): void {
+  const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  if (encoding !== 'identity' && hasRequestBody(req) && !req.is(JSON_MEDIA_TYPES)) {
+    next(
+      new Problem(
+        415,
+        'unsupported_encoding',
+        `This route reads no Content-Encoding (${encoding}): send the body uncompressed. Only JSON bodies may be compressed.`,
+        {},
+        { 'Accept-Encoding': 'identity' },
+      ),
+    );
+    return;
+  }
+  next();
 }

@@ -19,7 +19,11 @@ export type AuditEvent =
   | 'import.finished'
   | 'page.binned'
   | 'page.purged'
-  | 'page.restored';
+  | 'page.restored'
+  | 'webhook.created'
+  | 'webhook.updated'
+  | 'webhook.deleted'
+  | 'webhook.redelivered';
 
 export interface AuditFields {
   /** Who did it: a user id, or null (an anonymous sign-in attempt, the CLI, start-up). */

@@ -14,6 +14,13 @@ export interface ApiResultOptions {
   alsoStatus?: number[];
   /** The read honours If-None-Match: 304 with no body. */
   notModified?: boolean;
+  /** Another success answer with a body of its own (202 with a job instead of 200 with the result). */
+  other?: {
+    status: number;
+    type: Type<unknown>;
+    description: string;
+    headers?: ResponseHeaderName[];
+  };
 }
 
 /** A success body: a JSON schema class, or the media types of a file answer. */
@@ -62,7 +69,7 @@ export function ApiSentResult(
   options: ApiResultOptions = {},
 ): MethodDecorator {
   return applyDecorators(
-    ApiExtraModels(type),
+    ApiExtraModels(type, ...(options.other ? [options.other.type] : [])),
     SetMetadata(API_RESULT_KEY, { ...options, type } satisfies ApiResultMetadata),
   );
 }

@@ -37,8 +37,13 @@ const PROBLEM: SchemaObject = {
     requestId: { type: 'string', description: 'Quote it when reporting a problem.' },
     errors: {
       type: 'array',
-      description: 'The bad fields (400 `invalid_type`, 422).',
+      description: 'The bad fields (400 `invalid_type`, 422): at most 100.',
       items: { $ref: '#/components/schemas/FieldProblem' },
+    },
+    moreErrors: {
+      type: 'integer',
+      minimum: 1,
+      description: 'How many field problems were left out of `errors` (present only then).',
     },
   },
   additionalProperties: true,
@@ -75,7 +80,7 @@ const ERROR_RESPONSES: Record<number | 'default', ErrorResponse> = {
   400: {
     name: 'BadRequest',
     description:
-      'Malformed request: a body that is not JSON (`invalid_json`), members of the wrong JSON type (`invalid_type`, listed under `errors`), a cursor this API did not issue (`invalid_cursor`), a malformed header or multipart body.',
+      'Malformed request: a body that is not JSON (`invalid_json`), members of the wrong JSON type (`invalid_type`, listed under `errors`), a cursor this API did not issue (`invalid_cursor`), a JSON body nested deeper than the route allows (`json_too_deep`), a malformed header or multipart body.',
   },
   401: {
     name: 'Unauthorized',
@@ -104,7 +109,8 @@ const ERROR_RESPONSES: Record<number | 'default', ErrorResponse> = {
   },
   413: {
     name: 'ContentTooLarge',
-    description: 'The request, a file or the unpacked archive is larger than allowed.',
+    description:
+      'The request, a file or the unpacked archive is larger than allowed, or a JSON body has more members than the route can use (`too_many_members`).',
   },
   415: {
     name: 'UnsupportedMediaType',
@@ -128,8 +134,9 @@ const ERROR_RESPONSES: Record<number | 'default', ErrorResponse> = {
   },
   429: {
     name: 'TooManyRequests',
-    description: 'Too many attempts; wait as `Retry-After` says.',
-    headers: ['Retry-After'],
+    description:
+      'Too many attempts, or over a rate limit (`rate_limited`); wait as `Retry-After` says.',
+    headers: ['Retry-After', 'RateLimit-Policy', 'RateLimit'],
   },
   502: {
     name: 'BadGateway',
@@ -186,6 +193,8 @@ export interface OperationFacts {
   ifMatch: boolean;
   /** Declared on the handler with @ApiProblems(). */
   declared: number[];
+  /** Counted against the caller's rate limits (authenticated /api routes). */
+  rateLimited?: boolean;
 }
 
 /**
@@ -202,6 +211,7 @@ export function errorStatuses(facts: OperationFacts): number[] {
   if (facts.query) statuses.add(422);
   if (facts.pathParams) statuses.add(404);
   if (facts.ifMatch) statuses.add(412);
+  if (facts.rateLimited) statuses.add(429);
   return [...statuses].sort((a, b) => a - b);
 }
 

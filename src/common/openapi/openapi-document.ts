@@ -113,6 +113,12 @@ function successResponses(
   const responses: Record<string, ResponseObject> = { [status]: response };
   for (const also of result.alsoStatus ?? [])
     responses[String(also)] = { ...response, description: STATUS_TEXT[String(also)] ?? 'OK' };
+  if (result.other)
+    responses[String(result.other.status)] = {
+      description: result.other.description,
+      ...(result.other.headers ? { headers: headerRefs(result.other.headers) } : {}),
+      content: { 'application/json': { schema: { $ref: getSchemaPath(result.other.type) } } },
+    };
   if (result.notModified)
     responses['304'] = { description: STATUS_TEXT['304'], headers: headerRefs(['ETag']) };
   return responses;
@@ -159,11 +165,19 @@ function describeOperation(operation: OperationObject, route: RouteDetail): void
     pathParams: pathParams.length > 0,
     ifMatch: headers.some((h) => h.name === 'If-Match'),
     declared,
+    rateLimited: rateLimited(route),
   });
-  operation.responses = {
-    ...successResponses(operation.responses, result),
-    ...errorResponseRefs(statuses),
-  };
+  const success = successResponses(operation.responses, result);
+  if (rateLimited(route)) {
+    for (const response of Object.values(success))
+      response.headers = { ...response.headers, ...headerRefs(['RateLimit-Policy', 'RateLimit']) };
+  }
+  operation.responses = { ...success, ...errorResponseRefs(statuses) };
+}
+
+/** Authenticated /api routes count against the caller's rate limits (RateLimitInterceptor). */
+function rateLimited(route: RouteDetail): boolean {
+  return route.auth !== 'public' && route.path.startsWith('/api/');
 }
 
 /** Another path a handler serves (`/api/pages/{slug}/raw`), described as its own operation. */
@@ -198,6 +212,9 @@ function unwrapLoneAllOf(node: unknown): unknown {
   const keys = Object.keys(object);
   if (keys.length === 1 && Array.isArray(object.allOf) && object.allOf.length === 1)
     return object.allOf[0];
+  // A nullable reference to a schema that is not a class (Problem): swagger drops its `type`.
+  if (object.nullable === true && Array.isArray(object.allOf) && object.type === undefined)
+    return { type: 'object', ...object };
   return object;
 }
 

@@ -27,6 +27,16 @@ export const RESPONSE_HEADERS = {
     description: 'Seconds to wait before trying again.',
     schema: { type: 'integer', minimum: 1 },
   },
+  'RateLimit-Policy': {
+    description:
+      'The quota of this request\'s class (IETF httpapi draft, structured field): `"search";q=300;w=60` (requests per window in seconds). Classes: read, write, search, import (RATE_LIMIT_*).',
+    schema: { type: 'string', example: '"search";q=300;w=60' },
+  },
+  RateLimit: {
+    description:
+      'What is left of the quota: `"search";r=299;t=60` (remaining requests, seconds until the window resets).',
+    schema: { type: 'string', example: '"search";r=299;t=60' },
+  },
   'WWW-Authenticate': {
     description: 'The challenge: `Bearer realm="kb"`.',
     schema: { type: 'string' },

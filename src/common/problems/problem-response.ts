@@ -1,5 +1,6 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { databaseProblem } from '../database/database-errors';
 import { noteProblemCode } from '../http/request-context';
 import { Problem, ProblemBody, problemType, titleFor } from './problem';
 
@@ -42,6 +43,12 @@ export interface ResolvedProblem {
   unexpected: boolean;
 }
 
+/** zlib's (gzip, deflate) and brotli's errors on a corrupt stream, as body-parser passes them on. */
+function isDecompressionError(error: ParserError): boolean {
+  const code = error.code ?? '';
+  return /^(Z_|ERR__|ERR_(BROTLI|ZLIB|ZSTD)_)/.test(code);
+}
+
 /** Maps any thrown value to the problem it should answer with. */
 export function resolveProblem(error: unknown, req: Request): ResolvedProblem {
   const base = { extensions: {}, headers: {}, unexpected: false };
@@ -55,6 +62,8 @@ export function resolveProblem(error: unknown, req: Request): ResolvedProblem {
       headers: error.headers,
     };
   }
+  const database = databaseProblem(error);
+  if (database) return resolveProblem(database, req);
   const parser = (error ?? {}) as ParserError;
   switch (parser.type) {
     case 'entity.parse.failed':
@@ -86,6 +95,14 @@ export function resolveProblem(error: unknown, req: Request): ResolvedProblem {
         code: 'request_aborted',
         detail: 'The request was aborted by the client.',
       };
+  }
+  if (isDecompressionError(parser)) {
+    return {
+      ...base,
+      status: 400,
+      code: 'invalid_content_encoding',
+      detail: 'The request body does not decompress as its Content-Encoding says.',
+    };
   }
   if (parser.name === 'MulterError') {
     if (parser.code === 'LIMIT_FILE_SIZE') {

@@ -136,13 +136,29 @@ export class TooManyRequestsProblem extends Problem {
   }
 }
 
-/** 422 with one entry per bad field. */
+/** A problem lists at most this many field problems; `moreErrors` counts the rest. */
+export const MAX_FIELD_PROBLEMS = 100;
+
+/** The `errors` extension: the first MAX_FIELD_PROBLEMS entries and the count of the rest. */
+function errorsExtension(errors: FieldProblem[]): Record<string, unknown> {
+  if (errors.length <= MAX_FIELD_PROBLEMS) return { errors };
+  return {
+    errors: errors.slice(0, MAX_FIELD_PROBLEMS),
+    moreErrors: errors.length - MAX_FIELD_PROBLEMS,
+  };
+}
+
+/** 422 with one entry per bad field (the first 100; `moreErrors` counts the rest). */
 export class FieldProblems extends Problem {
   constructor(
     readonly errors: FieldProblem[],
     detail = 'Some fields are invalid.',
+    moreErrors = 0,
   ) {
-    super(HttpStatus.UNPROCESSABLE_ENTITY, 'validation_failed', detail, { errors });
+    const extensions = errorsExtension(errors);
+    if (moreErrors > 0)
+      extensions.moreErrors = ((extensions.moreErrors as number) ?? 0) + moreErrors;
+    super(HttpStatus.UNPROCESSABLE_ENTITY, 'validation_failed', detail, extensions);
   }
 }
 
@@ -155,7 +171,7 @@ export class InvalidTypeProblem extends Problem {
     readonly errors: FieldProblem[],
     detail = 'Some fields have the wrong JSON type.',
   ) {
-    super(HttpStatus.BAD_REQUEST, 'invalid_type', detail, { errors });
+    super(HttpStatus.BAD_REQUEST, 'invalid_type', detail, errorsExtension(errors));
   }
 }
 

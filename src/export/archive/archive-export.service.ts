@@ -322,7 +322,7 @@ class ArchiveRun {
           if (this.aborted) return count;
           const page = await this.service
             .mediaService()
-            .list(kind, { limit: 100, cursor: cursor ? decodeCursor(cursor) : null });
+            .list(kind, { limit: 100, cursor: cursor ? decodeCursor(cursor) : null }, this.user);
           for (const meta of page.items) if (!this.referenced.has(meta.id)) await write(meta);
           cursor = page.nextCursor;
         } while (cursor);
@@ -359,7 +359,7 @@ class ArchiveRun {
 
   private async lookupMedia(id: string): Promise<MediaResponse | null> {
     if (!this.mediaMeta.has(id))
-      this.mediaMeta.set(id, await this.service.mediaService().findById(id));
+      this.mediaMeta.set(id, await this.service.mediaService().findVisible(id, this.user));
     return this.mediaMeta.get(id) ?? null;
   }
 

@@ -48,6 +48,7 @@ export class MarkdownExportService {
       findMediaReferences(page.content)
         .filter((r) => r.kind === 'image')
         .map((r) => r.id),
+      user,
     );
     if (images.length === 0) {
       return {
@@ -78,13 +79,16 @@ export class MarkdownExportService {
     return { kind: 'zip', filename: `${stem}.zip`, stream: zip, abort };
   }
 
-  /** Opens each stored image once; ids that are not stored images stay plain references. */
-  private async openImages(ids: string[]): Promise<PackedImage[]> {
+  /**
+   * Opens each stored image `user` may see (MediaService.findVisible) once; other ids stay
+   * plain references.
+   */
+  private async openImages(ids: string[], user: AuthUser): Promise<PackedImage[]> {
     const images: PackedImage[] = [];
     const taken = new Set<string>();
     try {
       for (const id of ids) {
-        const meta = await this.media.findById(id);
+        const meta = await this.media.findVisible(id, user);
         if (!meta || meta.kind !== 'image') continue;
         let stream: Readable;
         try {

@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { PageEntity } from '../../pages/entities/page.entity';
 import { MarkdownRenderer } from '../../pages/rendering/markdown-renderer';
 import { PagesService } from '../../pages/pages.service';
+import type { MediaViewer } from '../../media/media-access';
 import { MediaService } from '../../media/media.service';
 import { absoluteLinks } from './absolute-links';
 import { DataUriCache } from './data-uri-cache';
@@ -38,6 +39,7 @@ export class PrintDocumentService {
    */
   async build(
     page: PageEntity,
+    viewer: MediaViewer,
     baseUrl: string,
     overrides: Record<string, string> = {},
   ): Promise<string> {
@@ -46,19 +48,22 @@ export class PrintDocumentService {
     const body = breaks.restore(
       this.renderer.render(breaks.markdown, variables, { baseSlug: page.slug }),
     );
-    const images = await this.dataUris(storedImageIds(body));
+    const images = await this.dataUris(storedImageIds(body), viewer);
     // Paper cannot expand a section: collapsible ones print open.
     const printed = absoluteLinks(body.replace(/<details>/g, '<details open>'), baseUrl, page.slug);
     return printDocument(page.title, page.language, inlineImages(printed, images));
   }
 
-  /** `data:` URIs of the stored images by id; a missing or non-image item is left out (alt text). */
-  private async dataUris(ids: string[]): Promise<Map<string, string>> {
+  /**
+   * `data:` URIs of the stored images by id that `viewer` may see (MediaService.findVisible);
+   * a missing, hidden or non-image item is left out (alt text).
+   */
+  private async dataUris(ids: string[], viewer: MediaViewer): Promise<Map<string, string>> {
     const uris = new Map<string, string>();
     for (let i = 0; i < ids.length; i += IMAGE_READ_CONCURRENCY) {
       await Promise.all(
         ids.slice(i, i + IMAGE_READ_CONCURRENCY).map(async (id) => {
-          const uri = await this.dataUri(id);
+          const uri = await this.dataUri(id, viewer);
           if (uri) uris.set(id, uri);
         }),
       );
@@ -67,8 +72,8 @@ export class PrintDocumentService {
   }
 
   /** The metadata is read every time (the image may have been deleted); the bytes only once per hash. */
-  private async dataUri(id: string): Promise<string | undefined> {
-    const meta = await this.media.findById(id);
+  private async dataUri(id: string, viewer: MediaViewer): Promise<string | undefined> {
+    const meta = await this.media.findVisible(id, viewer);
     if (!meta || meta.kind !== 'image' || !/^image\/[a-z0-9.+-]+$/.test(meta.mimeType))
       return undefined;
     const cached = this.cache.get(meta.sha256);

@@ -41,14 +41,14 @@ export class PrintService {
     request: PrintRequest,
   ): Promise<{ document: string }> {
     const { page, overrides } = await this.resolve(slug, user, body);
-    return { document: await this.documents.build(page, this.baseUrl(request), overrides) };
+    return { document: await this.documents.build(page, user, this.baseUrl(request), overrides) };
   }
 
   /** `body` undefined = the saved values (GET; query parameters never set overrides). */
   async pdf(slug: string, user: AuthUser, body: unknown, request: PrintRequest): Promise<PdfFile> {
     const { page, overrides } = await this.resolve(slug, user, body);
     this.pdfClient.assertConfigured();
-    const document = await this.documents.build(page, this.baseUrl(request), overrides);
+    const document = await this.documents.build(page, user, this.baseUrl(request), overrides);
     const pdf = await this.pdfClient.render(document, {
       signal: request.signal,
       trace: request.trace,

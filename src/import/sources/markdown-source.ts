@@ -34,8 +34,9 @@ export async function convertMarkdown(
     out.keepAssets = archive.media;
     out.siteVariables = archive.siteVariables;
   }
-  for (const entry of entries) {
+  for (const [done, entry] of entries.entries()) {
     await tick();
+    options.onProgress?.(done);
     if (archive && entry.path === MANIFEST_PATH) continue;
     const ext = extensionOf(entry.path);
     if (!MARKDOWN.has(ext)) {

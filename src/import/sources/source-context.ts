@@ -15,6 +15,8 @@ export interface SourceOptions {
   includeBlogPosts?: boolean;
   /** Confluence XML export: base URL that Jira macros link to. */
   jiraBaseUrl?: string;
+  /** Called with the number of entries looked at so far (import progress). */
+  onProgress?: (done: number) => void;
 }
 
 /** Collects documents, invalid files and assets for one converter, with the shared checks. */

@@ -40,8 +40,9 @@ export async function convertWikiJs(
 ): Promise<ConversionResult> {
   const out = new SourceCollector(options);
   const tick = pacer();
-  for (const entry of entries) {
+  for (const [done, entry] of entries.entries()) {
     await tick();
+    options.onProgress?.(done);
     const ext = extensionOf(entry.path);
     if (!isLooseUpload(entry) && ASSET_FOLDER.test(entry.path)) {
       out.assets.set(entry.path, entry);

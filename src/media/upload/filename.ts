@@ -1,3 +1,6 @@
+import { fieldProblem } from '../../common/problems/problem';
+import { hasUnsafeCharacters, UNSAFE_TEXT_CODE } from '../../common/text/safe-text';
+
 const MAX_FILENAME_CHARS = 200;
 
 /**
@@ -25,6 +28,21 @@ export function sanitizeFilename(raw: string | undefined, fallback: string): str
     name = chars.slice(0, MAX_FILENAME_CHARS - keep.length).join('') + keep.join('');
   }
   return name === '' ? fallback : name;
+}
+
+/**
+ * An upload's own file name may not hold control, bidi formatting characters or lone
+ * surrogates: 422 `file` `invalid_characters` (names from imported archives are cleaned by
+ * sanitizeFilename instead, so an import does not fail on one odd name).
+ */
+export function assertSafeFilename(name: string | undefined): void {
+  if (name !== undefined && hasUnsafeCharacters(name)) {
+    throw fieldProblem(
+      'file',
+      UNSAFE_TEXT_CODE,
+      'The file name must not contain control characters, bidirectional formatting characters or unpaired surrogates.',
+    );
+  }
 }
 
 /** RFC 6266 Content-Disposition with an ASCII fallback and the RFC 5987 UTF-8 `filename*`. */

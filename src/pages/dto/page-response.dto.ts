@@ -133,6 +133,22 @@ export class BinItemResponse {
 
 export class BinItemList extends listOf(BinItemResponse) {}
 
+export class ReviewDueItemResponse {
+  @ApiProperty()
+  slug: string;
+
+  @ApiProperty()
+  title: string;
+
+  @ApiProperty({ ...NULLABLE_STRING, description: 'Username of the owner; null: nobody owns it.' })
+  owner: string | null;
+
+  @ApiProperty({ ...DATE_TIME, description: 'The review date the page has passed.' })
+  nextReviewAt: string;
+}
+
+export class ReviewDueList extends listOf(ReviewDueItemResponse) {}
+
 export class RevisionSummaryResponse {
   @ApiProperty({ format: 'uuid' })
   id: string;

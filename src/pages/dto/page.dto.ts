@@ -10,6 +10,7 @@ import {
   IsString,
   Min,
 } from 'class-validator';
+import { Optional } from '../../common/problems/optional';
 import { LIFECYCLES, type Lifecycle, type PropertyValue } from '../entities/page.entity';
 import { PROPERTIES_SCHEMA, VARIABLES_SCHEMA } from './page-response.dto';
 
@@ -148,12 +149,12 @@ export class PreviewDto {
   content: string;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' } })
-  @IsOptional()
+  @Optional()
   @IsObject()
   variables?: Record<string, string>;
 
   @ApiPropertyOptional({ description: 'slug relative links resolve against' })
-  @IsOptional()
+  @Optional()
   @IsString()
   slug?: string;
 }
@@ -170,7 +171,7 @@ export class RestoreRevisionDto {
     minimum: 1,
     description: 'optional: refuse (409) unless the page is still at this revision',
   })
-  @IsOptional()
+  @Optional()
   @IsInt()
   @Min(1)
   baseRevision?: number;

@@ -4,7 +4,9 @@ import { Database } from '../../common/database/database';
 import { encodeCursor, Page, parsePageRequest } from '../../common/http/pagination';
 import { BadRequestProblem } from '../../common/problems/problem';
 import { PAGE_SEARCH_INDEX, PageSearchIndex } from '../store/search/page-search-index';
-import { MAX_OFFSET, searchVisiblePages } from '../store/search/search-pages';
+import { isDatabaseIndex } from '../store/search/page-search-indexes';
+import { MAX_OFFSET, searchPages, searchVisiblePages } from '../store/search/search-pages';
+import { toViewer } from '../store/visibility-sql';
 import { parseSearchQuery } from './search-terms';
 import { SearchQueryDto } from './search-query.dto';
 import { SearchResultItem, toSearchResultItem } from './search.mapper';
@@ -26,7 +28,10 @@ export class SearchService {
     const { limit, cursor } = parsePageRequest(query);
     const offset = cursor ? cursorOffset(cursor) : 0;
     if (terms.words.length === 0) return { items: [], nextCursor: null };
-    const hits = await searchVisiblePages(this.db.sql(), this.index, terms, user, offset, limit);
+    const viewer = toViewer(user);
+    const hits = isDatabaseIndex(this.index)
+      ? await this.db.read(searchPages, terms, viewer, offset, limit)
+      : await searchVisiblePages(this.db.sql(), this.index, terms, viewer, offset, limit);
     return {
       items: hits.pages.map((page) => toSearchResultItem(page, hits.snippets.get(page.id) ?? '')),
       nextCursor: hits.nextOffset === null ? null : encodeCursor({ o: hits.nextOffset }),

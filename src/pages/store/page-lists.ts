@@ -142,6 +142,8 @@ export interface ReviewDuePage {
   slug: string;
   title: string;
   ownerId: string | null;
+  /** The owner's username (the review-due list shows it). */
+  ownerName: string | null;
   nextReviewAt: Date;
 }
 
@@ -161,13 +163,14 @@ export const listReviewDue = readQuery(
         }
       : { sql: 'p.next_review_at <= ?', params: [now] };
     const rows = await sql.all(
-      'SELECT p.id, p.slug, p.title, p.owner_id, p.next_review_at FROM pages p ' +
+      `SELECT p.id, p.slug, p.title, p.owner_id, p.next_review_at, ${userSql.username('p.owner_id')} AS owner_username FROM pages p ` +
         `WHERE p.live_slug IS NOT NULL AND (${due.sql}) ORDER BY p.next_review_at ASC, p.id ASC LIMIT ${Number(limit)}`,
       due.params,
     );
     return rows.map((row) => {
       const page = decodeReviewDue(row);
-      return { ...page, nextReviewAt: page.nextReviewAt! };
+      const ownerName = (row.owner_username as string | null) ?? null;
+      return { ...page, ownerName, nextReviewAt: page.nextReviewAt! };
     });
   },
 );

@@ -3,10 +3,13 @@ import * as lists from './page-lists';
 import { listTreeLevel } from './page-tree';
 import { PAGES_READ_QUERIES } from './read-queries';
 import { listRevisions } from './revisions';
+import { searchPages } from './search/search-pages';
 
 describe('PAGES_READ_QUERIES', () => {
   it('holds every ReadQuery of the pages store under its own name', () => {
-    const defined = ([...Object.values(lists), listTreeLevel, listRevisions] as unknown[]).filter(
+    const defined = (
+      [...Object.values(lists), listTreeLevel, listRevisions, searchPages] as unknown[]
+    ).filter(
       (value): value is AnyReadQuery =>
         typeof value === 'object' && value !== null && 'run' in value && 'name' in value,
     );

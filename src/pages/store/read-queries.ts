@@ -11,6 +11,7 @@ import {
 } from './page-lists';
 import { listTreeLevel } from './page-tree';
 import { listRevisions } from './revisions';
+import { searchPages } from './search/search-pages';
 
 /**
  * Every read of the pages store that `Database.read` may hand to a worker thread, by name: a
@@ -28,4 +29,8 @@ export const PAGES_READ_QUERIES = readQueriesByName([
   visibleLiveSlugs,
   archiveBatch,
   listRevisions,
+  searchPages,
 ]);
+
+/** The name the SQLite read pool's workers look the registry up by (database.module.ts). */
+export const READ_QUERIES = PAGES_READ_QUERIES;

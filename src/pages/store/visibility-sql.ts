@@ -49,3 +49,17 @@ export function pageVisibleSql(
 export function toViewer(user: Viewer): Viewer {
   return { role: user.role, groups: [...user.groups] };
 }
+
+/**
+ * For the media module (PageAccessService exports it): "a live page `viewer` may see
+ * references the media item whose id is in `mediaIdColumn`" (page_media_refs, kept on save).
+ */
+export function mediaReferencedByVisibleSql(viewer: Viewer, mediaIdColumn: string): SqlCondition {
+  const rule = visibleSql(viewer, 'vp');
+  return {
+    sql:
+      `EXISTS (SELECT 1 FROM page_media_refs vr JOIN pages vp ON vp.id = vr.page_id ` +
+      `WHERE vr.media_id = ${mediaIdColumn} AND ${rule.sql})`,
+    params: rule.params,
+  };
+}

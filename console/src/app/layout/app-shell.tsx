@@ -71,6 +71,11 @@ export function AppShell() {
               New page
             </Link>
           )}
+          {me.data.role === 'admin' && (
+            <Link to="/admin" className="button button--quiet topbar__admin">
+              Admin
+            </Link>
+          )}
           <NotificationsButton />
           <UserMenu />
         </div>

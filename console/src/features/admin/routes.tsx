@@ -1,13 +1,30 @@
-import type { RouteObject } from 'react-router';
+import { Navigate, type RouteObject } from 'react-router';
+
+/** A workspace screen loaded on first use: a chunk of its own. */
+const screen =
+  (load: () => Promise<{ default: React.ComponentType }>): RouteObject['lazy'] =>
+  async () => ({ Component: (await load()).default });
 
 /**
- * The administrator's workspace (console part 2) mounts here, under /admin: its screens are
- * lazy routes like the editor's, so their code loads only when an administrator opens them.
- * Part 1 reserves the address (the server answers index.html for /admin/*).
+ * The administrator's workspace under /admin: the layout (navigation, the admin check) and
+ * every screen are lazy chunks, so nothing of it loads until someone opens /admin; the graph
+ * library loads only with the Graph screen.
  */
 export const adminRoutes: RouteObject[] = [
   {
-    path: 'admin/*',
-    lazy: async () => ({ Component: (await import('./admin-placeholder')).default }),
+    path: 'admin',
+    lazy: screen(() => import('./components/admin-layout')),
+    children: [
+      { index: true, element: <Navigate to="import" replace /> },
+      { path: 'import', lazy: screen(() => import('./components/import-screen')) },
+      { path: 'export', lazy: screen(() => import('./components/export-screen')) },
+      { path: 'bin', lazy: screen(() => import('./components/bin-screen')) },
+      { path: 'users', lazy: screen(() => import('./components/users-screen')) },
+      { path: 'groups', lazy: screen(() => import('./components/groups-screen')) },
+      { path: 'variables', lazy: screen(() => import('./components/variables-screen')) },
+      { path: 'graph', lazy: screen(() => import('./components/graph-screen')) },
+      { path: 'review', lazy: screen(() => import('./components/review-due-screen')) },
+      { path: '*', element: <Navigate to="/admin/import" replace /> },
+    ],
   },
 ];

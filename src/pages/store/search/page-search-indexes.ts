@@ -10,3 +10,8 @@ export function pageSearchIndexFor(dialect: Dialect): PageSearchIndex {
     mysql: () => new MysqlPageSearchIndex(),
   })();
 }
+
+/** Whether `index` is the database's own (what the `searchPages` ReadQuery builds in a worker). */
+export function isDatabaseIndex(index: PageSearchIndex): boolean {
+  return index instanceof SqlitePageSearchIndex || index instanceof MysqlPageSearchIndex;
+}

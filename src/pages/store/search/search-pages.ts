@@ -1,8 +1,10 @@
-import type { Sql } from '../../../common/database/sql';
+import { readQuery, Sql } from '../../../common/database/sql';
 import type { SearchTerms } from '../../search/search-terms';
 import { SearchResultPage, visibleSearchPages } from '../page-lists';
 import type { Viewer } from '../visibility-sql';
 import type { PageSearchIndex } from './page-search-index';
+import { pageSearchIndexFor } from './page-search-indexes';
+import { SearchCache } from './search-cache';
 
 /** Ranked hits read from the index per round, at least. */
 const MIN_CHUNK = 50;
@@ -70,3 +72,38 @@ export async function searchVisiblePages(
   );
   return { pages: found, snippets, nextOffset };
 }
+
+/** Answers of this connection's searches (a read-pool worker's: see SearchCache). */
+const cache = new SearchCache<SearchHits>();
+
+/**
+ * A whole search on the database's own index (FTS5 / FULLTEXT) as a ReadQuery, so it runs in
+ * the SQLite read pool; a search engine provided under PAGE_SEARCH_INDEX runs in-process. On a
+ * connection with a generation (the pool's), repeated searches are answered from the cache
+ * until the next commit.
+ */
+export const searchPages = readQuery(
+  'searchPages',
+  async (
+    sql: Sql,
+    terms: SearchTerms,
+    viewer: Viewer,
+    start: number,
+    limit: number,
+  ): Promise<SearchHits> => {
+    const generation = await sql.generation();
+    const key = JSON.stringify([terms, viewer.role, [...viewer.groups].sort(), start, limit]);
+    const cached = generation === null ? undefined : cache.get(generation, key);
+    if (cached) return cached;
+    const hits = await searchVisiblePages(
+      sql,
+      pageSearchIndexFor(sql.dialect),
+      terms,
+      viewer,
+      start,
+      limit,
+    );
+    if (generation !== null) cache.set(generation, key, hits);
+    return hits;
+  },
+);

@@ -1,0 +1,174 @@
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { isProblem } from '../../../api/problem';
+import { ConfirmDialog, Dialog } from '../../../components/dialog';
+import { EmptyState } from '../../../components/empty-state';
+import { LoadMore } from '../../../components/load-more';
+import { ProblemMessage } from '../../../components/problem-message';
+import { Spinner } from '../../../components/spinner';
+import { useDocumentTitle } from '../../../components/use-document-title';
+import { formatDateTime } from '../../../lib/format';
+import { paths } from '../../../lib/slugs';
+import { useBin, usePurge, useRestoreFromBin, type BinItem } from '../api/admin';
+
+/**
+ * A restore refused with 409 slug_taken: a live page now has the slug. The bin cannot restore
+ * under another slug, so the way out is to give the live page a new slug first.
+ */
+function SlugTakenDialog({ item, onClose }: { item: BinItem; onClose: () => void }) {
+  return (
+    <Dialog
+      title="The slug is taken"
+      onClose={onClose}
+      description={
+        <>
+          A live page now uses <code>{item.slug}</code>. Give that page a new slug (its editor’s
+          “Page details”), then restore “{item.title}” again.
+        </>
+      }
+    >
+      <div className="dialog__actions">
+        <button type="button" className="button" onClick={onClose}>
+          Close
+        </button>
+        <Link className="button button--primary" to={paths.edit(item.slug)}>
+          Give the live page a new slug
+        </Link>
+      </div>
+    </Dialog>
+  );
+}
+
+function BinRow({
+  item,
+  onRestore,
+  onPurge,
+}: {
+  item: BinItem;
+  onRestore: () => void;
+  onPurge: () => void;
+}) {
+  return (
+    <tr>
+      <th scope="row">
+        {item.title}
+        <div className="admin__slug">{item.slug}</div>
+      </th>
+      <td data-label="Binned by">{item.binnedBy ?? 'Unknown'}</td>
+      <td data-label="Binned">{formatDateTime(item.binnedAt)}</td>
+      <td data-label="Revision">{item.revision}</td>
+      <td className="admin__actions">
+        <button
+          type="button"
+          className="button button--small"
+          aria-describedby={`bin-${item.id}`}
+          onClick={onRestore}
+        >
+          Restore
+        </button>
+        <button
+          type="button"
+          className="button button--small button--danger-quiet"
+          aria-describedby={`bin-${item.id}`}
+          onClick={onPurge}
+        >
+          Purge
+        </button>
+        <span id={`bin-${item.id}`} className="visually-hidden">
+          {item.title}
+        </span>
+      </td>
+    </tr>
+  );
+}
+
+export function BinScreen() {
+  useDocumentTitle('Bin');
+  const bin = useBin();
+  const restore = useRestoreFromBin();
+  const purge = usePurge();
+  const [purging, setPurging] = useState<BinItem | null>(null);
+  const [taken, setTaken] = useState<BinItem | null>(null);
+  const [restored, setRestored] = useState<{ slug: string; title: string } | null>(null);
+
+  const restoreItem = (item: BinItem) => {
+    setRestored(null);
+    restore.mutate(item.id, {
+      onSuccess: (page) => setRestored({ slug: page.slug, title: page.title }),
+      onError: (error) => {
+        if (isProblem(error, 409)) setTaken(item);
+      },
+    });
+  };
+
+  return (
+    <section className="screen" aria-labelledby="bin-title">
+      <h1 id="bin-title" className="screen__title">
+        Bin
+      </h1>
+      <p className="screen__lead">
+        Deleted pages wait here with their revisions. Restore puts one back under its slug; Purge
+        deletes it for good.
+      </p>
+      <p role="status" className="admin__status">
+        {restored && (
+          <>
+            Restored <Link to={paths.page(restored.slug)}>{restored.title}</Link>.
+          </>
+        )}
+      </p>
+      {!isProblem(restore.error, 409) && (
+        <ProblemMessage error={restore.error} title="Not restored." />
+      )}
+      <ProblemMessage error={purge.error} title="Not purged." />
+      <ProblemMessage error={bin.error} />
+      {bin.isPending ? (
+        <Spinner />
+      ) : bin.items.length === 0 ? (
+        <EmptyState>The bin is empty.</EmptyState>
+      ) : (
+        <div className="table-scroll">
+          <table className="table table--stack">
+            <caption className="visually-hidden">Pages in the bin</caption>
+            <thead>
+              <tr>
+                <th scope="col">Page</th>
+                <th scope="col">Binned by</th>
+                <th scope="col">Binned</th>
+                <th scope="col">Revision</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {bin.items.map((item) => (
+                <BinRow
+                  key={item.id}
+                  item={item}
+                  onRestore={() => restoreItem(item)}
+                  onPurge={() => setPurging(item)}
+                />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <LoadMore list={bin} />
+      {purging && (
+        <ConfirmDialog
+          title={`Purge “${purging.title}”?`}
+          message="The page and all its revisions are deleted for good. This cannot be undone."
+          confirmLabel="Purge for good"
+          danger
+          busy={purge.isPending}
+          onCancel={() => setPurging(null)}
+          onConfirm={() => purge.mutate(purging.id, { onSettled: () => setPurging(null) })}
+        />
+      )}
+      {taken && <SlugTakenDialog item={taken} onClose={() => setTaken(null)} />}
+    </section>
+  );
+}
+
+export default BinScreen;

@@ -1,0 +1,38 @@
+import { useGroups } from '../api/admin';
+
+/** Checkboxes of every group (a fieldset named by `legend`); `value` holds group names. */
+export function GroupChecks({
+  legend,
+  value,
+  onChange,
+}: {
+  legend: string;
+  value: string[];
+  onChange: (groups: string[]) => void;
+}) {
+  const groups = useGroups();
+  const names = groups.data?.items.map((g) => g.name) ?? [];
+  const toggle = (name: string, on: boolean) =>
+    onChange(on ? [...value, name] : value.filter((g) => g !== name));
+  return (
+    <fieldset className="admin__fieldset">
+      <legend className="field__label">{legend}</legend>
+      {names.length === 0 ? (
+        <p className="field__hint">No groups yet.</p>
+      ) : (
+        <div className="checks">
+          {names.map((name) => (
+            <label key={name} className="check">
+              <input
+                type="checkbox"
+                checked={value.includes(name)}
+                onChange={(e) => toggle(name, e.target.checked)}
+              />
+              {name}
+            </label>
+          ))}
+        </div>
+      )}
+    </fieldset>
+  );
+}

@@ -1,0 +1,219 @@
+import { useState, type FormEvent } from 'react';
+import { ApiProblem } from '../../../api/problem';
+import type { Role } from '../../../api/types';
+import { Field } from '../../../components/field';
+import { LoadMore } from '../../../components/load-more';
+import { ProblemMessage } from '../../../components/problem-message';
+import { Spinner } from '../../../components/spinner';
+import { useDocumentTitle } from '../../../components/use-document-title';
+import { useCurrentUser } from '../../auth/api/me';
+import { useCreateUser, useUpdateUser, useUsers, type User } from '../api/admin';
+import { GroupChecks } from './group-checks';
+import { ResetPasswordDialog, UserGroupsDialog } from './user-dialogs';
+
+const ROLES: Role[] = ['reader', 'editor', 'admin'];
+
+function CreateUserForm() {
+  const create = useCreateUser();
+  const [username, setUsername] = useState('');
+  const [displayName, setDisplayName] = useState('');
+  const [password, setPassword] = useState('');
+  const [role, setRole] = useState<Role>('reader');
+  const [groups, setGroups] = useState<string[]>([]);
+  const problems = create.error instanceof ApiProblem ? create.error : null;
+  const errors = (field: string) => problems?.errorsFor(field) ?? [];
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const body = { username: username.trim(), password, role, groups };
+    create.mutate(displayName.trim() ? { ...body, displayName: displayName.trim() } : body, {
+      onSuccess: () => {
+        setUsername('');
+        setDisplayName('');
+        setPassword('');
+        setGroups([]);
+      },
+    });
+  };
+
+  return (
+    <form className="admin__form" onSubmit={submit} aria-labelledby="new-user-title">
+      <h2 id="new-user-title" className="section-title">
+        New user
+      </h2>
+      <div className="admin__form-grid">
+        <Field label="Username" errors={errors('username')}>
+          <input
+            className="input"
+            required
+            autoComplete="off"
+            value={username}
+            onChange={(e) => setUsername(e.target.value)}
+          />
+        </Field>
+        <Field label="Display name" errors={errors('displayName')}>
+          <input
+            className="input"
+            value={displayName}
+            onChange={(e) => setDisplayName(e.target.value)}
+          />
+        </Field>
+        <Field label="Password" hint="At least 8 characters." errors={errors('password')}>
+          <input
+            className="input"
+            type="password"
+            autoComplete="new-password"
+            required
+            minLength={8}
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+        </Field>
+        <Field label="Role" errors={errors('role')}>
+          <select className="input" value={role} onChange={(e) => setRole(e.target.value as Role)}>
+            {ROLES.map((r) => (
+              <option key={r} value={r}>
+                {r}
+              </option>
+            ))}
+          </select>
+        </Field>
+      </div>
+      <GroupChecks legend="Groups" value={groups} onChange={setGroups} />
+      {!problems?.errors.length && <ProblemMessage error={create.error} title="Not created." />}
+      <button type="submit" className="button button--primary" disabled={create.isPending}>
+        Create user
+      </button>
+    </form>
+  );
+}
+
+function UserRow({
+  user,
+  self,
+  onGroups,
+  onPassword,
+}: {
+  user: User;
+  self: boolean;
+  onGroups: () => void;
+  onPassword: () => void;
+}) {
+  const update = useUpdateUser();
+  const change = (c: Parameters<typeof update.mutate>[0]['change']) =>
+    update.mutate({ id: user.id, change: c });
+  return (
+    <tr className={user.disabled ? 'admin__row--disabled' : undefined}>
+      <th scope="row">
+        {user.username}
+        <div className="admin__slug">{user.displayName}</div>
+        <ProblemMessage error={update.error} />
+      </th>
+      <td data-label="Role">
+        <select
+          className="input input--small"
+          aria-label={`Role of ${user.username}`}
+          value={user.role}
+          disabled={self || update.isPending}
+          onChange={(e) => change({ role: e.target.value as Role })}
+        >
+          {ROLES.map((r) => (
+            <option key={r} value={r}>
+              {r}
+            </option>
+          ))}
+        </select>
+      </td>
+      <td data-label="Groups">{user.groups.join(', ') || '—'}</td>
+      <td data-label="Status">{user.disabled ? 'Disabled' : 'Active'}</td>
+      <td className="admin__actions">
+        <button
+          type="button"
+          className="button button--small"
+          aria-label={`Groups of ${user.username}`}
+          onClick={onGroups}
+        >
+          Groups
+        </button>
+        <button
+          type="button"
+          className="button button--small"
+          aria-label={`Reset password of ${user.username}`}
+          onClick={onPassword}
+        >
+          Reset password
+        </button>
+        {!self && (
+          <button
+            type="button"
+            className="button button--small button--danger-quiet"
+            aria-label={`${user.disabled ? 'Enable' : 'Disable'} ${user.username}`}
+            disabled={update.isPending}
+            onClick={() => change({ disabled: !user.disabled })}
+          >
+            {user.disabled ? 'Enable' : 'Disable'}
+          </button>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+export function UsersScreen() {
+  useDocumentTitle('Users');
+  const me = useCurrentUser();
+  const users = useUsers();
+  const [groupsOf, setGroupsOf] = useState<User | null>(null);
+  const [passwordOf, setPasswordOf] = useState<User | null>(null);
+
+  return (
+    <section className="screen" aria-labelledby="users-title">
+      <h1 id="users-title" className="screen__title">
+        Users
+      </h1>
+      <p className="screen__lead">
+        Who may sign in, with which role and groups. A disabled account cannot sign in and its
+        tokens stop working.
+      </p>
+      <CreateUserForm />
+      <h2 className="section-title">Accounts</h2>
+      <ProblemMessage error={users.error} />
+      {users.isPending ? (
+        <Spinner />
+      ) : (
+        <div className="table-scroll">
+          <table className="table table--stack">
+            <caption className="visually-hidden">Users</caption>
+            <thead>
+              <tr>
+                <th scope="col">User</th>
+                <th scope="col">Role</th>
+                <th scope="col">Groups</th>
+                <th scope="col">Status</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {users.items.map((user) => (
+                <UserRow
+                  key={user.id}
+                  user={user}
+                  self={user.id === me.id}
+                  onGroups={() => setGroupsOf(user)}
+                  onPassword={() => setPasswordOf(user)}
+                />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <LoadMore list={users} />
+      {groupsOf && <UserGroupsDialog user={groupsOf} onClose={() => setGroupsOf(null)} />}
+      {passwordOf && <ResetPasswordDialog user={passwordOf} onClose={() => setPasswordOf(null)} />}
+    </section>
+  );
+}
+
+export default UsersScreen;

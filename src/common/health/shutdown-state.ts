@@ -1,0 +1,39 @@
+import { Injectable } from '@nestjs/common';
+
+/** Work to finish before the database closes (e.g. import jobs handing their leases back). */
+export type DrainHook = () => Promise<void>;
+
+/**
+ * Whether this instance is shutting down (SIGTERM): /readyz answers 503 from the first moment,
+ * responses ask the client to close the connection, and the hooks registered here run once the
+ * last request has finished, before the database pool closes.
+ */
+@Injectable()
+export class ShutdownState {
+  private drainingSince: Date | null = null;
+  private readonly hooks = new Map<string, DrainHook>();
+
+  get draining(): boolean {
+    return this.drainingSince !== null;
+  }
+
+  startDraining(): void {
+    this.drainingSince ??= new Date();
+  }
+
+  /** Registers `hook` under `name` (a second registration under one name replaces the first). */
+  onDrained(name: string, hook: DrainHook): void {
+    this.hooks.set(name, hook);
+  }
+
+  /** Runs every hook; a failing hook is reported and does not stop the others. */
+  async runHooks(report: (name: string, error: unknown) => void): Promise<void> {
+    for (const [name, hook] of this.hooks) {
+      try {
+        await hook();
+      } catch (error) {
+        report(name, error);
+      }
+    }
+  }
+}

@@ -1,0 +1,11 @@
+import { ValidateIf } from 'class-validator';
+
+/**
+ * An optional member that may be left out but not sent as `null`: unlike class-validator's
+ * `@IsOptional()` (which skips the rules for `null` too, so a service met `null` where it
+ * expected a string), `null` runs the member's rules and fails its type check (400
+ * `invalid_type`). Use `@IsOptional()` only where `null` means something (clearing a value).
+ */
+export function Optional(): PropertyDecorator {
+  return ValidateIf((_object: object, value: unknown) => value !== undefined);
+}

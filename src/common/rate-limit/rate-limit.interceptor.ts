@@ -1,0 +1,74 @@
+import {
+  CallHandler,
+  ExecutionContext,
+  Inject,
+  Injectable,
+  NestInterceptor,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+} from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { Observable } from 'rxjs';
+import type { AuthUser } from '../auth/auth-user';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { Database } from '../database/database';
+import { TooManyRequestsProblem } from '../problems/problem';
+import { CounterStore, DatabaseCounterStore, RedisCounterStore } from './counter-stores';
+import { classOf, policyHeader, rateLimitHeader, windowAt } from './rate-limit-policy';
+import { RateLimiter } from './rate-limiter';
+
+/**
+ * Per-caller limits on every /api answer to an authenticated caller (per token for bearer
+ * calls), with the IETF draft's RateLimit-Policy and RateLimit headers; over the quota: 429
+ * `rate_limited` with Retry-After, before the handler runs.
+ */
+@Injectable()
+export class RateLimitInterceptor
+  implements NestInterceptor, OnApplicationBootstrap, OnApplicationShutdown
+{
+  private readonly limiter: RateLimiter;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    db: Database,
+  ) {
+    const store: CounterStore = config.redisUrl
+      ? new RedisCounterStore(config.redisUrl)
+      : new DatabaseCounterStore(db);
+    this.limiter = new RateLimiter(store, config.rateLimitSyncMs);
+  }
+
+  onApplicationBootstrap(): void {
+    this.limiter.start();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.limiter.stop();
+  }
+
+  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
+    if (context.getType() !== 'http') return next.handle();
+    const request = context.switchToHttp().getRequest<Request & { user?: AuthUser }>();
+    const user = request.user;
+    if (!user || !request.path.startsWith('/api/')) return next.handle();
+    const cls = classOf(request.method, request.path);
+    const limit = this.config.rateLimits[cls];
+    if (!limit) return next.handle();
+    const subject = user.via === 'bearer' && user.tokenId ? `t:${user.tokenId}` : `u:${user.id}`;
+    const now = Date.now();
+    const window = windowAt(now, limit.windowSeconds);
+    const count = await this.limiter.hit(`${cls}:${subject}:${window.index}`, window.endsAt);
+    const resetSeconds = (window.endsAt - now) / 1000;
+    const response = context.switchToHttp().getResponse<Response>();
+    response.setHeader('RateLimit-Policy', policyHeader(cls, limit));
+    response.setHeader('RateLimit', rateLimitHeader(cls, limit.quota - count, resetSeconds));
+    if (count > limit.quota) {
+      throw new TooManyRequestsProblem(
+        'rate_limited',
+        `Too many ${cls} requests: at most ${limit.quota} per ${limit.windowSeconds} s. Try again later.`,
+        resetSeconds,
+      );
+    }
+    return next.handle();
+  }
+}

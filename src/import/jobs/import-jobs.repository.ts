@@ -1,0 +1,152 @@
+import { Injectable } from '@nestjs/common';
+import { Brackets } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { Database } from '../../common/database/database';
+import type { CursorPosition } from '../../common/http/pagination';
+import type { ImportProgress } from '../run/run-types';
+import { ImportJobEntity } from './entities/import-job.entity';
+import type { ImportJobState } from './import-job.types';
+
+type Changes = QueryDeepPartialEntity<ImportJobEntity>;
+
+const UNFINISHED: ImportJobState[] = ['queued', 'running'];
+
+/** The one door to `import_jobs`. State changes are conditional updates: they say if they won. */
+@Injectable()
+export class ImportJobsRepository {
+  constructor(private readonly db: Database) {}
+
+  async insert(job: ImportJobEntity): Promise<void> {
+    await this.db.write((t) => t.manager.insert(ImportJobEntity, job as Changes));
+  }
+
+  find(id: string): Promise<ImportJobEntity | null> {
+    return this.db.manager().findOneBy(ImportJobEntity, { id });
+  }
+
+  /** Newest first; `after` continues. */
+  list(after: CursorPosition | undefined, limit: number): Promise<ImportJobEntity[]> {
+    const query = this.db
+      .manager()
+      .createQueryBuilder(ImportJobEntity, 'j')
+      .orderBy('j.created_at', 'DESC')
+      .addOrderBy('j.id', 'DESC')
+      .take(limit);
+    if (after)
+      query.andWhere('(j.created_at < :at OR (j.created_at = :at AND j.id < :id))', {
+        at: after.at,
+        id: after.id,
+      });
+    return query.getMany();
+  }
+
+  /** queued → running for the instance that holds the lease; false when it was not queued. */
+  claim(id: string, owner: string, leaseUntil: Date, now: Date): Promise<boolean> {
+    return this.update(
+      id,
+      { state: 'running', startedAt: now, leaseOwner: owner, leaseExpiresAt: leaseUntil },
+      ['queued'],
+      owner,
+    );
+  }
+
+  /** The runner's heartbeat: progress and a longer lease, while it still owns the job. */
+  renew(id: string, owner: string, leaseUntil: Date, progress: ImportProgress): Promise<boolean> {
+    return this.update(id, { leaseExpiresAt: leaseUntil, progress }, ['running'], owner);
+  }
+
+  /** Ends an unfinished job; false when it had ended already (or another instance owns it). */
+  finish(
+    id: string,
+    changes: Pick<ImportJobEntity, 'state' | 'finishedAt' | 'report' | 'problem'> &
+      Partial<Pick<ImportJobEntity, 'progress'>>,
+    owner?: string,
+  ): Promise<boolean> {
+    return this.update(
+      id,
+      { ...changes, leaseOwner: null, leaseExpiresAt: null } as Changes,
+      UNFINISHED,
+      owner,
+    );
+  }
+
+  /** queued → cancelled; false when it was not queued any more. */
+  cancelQueued(id: string, now: Date): Promise<boolean> {
+    return this.update(
+      id,
+      { state: 'cancelled', finishedAt: now, leaseOwner: null, leaseExpiresAt: null },
+      ['queued'],
+    );
+  }
+
+  /** Asks the running job's instance to stop (it reads the flag at its next heartbeat). */
+  requestCancel(id: string): Promise<boolean> {
+    return this.update(id, { cancelRequested: true }, ['running']);
+  }
+
+  /** Unfinished jobs whose lease ran out: their instance stopped (or lost the database). */
+  listExpired(now: Date): Promise<ImportJobEntity[]> {
+    return this.db
+      .manager()
+      .createQueryBuilder(ImportJobEntity, 'j')
+      .where('j.state IN (:...states)', { states: UNFINISHED })
+      .andWhere('j.lease_expires_at < :now', { now })
+      .getMany();
+  }
+
+  /** Fails an unfinished job whose lease is still expired at `now`. */
+  async failExpired(
+    id: string,
+    changes: Pick<ImportJobEntity, 'state' | 'finishedAt' | 'problem'>,
+    now: Date,
+  ): Promise<boolean> {
+    const result = await this.db.write((t) =>
+      t.manager
+        .createQueryBuilder()
+        .update(ImportJobEntity)
+        .set({ ...changes, leaseOwner: null, leaseExpiresAt: null } as Changes)
+        .where('id = :id', { id })
+        .andWhere('state IN (:...states)', { states: UNFINISHED })
+        .andWhere('lease_expires_at < :now', { now })
+        .execute(),
+    );
+    return Boolean(result.affected);
+  }
+
+  /** Forgets jobs that finished before `cutoff`. */
+  async deleteFinishedBefore(cutoff: Date): Promise<number> {
+    const result = await this.db.write((t) =>
+      t.manager
+        .createQueryBuilder()
+        .delete()
+        .from(ImportJobEntity)
+        .where('finished_at < :cutoff', { cutoff })
+        .execute(),
+    );
+    return result.affected ?? 0;
+  }
+
+  private async update(
+    id: string,
+    changes: Changes,
+    states: ImportJobState[],
+    owner?: string,
+  ): Promise<boolean> {
+    const result = await this.db.write((t) => {
+      const query = t.manager
+        .createQueryBuilder()
+        .update(ImportJobEntity)
+        .set(changes)
+        .where('id = :id', { id })
+        .andWhere('state IN (:...states)', { states });
+      if (owner)
+        query.andWhere(
+          new Brackets((q) =>
+            q.where('lease_owner = :owner', { owner }).orWhere('lease_owner IS NULL'),
+          ),
+        );
+      return query.execute();
+    });
+    return Boolean(result.affected);
+  }
+}

@@ -1,0 +1,82 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsOptional,
+  IsString,
+  Length,
+} from 'class-validator';
+import { PageQueryDto } from '../../common/http/page-query.dto';
+import { EVENT_TYPES, type EventType } from '../event-types';
+
+const EVENTS = { enum: EVENT_TYPES, enumName: 'EventType', isArray: true } as const;
+
+export class CreateWebhookDto {
+  @ApiProperty({
+    example: 'https://ci.example.com/hooks/kb',
+    maxLength: 2048,
+    description:
+      'http or https; private and loopback destinations are refused unless WEBHOOK_ALLOW_PRIVATE=true',
+  })
+  @IsString()
+  @Length(1, 2048)
+  url: string;
+
+  @ApiProperty({ ...EVENTS, description: 'The event types to send (at least one).' })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(EVENT_TYPES.length)
+  @IsIn(EVENT_TYPES, { each: true })
+  events: EventType[];
+
+  @ApiPropertyOptional({
+    description: '`whsec_` + base64 of 24 to 64 bytes; absent: generated (32 random bytes)',
+  })
+  @IsOptional()
+  @IsString()
+  secret?: string;
+
+  @ApiPropertyOptional({ description: 'default true; an inactive webhook is sent nothing' })
+  @IsOptional()
+  @IsBoolean()
+  active?: boolean;
+}
+
+export class UpdateWebhookDto {
+  @ApiPropertyOptional({ maxLength: 2048 })
+  @IsOptional()
+  @IsString()
+  @Length(1, 2048)
+  url?: string;
+
+  @ApiPropertyOptional(EVENTS)
+  @IsOptional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(EVENT_TYPES.length)
+  @IsIn(EVENT_TYPES, { each: true })
+  events?: EventType[];
+
+  @ApiPropertyOptional({ description: 'a new secret, `whsec_` + base64 (not shown again)' })
+  @IsOptional()
+  @IsString()
+  secret?: string;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsBoolean()
+  active?: boolean;
+}
+
+export class EventQueryDto extends PageQueryDto {
+  @ApiPropertyOptional({
+    description:
+      'Continue after this cursor (a `nextCursor`); `latest`: no items, the cursor of the newest event',
+  })
+  @IsOptional()
+  @IsString()
+  after?: string;
+}

@@ -1,0 +1,70 @@
+import { Injectable } from '@nestjs/common';
+import { toDate } from '../common/database/column-defs';
+import { Database, Tx } from '../common/database/database';
+import { SqlCondition } from '../common/database/sql';
+import type { EventRecord, EventType } from './event-types';
+
+const COLUMNS = 'e.seq, e.id, e.type, e.page_id, e.actor_id, e.data, e.occurred_at';
+
+function decode(row: Record<string, unknown>): EventRecord {
+  return {
+    seq: Number(row.seq),
+    id: String(row.id),
+    type: row.type as EventType,
+    pageId: (row.page_id as string | null) ?? null,
+    actorId: (row.actor_id as string | null) ?? null,
+    data: JSON.parse(String(row.data)) as Record<string, unknown>,
+    occurredAt: toDate(row.occurred_at)!,
+  };
+}
+
+/** The one door to `events`, the append-only log behind the feed and the webhook outbox. */
+@Injectable()
+export class EventLogRepository {
+  constructor(private readonly db: Database) {}
+
+  /** Appends an event and answers it with its sequence number. */
+  async append(event: Omit<EventRecord, 'seq'>, tx: Tx): Promise<EventRecord> {
+    const sql = this.db.sql(tx);
+    await sql.run(
+      'INSERT INTO events (id, type, page_id, actor_id, data, occurred_at) VALUES (?, ?, ?, ?, ?, ?)',
+      [
+        event.id,
+        event.type,
+        event.pageId,
+        event.actorId,
+        JSON.stringify(event.data),
+        event.occurredAt,
+      ],
+    );
+    const [row] = await sql.all(`SELECT ${COLUMNS} FROM events e WHERE e.id = ?`, [event.id]);
+    return decode(row);
+  }
+
+  /** Events after `afterSeq` that `visible` lets through, oldest first. */
+  async listAfter(afterSeq: number, visible: SqlCondition, limit: number): Promise<EventRecord[]> {
+    const rows = await this.db
+      .sql()
+      .all(
+        `SELECT ${COLUMNS} FROM events e WHERE e.seq > ? AND (${visible.sql}) ` +
+          `ORDER BY e.seq LIMIT ${Number(limit)}`,
+        [afterSeq, ...visible.params],
+      );
+    return rows.map(decode);
+  }
+
+  /** The newest event's sequence number (0 for an empty log). */
+  async latestSeq(): Promise<number> {
+    const [row] = await this.db
+      .sql()
+      .all<{ seq: number | string | null }>('SELECT MAX(seq) AS seq FROM events');
+    return Number(row?.seq ?? 0);
+  }
+
+  async findBySeq(seq: number, tx?: Tx): Promise<EventRecord | null> {
+    const [row] = await this.db
+      .sql(tx)
+      .all(`SELECT ${COLUMNS} FROM events e WHERE e.seq = ?`, [seq]);
+    return row ? decode(row) : null;
+  }
+}

@@ -1,0 +1,217 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createConnection } from 'mysql2/promise';
+import { RunningKb, startKb } from '../support/kb-process';
+import { S3TestServer, startS3Server } from '../support/s3-server';
+import { Acknowledged, call, startLoad } from './load';
+import { freePort, Service, startMariadb, startNginx } from './services';
+
+const PASSWORD = 'cluster-password';
+
+/**
+ * The deployment of docs/deploy.md on one machine: a private MariaDB, an S3-protocol server,
+ * three kb processes and nginx with deploy/nginx/kb.conf in front, all on 127.0.0.1.
+ */
+describe('three kb instances behind nginx', () => {
+  let dir: string;
+  let db: Service & { port: number };
+  let s3: S3TestServer;
+  let nginx: Service;
+  const ports: number[] = [];
+  const instances: RunningKb[] = [];
+  let token: string;
+  const ack: Acknowledged = { pages: [], media: [] };
+
+  const envFor = (port: number): Record<string, string> => {
+    const dataDir = join(dir, `kb-${port}`);
+    mkdirSync(dataDir, { recursive: true });
+    return {
+      ...s3.env,
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      PORT: String(port),
+      KB_DATA_DIR: dataDir,
+      DB_TYPE: 'mysql',
+      DATABASE_URL: db.url,
+      KB_ADMIN_PASSWORD: PASSWORD,
+      PASSWORD_HASH_COST: 'fast',
+      TRUST_PROXY: 'loopback',
+      SHUTDOWN_TIMEOUT_SECONDS: '20',
+      REVIEW_CHECK_INTERVAL_SECONDS: '0',
+      // The load below is one admin's, far past the default per-caller write limit (600/60 s):
+      // this proof is about the instances, not the rate limits (their own spec covers those).
+      RATE_LIMIT_READ: '0',
+      RATE_LIMIT_WRITE: '0',
+      RATE_LIMIT_SEARCH: '0',
+      RATE_LIMIT_IMPORT: '0',
+    };
+  };
+  const direct = (i: number) => `http://127.0.0.1:${ports[i]}`;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'kb-cluster-'));
+    [db, s3] = await Promise.all([startMariadb(dir), startS3Server()]);
+    for (let i = 0; i < 3; i++) ports.push(await freePort());
+    // The first runs the migrations; the others start against the migrated database.
+    instances[0] = await startKb(envFor(ports[0]));
+    [instances[1], instances[2]] = await Promise.all([1, 2].map((i) => startKb(envFor(ports[i]))));
+    nginx = await startNginx(dir, ports);
+    token = await adminToken(nginx.url);
+  });
+  afterAll(async () => {
+    await Promise.all(instances.map((kb) => kb?.signal('SIGKILL')));
+    await nginx?.stop();
+    await s3?.close();
+    await db?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function adminToken(base: string): Promise<string> {
+    return (await newAdminToken(base)).token;
+  }
+
+  async function newAdminToken(
+    base: string,
+  ): Promise<{ token: string; id: string; cookie: string }> {
+    const login = await fetch(`${base}/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password: PASSWORD }),
+    });
+    expect(login.status).toBe(200);
+    const cookie = login.headers.getSetCookie()[0].split(';')[0];
+    const res = await fetch(`${base}/api/tokens`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json', 'sec-fetch-site': 'same-origin' },
+      body: JSON.stringify({ name: `cluster ${Date.now()}` }),
+    });
+    return { ...((await res.json()) as { token: string; id: string }), cookie };
+  }
+
+  async function seedPages(prefix: string, count: number): Promise<string[]> {
+    const slugs = Array.from({ length: count }, (_, i) => `${prefix}-${i}`);
+    for (const slug of slugs) {
+      const res = await call(nginx.url, token, 'POST', '/api/pages', {
+        json: { slug, title: `Page ${slug}`, content: `# Page ${slug}\n\nThe cluster seed.` },
+      });
+      expect(res.status).toBe(201);
+    }
+    return slugs;
+  }
+
+  it('serves a mixed load with zero failed requests while each instance restarts in turn (SIGTERM)', async () => {
+    const load = startLoad(nginx.url, token, await seedPages('rolling', 4), ack);
+    for (let i = 0; i < 3; i++) {
+      expect(await instances[i].signal('SIGTERM')).toBe(0);
+      expect(instances[i].output()).toContain('shut down: every request finished');
+      instances[i] = await startKb(envFor(ports[i]));
+    }
+    const outcomes = await load.stop();
+    expect(outcomes.length).toBeGreaterThan(20);
+    expect(outcomes.filter((o) => o.detail !== undefined)).toEqual([]);
+  });
+
+  it('keeps every acknowledged write after an instance is killed (SIGKILL), nothing half-written', async () => {
+    const before = { pages: ack.pages.length, media: ack.media.length };
+    const load = startLoad(nginx.url, token, await seedPages('killed', 4), ack);
+    while (ack.pages.length < before.pages + 8) await new Promise((r) => setTimeout(r, 100));
+    await instances[1].signal('SIGKILL');
+    await new Promise((r) => setTimeout(r, 1500));
+    await load.stop();
+    instances[1] = await startKb(envFor(ports[1]));
+
+    for (const page of ack.pages) {
+      const res = await call(nginx.url, token, 'GET', `/api/pages/${page.slug}`);
+      expect({ slug: page.slug, status: res.status }).toEqual({ slug: page.slug, status: 200 });
+      expect((res.body as { content: string }).content).toBe(page.content);
+    }
+    for (const item of ack.media) {
+      const res = await fetch(`${nginx.url}${item.url}`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(res.status).toBe(200);
+      const bytes = Buffer.from(await res.arrayBuffer());
+      expect(createHash('sha256').update(bytes).digest('hex')).toBe(item.sha256);
+    }
+    // Every page has its current revision and its search row; every media row its object.
+    const sql = await createConnection(db.url);
+    try {
+      const [withoutRevision] = await sql.query(
+        'SELECT p.slug FROM pages p LEFT JOIN page_revisions r ON r.page_id = p.id AND r.revision = p.revision WHERE r.id IS NULL',
+      );
+      expect(withoutRevision).toEqual([]);
+      const [withoutSearchRow] = await sql.query(
+        'SELECT p.slug FROM pages p LEFT JOIN page_search s ON s.page_id = p.id WHERE s.page_id IS NULL',
+      );
+      expect(withoutSearchRow).toEqual([]);
+      const [pages] = await sql.query('SELECT COUNT(*) AS n FROM pages');
+      const [revisions] = await sql.query(
+        'SELECT COUNT(DISTINCT page_id) AS n FROM page_revisions',
+      );
+      expect(Number((revisions as { n: number }[])[0].n)).toBe(
+        Number((pages as { n: number }[])[0].n),
+      );
+    } finally {
+      await sql.end();
+    }
+  });
+
+  it('refuses a token revoked through one instance on every instance at the next request', async () => {
+    const { token: revocable, id, cookie } = await newAdminToken(direct(0));
+    // Used (and so cached) on every instance first.
+    for (const base of [direct(0), direct(1), direct(2), nginx.url]) {
+      expect((await call(base, revocable, 'GET', '/api/me')).status).toBe(200);
+    }
+    // Revoked in the browser session (the tokens screen) through instance 0.
+    const revoke = await fetch(`${direct(0)}/api/tokens/${id}`, {
+      method: 'DELETE',
+      headers: { cookie, 'sec-fetch-site': 'same-origin' },
+    });
+    expect(revoke.status).toBe(204);
+    for (const base of [direct(1), direct(2), direct(0), nginx.url]) {
+      expect((await call(base, revocable, 'GET', '/api/me')).status).toBe(401);
+    }
+  });
+
+  it('lets exactly one of three concurrent updates with the same If-Match win across instances', async () => {
+    const [slug] = await seedPages('contended', 1);
+    const read = await call(nginx.url, token, 'GET', `/api/pages/${slug}`);
+    const etag = read.headers.get('etag')!;
+    const results = await Promise.all(
+      [0, 1, 2].map((i) =>
+        call(direct(i), token, 'PUT', `/api/pages/${slug}`, {
+          json: { title: `Page ${slug}`, content: `# Winner ${i}\n\nOne of three.` },
+          headers: { 'if-match': etag },
+        }),
+      ),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([200, 412, 412]);
+  });
+
+  it('keeps the bucket equal to the media rows: every referenced object exists, none left after a purge', async () => {
+    const sql = await createConnection(db.url);
+    try {
+      const hashes = async () =>
+        ((await sql.query('SELECT DISTINCT sha256 FROM media'))[0] as { sha256: string }[])
+          .map((r) => `${r.sha256.slice(0, 2)}/${r.sha256.slice(2, 4)}/${r.sha256}`)
+          .sort();
+      expect(ack.media.length).toBeGreaterThan(0);
+      expect(await s3.keys()).toEqual(await hashes());
+      const [rows] = await sql.query('SELECT id, kind FROM media');
+      for (const { id, kind } of rows as { id: string; kind: string }[]) {
+        const res = await call(
+          nginx.url,
+          token,
+          'DELETE',
+          `/api/${kind === 'image' ? 'images' : 'attachments'}/${id}`,
+        );
+        expect(res.status).toBe(204);
+      }
+      expect(await hashes()).toEqual([]);
+      expect(await s3.keys()).toEqual([]);
+    } finally {
+      await sql.end();
+    }
+  });
+});
