@@ -124,7 +124,16 @@ export class ImportJobsService {
       },
     };
     const local = this.runner.isLocal(id);
-    if (local) stops.push(this.events.follow(id, follower));
+    // Events that come while the current row is read wait until its state event has gone.
+    let early: ((f: JobListener) => void)[] | null = [];
+    if (local) {
+      stops.push(
+        this.events.follow(id, {
+          progress: (p) => (early ? void early.push((f) => f.progress(p)) : follower.progress(p)),
+          state: (job) => (early ? void early.push((f) => f.state(job)) : follower.state(job)),
+        }),
+      );
+    }
     const current = local ? await this.require(id) : first;
     const resource = toImportJobResource(current);
     if (FINISHED_STATES.includes(current.state)) {
@@ -133,6 +142,9 @@ export class ImportJobsService {
     }
     listener.state(resource);
     last = current.progress;
+    const waiting = early ?? [];
+    early = null;
+    waiting.forEach((deliver) => deliver(follower));
     if (!local) stops.push(this.poll(id, follower));
     return stop;
   }
