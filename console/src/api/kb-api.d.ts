@@ -1051,6 +1051,7 @@ export interface components {
             groups: string[];
         };
         LoginDto: {
+            /** @description compared in canonical form (NFKC, format characters removed, case-folded), so every form of a name signs in to, and is throttled as, the same account */
             username: string;
             password: string;
         };
@@ -1083,7 +1084,7 @@ export interface components {
         };
         CreateUserDto: {
             /**
-             * @description 2-64 letters, digits, ".", "_" or "-"; stored lowercase
+             * @description 2-64 letters, digits, ".", "_" or "-", checked and stored in canonical form: NFKC-normalised (full-width letters become ASCII), format characters (zero-width, BOM, bidi marks) removed, lowercase. A name whose canonical form is taken answers 409 username_taken.
              * @example ada
              */
             username: string;
