@@ -143,7 +143,7 @@ describe('import jobs across kb processes', () => {
       try {
         for (const table of TABLES)
           counts[table] = Number(
-            (db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n,
+            (db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).all()[0] as { n: number }).n,
           );
       } finally {
         db.close();
