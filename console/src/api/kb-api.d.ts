@@ -3286,7 +3286,10 @@ export interface operations {
     createPage: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description IETF httpapi draft: `"abc"` or `abc`, at most 255 characters, per caller for 24 h. A retry with the same key and the same body replays the first successful answer (status, Location, ETag, body; `Idempotent-Replayed: true`) without a second write; the same key with another body is 422 `idempotency_key_reused`; a retry while the first still runs waits for it (409 `idempotency_key_in_progress` after IDEMPOTENCY_WAIT_MS). Error answers are not kept. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4087,7 +4090,10 @@ export interface operations {
     importPages: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description IETF httpapi draft: `"abc"` or `abc`, at most 255 characters, per caller for 24 h. A retry with the same key and the same body replays the first successful answer (status, Location, ETag, body; `Idempotent-Replayed: true`) without a second write; the same key with another body is 422 `idempotency_key_reused`; a retry while the first still runs waits for it (409 `idempotency_key_in_progress` after IDEMPOTENCY_WAIT_MS). Error answers are not kept. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
