@@ -7,6 +7,7 @@ import { AppConfig } from './common/config/app-config';
 import { ConfigModule } from './common/config/config.module';
 import { DatabaseModule } from './common/database/database.module';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
+import { IdempotencyModule } from './common/idempotency/idempotency.module';
 import { ConsoleModule } from './console/console.module';
 import { HealthController } from './common/health/health.controller';
 import { ShutdownState } from './common/health/shutdown-state';
@@ -32,6 +33,7 @@ export class AppModule {
         ScheduleModule.forRoot(),
         AuthModule,
         RateLimitModule,
+        IdempotencyModule,
         PagesModule,
         DraftsModule,
         MediaModule,

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
+import { brokenLinks, LinkReportPosition } from './link-report';
 import { randomUUID } from 'node:crypto';
 import { Database, Tx } from '../../common/database/database';
 import { extractMediaIds } from '../rendering/links';
@@ -117,6 +118,16 @@ export class PagesRepository {
   /** One level of the page tree below `parent` ('' for the top), by segment name. */
   listTreeLevel(viewer: Viewer, parent: string, after: string | undefined, limit: number) {
     return this.db.read(listTreeLevel, toViewer(viewer), parent, after, limit);
+  }
+
+  /** Broken links and missing media in the visible pages under `prefix` (read worker). */
+  brokenLinks(
+    viewer: Viewer,
+    prefix: string | null,
+    from: LinkReportPosition | null,
+    limit: number,
+  ) {
+    return this.db.read(brokenLinks, toViewer(viewer), prefix, from, limit);
   }
 
   graph(viewer: Viewer) {
