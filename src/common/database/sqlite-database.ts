@@ -132,6 +132,10 @@ export class SqliteDatabase extends Database {
     return query.run(this.shared, ...args);
   }
 
+  override heartbeat(): void {
+    this.writer.heartbeat();
+  }
+
   /** Whether `read` can hand queries to the pool now. */
   get readPoolReady(): boolean {
     return this.readPool?.pool.ready ?? false;

@@ -161,3 +161,33 @@ describe('SqliteWriter group commit', () => {
     expect(events).toEqual(['acquire', 'release', 'acquire', 'release']);
   });
 });
+
+describe('SqliteWriter heartbeat', () => {
+  it('keeps writes waiting behind a long turn that reports progress, and only the holder can', async () => {
+    const writer = new SqliteWriter(200);
+    let finish!: () => void;
+    let beating = true;
+    const long = writer.run(async () => {
+      const beat = async () => {
+        while (beating) {
+          writer.heartbeat();
+          await tick();
+        }
+      };
+      const beats = beat();
+      await new Promise<void>((resolve) => (finish = resolve));
+      beating = false;
+      await beats;
+    });
+    const waiting = writer.run(async () => 'waited');
+    // Outside the turn a heartbeat changes nothing.
+    writer.heartbeat();
+    // Three times waitMs pass; the waiting write is still there.
+    const started = Date.now();
+    while (Date.now() - started < 600) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(writer.waiting).toBe(1);
+    finish();
+    await long;
+    await expect(waiting).resolves.toBe('waited');
+  });
+});

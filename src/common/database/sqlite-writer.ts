@@ -54,8 +54,9 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
  * apart): a nested transaction becomes a savepoint instead of waiting for itself. Reads never
  * wait: they cannot change what a transaction does, and making them wait would stall the
  * service (and /readyz) for as long as a big import runs; the price is that such a read may
- * see an open transaction's uncommitted rows. A write that waits longer than `waitMs` gives
- * up with 503 `database_busy` rather than hang (e.g. a cycle with an in-process lock).
+ * see an open transaction's uncommitted rows. A write that waits longer than `waitMs` without
+ * the running turn reporting progress (`heartbeat`) gives up with 503 `database_busy` rather
+ * than hang (e.g. a cycle with an in-process lock).
  */
 export class SqliteWriter {
   private readonly context = new AsyncLocalStorage<object>();
@@ -93,6 +94,16 @@ export class SqliteWriter {
   /** Whether a turn is running now. */
   get busy(): boolean {
     return this.holder !== null;
+  }
+
+  /**
+   * The running turn is making progress (a big import between two pages): the turns waiting
+   * behind it start their `waitMs` again, since the limit is there for a writer that is stuck,
+   * not for one that is long. Only the holder's calls count.
+   */
+  heartbeat(): void {
+    if (!this.holding) return;
+    for (const turn of this.queue) turn.timer.refresh();
   }
 
   /** Runs `work` in its turn, unless the caller already holds the turn (nested work). */
