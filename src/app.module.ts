@@ -1,7 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { join } from 'node:path';
 import { EventEmitterModule } from '@nestjs/event-emitter';
-import { ScheduleModule } from '@nestjs/schedule';
 import { AuthModule } from './auth/auth.module';
 import { AppConfig } from './common/config/app-config';
 import { ConfigModule } from './common/config/config.module';
@@ -31,7 +30,6 @@ export class AppModule {
         DatabaseModule.forRoot(config, [join(__dirname, 'pages', 'store', 'read-queries')]),
         MetricsModule,
         EventEmitterModule.forRoot(),
-        ScheduleModule.forRoot(),
         AuthModule,
         RateLimitModule,
         IdempotencyModule,
