@@ -4,12 +4,14 @@ import {
   Logger,
   OnApplicationBootstrap,
   OnApplicationShutdown,
+  OnModuleInit,
 } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { relative, isAbsolute } from 'node:path';
 import type { AuthUser } from '../../common/auth/auth-user';
 import { APP_CONFIG, AppConfig } from '../../common/config/app-config';
+import { MediaSweeper, SweepHold } from '../../media/media-sweeper';
 import { ImportService } from '../import.service';
 import { importTempRoot } from '../intake/import-upload';
 import { ImportCancelled, ImportProgress, ImportUpload } from '../run/run-types';
@@ -28,7 +30,9 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * every half lease), and records past the retention period are deleted.
  */
 @Injectable()
-export class ImportJobRunner implements OnApplicationBootstrap, OnApplicationShutdown {
+export class ImportJobRunner
+  implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown
+{
   /** This process, as lease owner. */
   readonly instanceId = randomUUID();
   private readonly logger = new Logger(ImportJobRunner.name);
@@ -40,7 +44,31 @@ export class ImportJobRunner implements OnApplicationBootstrap, OnApplicationShu
     private readonly jobs: ImportJobsRepository,
     private readonly imports: ImportService,
     private readonly events: JobEvents,
+    private readonly sweeper: MediaSweeper,
   ) {}
+
+  onModuleInit(): void {
+    this.sweeper.addHold(() => this.sweepHold());
+  }
+
+  /**
+   * What the media sweep must leave alone: everything stored since the oldest import still
+   * queued or running, on any instance (a job whose instance died holds it until its lease
+   * expires and sweep() fails it) or in this process (the synchronous route), and their
+   * upload folders.
+   */
+  async sweepHold(): Promise<SweepHold> {
+    const runs = [
+      ...(await this.jobs.listUnfinished()).map((job) => ({
+        since: job.createdAt,
+        tempDir: job.request.tempDir,
+      })),
+      ...this.imports.runsInProgress(),
+    ];
+    let since: Date | null = null;
+    for (const run of runs) if (!since || run.since < since) since = run.since;
+    return { since, paths: runs.map((run) => run.tempDir).filter(Boolean) };
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     await this.sweep();
