@@ -725,7 +725,7 @@ export interface paths {
         put?: never;
         /**
          * Import Markdown, Wiki.js or Confluence files and ZIPs (admin; session or bearer)
-         * @description Multipart fields: `format` (markdown | wikijs | confluence, required), `files` (one or more), `prefix`, `dryRun`, `skipInvalid`, `cleanConfluence`, `includeBlogPosts`, `jiraBaseUrl`, `async`. One transaction; strict by default (422 lists every invalid file). Request and uncompressed contents limited (413). See docs/import.md.
+         * @description Multipart fields: `format` (markdown | wikijs | confluence, required), `files` (one or more), `prefix`, `mode` (merge | mirror), `dryRun`, `skipInvalid`, `cleanConfluence`, `includeBlogPosts`, `jiraBaseUrl`, `async`. One transaction; strict by default (422 lists every invalid file). Request and uncompressed contents limited (413). See docs/import.md.
          */
         post: operations["importPages"];
         delete?: never;
@@ -1725,6 +1725,7 @@ export interface components {
             created: number;
             replaced: number;
             unchanged: number;
+            binned: number;
             skipped: number;
             images: number;
             attachments: number;
@@ -1746,6 +1747,8 @@ export interface components {
             replaced: string[];
             /** @description Slugs of the pages that were already the same. */
             unchanged: string[];
+            /** @description mode=mirror: slugs of the live pages under the prefix that the upload no longer holds, moved to the bin (restorable through /api/bin); in a dry run, those that would be. */
+            binned: string[];
             /** @description Invalid files left out (skipInvalid). */
             skipped: components["schemas"]["ImportSkippedFile"][];
             images: components["schemas"]["ImportedMedia"][];
@@ -4104,6 +4107,11 @@ export interface operations {
                     files: Blob[];
                     /** @description Slug prefix for every imported page, such as `handbook`. */
                     prefix?: string;
+                    /**
+                     * @description `merge` (default): create and replace pages. `mirror`: the upload is the source of truth for `prefix` (required: 422 `prefix_required` without it): live pages under the prefix (`docs/…`; neither `docs` itself nor `docs-old/…`) that the upload does not hold go to the bin in the same transaction, listed under `binned` (restorable through /api/bin). A dry run lists them without writing; a refused import bins nothing.
+                     * @enum {string}
+                     */
+                    mode?: "merge" | "mirror";
                     /**
                      * @description true: report without writing (default false).
                      * @enum {string}

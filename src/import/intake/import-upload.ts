@@ -11,8 +11,12 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Observable } from 'rxjs';
 import { APP_CONFIG, AppConfig } from '../../common/config/app-config';
-import { FieldProblems } from '../../common/problems/problem';
-import { IMPORT_FIELDS, parseBoolean, parseImportOptions } from '../import-options';
+import {
+  IMPORT_FIELDS,
+  importFieldsProblem,
+  parseBoolean,
+  parseImportOptions,
+} from '../import-options';
 import type { ImportUpload } from '../run/run-types';
 import { receiveMultipart } from './multipart-intake';
 
@@ -51,7 +55,7 @@ export async function receiveImport(
         code: 'required',
         message: 'Send one or more files in the "files" field.',
       });
-    if (!options || problems.length > 0) throw new FieldProblems(problems);
+    if (!options || problems.length > 0) throw importFieldsProblem(problems);
     const receivedBytes = parts.files.reduce((sum, file) => sum + file.size, 0);
     return { options, files: parts.files, tempDir, receivedBytes, async };
   } catch (error) {

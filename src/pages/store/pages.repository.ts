@@ -84,6 +84,10 @@ export class PagesRepository {
     return reads.findLiveBySlugs(this.db.sql(tx), slugs);
   }
 
+  findLiveUnder(prefix: string, tx?: Tx): Promise<PageRecord[]> {
+    return reads.findLiveUnder(this.db.sql(tx), prefix);
+  }
+
   groupsOf(pageId: string, tx?: Tx): Promise<{ id: string; name: string }[]> {
     return reads.groupsOf(this.db.sql(tx), pageId);
   }
