@@ -228,6 +228,6 @@ describe.each(['local', 's3'] as const)(
       const after = await mediaRows(token);
       expect(after.map((r) => r.sha256).sort()).toEqual(rows.map((r) => r.sha256).sort());
       await expectWhole(token, after);
-    });
+    }, 600_000);
   },
 );
