@@ -58,6 +58,13 @@ export interface AppConfig {
   importJobLeaseSeconds: number;
   /** Seconds a job handed back at shutdown waits for an instance holding its upload (IMPORT_JOB_RESUME_SECONDS). */
   importJobResumeSeconds: number;
+  /**
+   * How often stored media no row references and stale temp files are swept (seconds; 0: only
+   * at start-up).
+   */
+  mediaSweepIntervalSeconds: number;
+  /** A stored object or temp file younger than this is never swept (an import may be writing it). */
+  mediaSweepGraceSeconds: number;
   draftMaxBytes: number;
   pageMaxBytes: number;
   /** Argon2 cost: 'default' for production, 'fast' only for tests. */
@@ -343,6 +350,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     importJobRetentionDays: int(env, 'IMPORT_JOB_RETENTION_DAYS', 7, 1, 3650),
     importJobLeaseSeconds: int(env, 'IMPORT_JOB_LEASE_SECONDS', 60, 2, 3600),
     importJobResumeSeconds: int(env, 'IMPORT_JOB_RESUME_SECONDS', 3600, 10, 7 * 86_400),
+    mediaSweepIntervalSeconds: int(env, 'MEDIA_SWEEP_INTERVAL_SECONDS', 3600, 0, 7 * 86_400),
+    mediaSweepGraceSeconds: int(env, 'MEDIA_SWEEP_GRACE_SECONDS', 3600, 1, 30 * 86_400),
     draftMaxBytes: int(env, 'DRAFT_MAX_BYTES', 1 * MIB, 1, 100 * MIB),
     pageMaxBytes: int(env, 'PAGE_MAX_BYTES', 2 * MIB, 1024, 100 * MIB),
     passwordHashCost: oneOf(env, 'PASSWORD_HASH_COST', ['default', 'fast'] as const, 'default'),
