@@ -45,7 +45,7 @@ function SlugTakenDialog({
         </>
       }
     >
-      <form onSubmit={submit}>
+      <form className="dialog__body" onSubmit={submit}>
         <Field
           label="New slug"
           hint="Lower case, words joined by hyphens, folders by slashes."
