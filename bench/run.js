@@ -44,6 +44,7 @@ const SETTINGS = {
   quick: QUICK,
   pages: envInt('BENCH_PAGES', QUICK ? 1_000 : 10_000),
   searchPages: envInt('BENCH_SEARCH_PAGES', QUICK ? 5_000 : 100_000),
+  importPages: envInt('BENCH_IMPORT_PAGES', QUICK ? 500 : 10_000),
   connections: envInt('BENCH_CONNECTIONS', 50),
   duration: envInt('BENCH_DURATION', QUICK ? 3 : 10),
   warmup: envInt('BENCH_WARMUP', QUICK ? 1 : 2),
@@ -91,6 +92,7 @@ async function runImports(imports) {
           workDir,
           dbType,
           serverPid: server.pid,
+          pages: SETTINGS.importPages,
         })),
       );
     } catch (error) {
