@@ -2,6 +2,7 @@ import type { AuthUser } from '../../common/auth/auth-user';
 import { isUniqueViolation } from '../../common/database/unique-violation';
 import type { Tx } from '../../common/database/database';
 import { ConflictProblem, FieldProblem, FieldProblems } from '../../common/problems/problem';
+import { sameMarkdown } from '../../pages/page-state';
 import { variableProblems } from '../../pages/variables';
 import type { PageRecord } from '../../pages/store/page-columns';
 import { ImportBudget } from '../import-budget';
@@ -232,7 +233,7 @@ export class ImportRun {
         doc,
         !current
           ? 'created'
-          : current.title === doc.title && current.content === content
+          : current.title === doc.title && sameMarkdown(content, current.content)
             ? 'unchanged'
             : 'replaced',
       );
