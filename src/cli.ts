@@ -22,8 +22,9 @@ import { FieldProblems, Problem } from './common/problems/problem';
 import { flattenValidationErrors } from './common/problems/validation';
 import { MediaRepository } from './media/media.repository';
 import { migrateMediaToS3 } from './cli/media-migrate';
+import { CLIENT_COMMANDS, runClient } from './client/kb-client';
 
-const USAGE = `Usage: npm run cli -- <command> [options]
+const USAGE = `Administration (on the server, with its environment): npm run cli -- <command> [options]
   user:create --username NAME --role admin|editor|reader [--groups a,b] [--display-name TEXT]
   user:set-password --username NAME          ends the user's sessions
   user:role --username NAME --role admin|editor|reader
@@ -180,6 +181,16 @@ const COMMANDS: Record<string, (c: Context) => Promise<number | void>> = {
 
 async function main(): Promise<number> {
   const [command, ...rest] = process.argv.slice(2);
+  // kb push / pull / links: an HTTP client of a running kb, no database here.
+  if (CLIENT_COMMANDS.includes(command ?? '') || command === undefined || command === '--help')
+    return runClient(process.argv.slice(2), {
+      out: process.stdout,
+      err: process.stderr,
+      env: process.env,
+    }).then((code) => {
+      if (command === undefined || command === '--help') process.stderr.write(`\n${USAGE}\n`);
+      return code;
+    });
   const run = COMMANDS[command ?? ''];
   let values: Values;
   try {
