@@ -745,7 +745,7 @@ export interface paths {
         put?: never;
         /**
          * Import Markdown, Wiki.js or Confluence files and ZIPs (admin; session or bearer)
-         * @description Multipart fields: `format` (markdown | wikijs | confluence, required), `files` (one or more), `prefix`, `dryRun`, `skipInvalid`, `cleanConfluence`, `includeBlogPosts`, `jiraBaseUrl`, `async`. One transaction; strict by default (422 lists every invalid file). Request and uncompressed contents limited (413). See docs/import.md.
+         * @description Multipart fields: `format` (markdown | wikijs | confluence, required), `files` (one or more), `prefix`, `mode` (merge | mirror), `dryRun`, `skipInvalid`, `cleanConfluence`, `includeBlogPosts`, `jiraBaseUrl`, `async`. One transaction; strict by default (422 lists every invalid file). Request and uncompressed contents limited (413). See docs/import.md.
          */
         post: operations["importPages"];
         delete?: never;
@@ -1071,6 +1071,7 @@ export interface components {
             groups: string[];
         };
         LoginDto: {
+            /** @description compared in canonical form (NFKC, format characters removed, case-folded), so every form of a name signs in to, and is throttled as, the same account */
             username: string;
             password: string;
         };
@@ -1103,7 +1104,7 @@ export interface components {
         };
         CreateUserDto: {
             /**
-             * @description 2-64 letters, digits, ".", "_" or "-"; stored lowercase
+             * @description 2-64 letters, digits, ".", "_" or "-", checked and stored in canonical form: NFKC-normalised (full-width letters become ASCII), format characters (zero-width, BOM, bidi marks) removed, lowercase. A name whose canonical form is taken answers 409 username_taken.
              * @example ada
              */
             username: string;
@@ -1762,6 +1763,7 @@ export interface components {
             created: number;
             replaced: number;
             unchanged: number;
+            binned: number;
             skipped: number;
             images: number;
             attachments: number;
@@ -1783,6 +1785,8 @@ export interface components {
             replaced: string[];
             /** @description Slugs of the pages that were already the same. */
             unchanged: string[];
+            /** @description mode=mirror: slugs of the live pages under the prefix that the upload no longer holds, moved to the bin (restorable through /api/bin); in a dry run, those that would be. */
+            binned: string[];
             /** @description Invalid files left out (skipInvalid). */
             skipped: components["schemas"]["ImportSkippedFile"][];
             images: components["schemas"]["ImportedMedia"][];
@@ -4181,6 +4185,11 @@ export interface operations {
                     files: Blob[];
                     /** @description Slug prefix for every imported page, such as `handbook`. */
                     prefix?: string;
+                    /**
+                     * @description `merge` (default): create and replace pages. `mirror`: the upload is the source of truth for `prefix` (required: 422 `prefix_required` without it): live pages under the prefix (`docs/…`; neither `docs` itself nor `docs-old/…`) that the upload does not hold go to the bin in the same transaction, listed under `binned` (restorable through /api/bin). A dry run lists them without writing; a refused import bins nothing.
+                     * @enum {string}
+                     */
+                    mode?: "merge" | "mirror";
                     /**
                      * @description true: report without writing (default false).
                      * @enum {string}

@@ -56,6 +56,8 @@ export interface AppConfig {
   importJobRetentionDays: number;
   /** Seconds an instance's claim on a running import job lasts without renewal. */
   importJobLeaseSeconds: number;
+  /** Seconds a job handed back at shutdown waits for an instance holding its upload (IMPORT_JOB_RESUME_SECONDS). */
+  importJobResumeSeconds: number;
   draftMaxBytes: number;
   pageMaxBytes: number;
   /** Argon2 cost: 'default' for production, 'fast' only for tests. */
@@ -340,6 +342,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     importMaxEntries: int(env, 'IMPORT_MAX_ENTRIES', 20_000, 1, 1_000_000),
     importJobRetentionDays: int(env, 'IMPORT_JOB_RETENTION_DAYS', 7, 1, 3650),
     importJobLeaseSeconds: int(env, 'IMPORT_JOB_LEASE_SECONDS', 60, 2, 3600),
+    importJobResumeSeconds: int(env, 'IMPORT_JOB_RESUME_SECONDS', 3600, 10, 7 * 86_400),
     draftMaxBytes: int(env, 'DRAFT_MAX_BYTES', 1 * MIB, 1, 100 * MIB),
     pageMaxBytes: int(env, 'PAGE_MAX_BYTES', 2 * MIB, 1024, 100 * MIB),
     passwordHashCost: oneOf(env, 'PASSWORD_HASH_COST', ['default', 'fast'] as const, 'default'),

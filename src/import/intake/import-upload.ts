@@ -11,13 +11,17 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Observable } from 'rxjs';
 import { APP_CONFIG, AppConfig } from '../../common/config/app-config';
-import { FieldProblems } from '../../common/problems/problem';
 import {
   multipartFingerprint,
   RECEIVED_BODY,
   ReceivedBody,
 } from '../../common/idempotency/idempotency-key';
-import { IMPORT_FIELDS, parseBoolean, parseImportOptions } from '../import-options';
+import {
+  IMPORT_FIELDS,
+  importFieldsProblem,
+  parseBoolean,
+  parseImportOptions,
+} from '../import-options';
 import type { ImportUpload } from '../run/run-types';
 import { receiveMultipart } from './multipart-intake';
 
@@ -56,7 +60,7 @@ export async function receiveImport(
         code: 'required',
         message: 'Send one or more files in the "files" field.',
       });
-    if (!options || problems.length > 0) throw new FieldProblems(problems);
+    if (!options || problems.length > 0) throw importFieldsProblem(problems);
     const receivedBytes = parts.files.reduce((sum, file) => sum + file.size, 0);
     const fingerprint = multipartFingerprint(
       parts.fields,
