@@ -96,6 +96,54 @@ describe('the kb CLI against a running kb', () => {
     expect(again.stdout).toMatch(/0 created, \d replaced, \d unchanged/);
   });
 
+  it('mirrors a folder: pages gone from it go to the bin, a dry run shows them first', async () => {
+    const site = folder(join(work, 'site'), {
+      'a.md': '# A\n\nKept.\n',
+      'b.md': '# B\n\nRemoved later.\n',
+    });
+    expect((await cli(['push', site, '--format', 'markdown', '--prefix', 'site'])).status).toBe(0);
+    // A page outside the prefix that merely starts like it.
+    const outside = folder(join(work, 'site-old'), { 'x.md': '# X\n' });
+    expect(
+      (await cli(['push', outside, '--format', 'markdown', '--prefix', 'site-old'])).status,
+    ).toBe(0);
+    rmSync(join(site, 'b.md'));
+
+    const dry = await cli([
+      'push',
+      site,
+      '--format',
+      'markdown',
+      '--prefix',
+      'site',
+      '--mirror',
+      '--dry-run',
+    ]);
+    expect(dry.status).toBe(0);
+    expect(dry.stdout).toContain(
+      'dry run (nothing written): 0 created, 0 replaced, 1 unchanged, 1 binned',
+    );
+    expect(dry.stdout).toContain('binned    site/b');
+    expect((await api('/api/pages/site/b')).status).toBe(200);
+
+    const mirrored = await cli([
+      'push',
+      site,
+      '--format',
+      'markdown',
+      '--prefix',
+      'site',
+      '--mirror',
+    ]);
+    expect(mirrored.status).toBe(0);
+    expect(mirrored.stdout).toContain('1 binned');
+    expect((await api('/api/pages/site/b')).status).toBe(404);
+    expect((await api('/api/pages/site/a')).status).toBe(200);
+    expect((await api('/api/pages/site-old/x')).status).toBe(200);
+    const bin = (await (await api('/api/bin')).json()) as { items: { slug: string }[] };
+    expect(bin.items.map((i) => i.slug)).toContain('site/b');
+  });
+
   it('fails on broken links with --fail-on-broken-links, and kb links lists them', async () => {
     const broken = folder(join(work, 'broken'), {
       'index.md': '# Broken\n\nSee [nothing](missing.md).\n\n![gone](pics/gone.png)\n',
