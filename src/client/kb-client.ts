@@ -9,8 +9,6 @@ import unzipper from 'unzipper';
 import { KbError, KbHttp, serverSentEvents } from './kb-http';
 import { folderFiles, zipStream } from './zip-folder';
 
-export const CLIENT_COMMANDS = ['push', 'pull', 'links'];
-
 export const CLIENT_USAGE = `Usage: kb <command> [options]       (or: npm run cli -- <command> [options])
   push DIR --url URL --format markdown|wikijs|confluence [--prefix PREFIX] [--mirror]
        [--dry-run] [--skip-invalid] [--junit FILE] [--fail-on-broken-links]

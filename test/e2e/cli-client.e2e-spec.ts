@@ -7,6 +7,9 @@ import { DB_TYPE } from '../support/test-app';
 
 const PASSWORD = 'cli-client-password';
 
+// Each command is a fresh node process compiling TypeScript: slow on a loaded machine.
+jest.setTimeout(300_000);
+
 /** A folder on disk: path → content. */
 function folder(root: string, files: Record<string, string>): string {
   for (const [path, content] of Object.entries(files)) {
