@@ -116,7 +116,7 @@ export async function runPrimary(workers: number, logger: LoggerService): Promis
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    logger.log({ msg: `${signal}: passing it to the ${workers} workers`, signal });
+    logger.log({ msg: `${signal}: passing it to the ${workers} workers`, signal }, 'Main');
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
   };
   process.on('SIGTERM', stop);
