@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import { toSqliteDateText } from './column-defs';
 import { Database, PoolStats, Tx } from './database';
 import { SQLITE } from './dialect';
 import { withTransactionRetry } from './database-errors';
@@ -24,7 +25,7 @@ const STATEMENT_CACHE_SIZE = 500;
 
 /** A parameter as TypeORM stores it on SQLite: booleans as 1/0, datetimes as UTC text. */
 function bindable(value: unknown): unknown {
-  if (value instanceof Date) return value.toISOString().replace('T', ' ').replace('Z', '');
+  if (value instanceof Date) return toSqliteDateText(value);
   if (typeof value === 'boolean') return value ? 1 : 0;
   return value;
 }
