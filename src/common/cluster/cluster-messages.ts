@@ -3,6 +3,7 @@ export type ClusterMessage =
   | { kb: 'write-lock-acquire'; id: number }
   | { kb: 'write-lock-granted'; id: number }
   | { kb: 'write-lock-release'; id: number }
+  | { kb: 'write-lock-progress' }
   | { kb: 'metrics-request'; id: number }
   | { kb: 'metrics-answer'; id: number; text?: string; error?: string }
   | { kb: 'ready'; line: Record<string, unknown> };

@@ -57,3 +57,20 @@ describe('WriteLockQueue (the SQLite write lock of KB_WORKERS)', () => {
     expect(log).toEqual(['a:write-lock-granted:1', 'c:write-lock-granted:3']);
   });
 });
+
+describe('WriteLockQueue progress', () => {
+  it("passes the holder's progress to the workers waiting for the lock, and only the holder's", () => {
+    const log: string[] = [];
+    const lock = new WriteLockQueue();
+    const a = fakeWorker('a', log);
+    const b = fakeWorker('b', log);
+    fakeWorker('idle', log);
+    lock.acquire(a, 1);
+    lock.acquire(b, 1);
+    lock.acquire(b, 2);
+    lock.progress(b);
+    lock.progress(a);
+    // b waits (twice, told once); the idle worker waits for nothing and hears nothing.
+    expect(log).toEqual(['a:write-lock-granted:1', 'b:write-lock-progress:undefined']);
+  });
+});

@@ -24,6 +24,15 @@ export class WriteLockQueue {
     }
   }
 
+  /** The holder is making progress: the writes waiting in the other workers keep waiting. */
+  progress(worker: Worker): void {
+    if (this.holder?.worker !== worker) return;
+    const waiting = new Set(this.queue.map((entry) => entry.worker));
+    for (const other of waiting)
+      if (other !== worker && other.isConnected())
+        other.send({ kb: 'write-lock-progress' } satisfies ClusterMessage);
+  }
+
   forget(worker: Worker): void {
     for (let i = this.queue.length - 1; i >= 0; i--)
       if (this.queue[i].worker === worker) this.queue.splice(i, 1);
@@ -74,6 +83,8 @@ export async function runPrimary(workers: number, logger: LoggerService): Promis
         return lock.acquire(worker, message.id);
       case 'write-lock-release':
         return lock.release(worker, message.id);
+      case 'write-lock-progress':
+        return lock.progress(worker);
       case 'metrics-request':
         aggregator.clusterMetrics().then(
           (text) => worker.send({ kb: 'metrics-answer', id: message.id, text }),

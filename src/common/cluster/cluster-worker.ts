@@ -45,12 +45,24 @@ function ask<T extends ClusterMessage>(message: ClusterMessage & { id: number })
  * lock and no SQLITE_BUSY can happen between them.
  */
 export function clusterWriteLock(): WriteLock {
+  let lastProgress = 0;
   return {
     acquire: async () => {
       const id = ++nextId;
       await ask({ kb: 'write-lock-acquire', id });
       return () => send({ kb: 'write-lock-release', id });
     },
+    progress: () => {
+      // At most once a second: it only has to come well within the writers' 30 s wait.
+      const now = Date.now();
+      if (now - lastProgress < 1000) return;
+      lastProgress = now;
+      send({ kb: 'write-lock-progress' });
+    },
+    onProgress: (listener) =>
+      process.on('message', (message: unknown) => {
+        if (isClusterMessage(message) && message.kb === 'write-lock-progress') listener();
+      }),
   };
 }
 
