@@ -14,6 +14,9 @@
 //    database (BENCH_ONLY=console runs it alone);
 // 6. docs/PERFORMANCE.md and bench/.work/results.json written.
 //
+// kb runs as one HTTP process (KB_WORKERS=1) unless BENCH_KB_WORKERS sets the count (`default`:
+// kb's default, one per CPU); see bench/server.js.
+//
 // Hooks: a scenario is {key, name, phase: 'pages' | 'search', run(ctx)} in any bench/scenarios/*.js
 // file (an array export); run(ctx) returns ctx.measure(requests[, options]) or its own row
 // {requestsPerSecond, p50, p95, p97_5, p99, errors, statuses, note}. Import/export benchmarks go there.

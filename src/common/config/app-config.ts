@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import {
   DEFAULT_RATE_LIMITS,
@@ -77,6 +78,11 @@ export interface AppConfig {
    * default 2; 0 runs them on the main thread). Unused on MySQL.
    */
   readWorkers: number;
+  /**
+   * HTTP worker processes (KB_WORKERS, node:cluster; default: the number of CPUs). 1 runs the
+   * app in the started process itself, without a cluster.
+   */
+  workers: number;
   /** The built console's folder (KB_CONSOLE_DIR); default dist/console/public. */
   consoleDir?: string;
   webhooks: WebhookConfig;
@@ -358,6 +364,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     reviewCheckIntervalSeconds: int(env, 'REVIEW_CHECK_INTERVAL_SECONDS', 300, 0, 86_400),
     authCacheSeconds: int(env, 'AUTH_CACHE_SECONDS', 5, 0, 300),
     readWorkers: int(env, 'KB_READ_WORKERS', 2, 0, 64),
+    workers: int(env, 'KB_WORKERS', availableParallelism(), 1, 256),
     consoleDir: str(env, 'KB_CONSOLE_DIR') && resolve(str(env, 'KB_CONSOLE_DIR')!),
     webhooks: {
       retryBaseMs: int(env, 'WEBHOOK_RETRY_BASE_MS', 5000, 1, 86_400_000),
