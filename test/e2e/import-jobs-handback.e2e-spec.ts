@@ -121,7 +121,7 @@ describe('import jobs handed back at a graceful shutdown', () => {
     const sqlite = new Database(join(dataDir, 'kb.sqlite'), { readonly: true });
     try {
       const count = (table: string) =>
-        (sqlite.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+        (sqlite.prepare(`SELECT COUNT(*) AS n FROM ${table}`).all()[0] as { n: number }).n;
       return { pages: count('pages'), revisions: count('page_revisions'), uploads };
     } finally {
       sqlite.close();

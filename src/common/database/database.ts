@@ -55,6 +55,17 @@ export abstract class Database {
     return query.run(this.sql(), ...args);
   }
 
+  /** Whether lag-tolerant reads may go to read replicas (DATABASE_REPLICA_URLS, MySQL only). */
+  get readsReplicas(): boolean {
+    return false;
+  }
+
+  /** Records that `userId` just wrote, so their next reads see it (only with read replicas). */
+  markWrite(userId: string): Promise<void> {
+    void userId;
+    return Promise.resolve();
+  }
+
   /** The queues in front of the database (writer, read pool, connection pool), for /metrics. */
   abstract poolStats(): PoolStats[];
 
