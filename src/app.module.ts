@@ -1,12 +1,12 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { join } from 'node:path';
 import { EventEmitterModule } from '@nestjs/event-emitter';
-import { ScheduleModule } from '@nestjs/schedule';
 import { AuthModule } from './auth/auth.module';
 import { AppConfig } from './common/config/app-config';
 import { ConfigModule } from './common/config/config.module';
 import { DatabaseModule } from './common/database/database.module';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
+import { IdempotencyModule } from './common/idempotency/idempotency.module';
 import { ConsoleModule } from './console/console.module';
 import { HealthController } from './common/health/health.controller';
 import { ShutdownModule } from './common/health/shutdown-state';
@@ -30,9 +30,9 @@ export class AppModule {
         DatabaseModule.forRoot(config, [join(__dirname, 'pages', 'store', 'read-queries')]),
         MetricsModule,
         EventEmitterModule.forRoot(),
-        ScheduleModule.forRoot(),
         AuthModule,
         RateLimitModule,
+        IdempotencyModule,
         PagesModule,
         DraftsModule,
         MediaModule,

@@ -239,6 +239,8 @@ export class ImportJobRunner implements OnApplicationBootstrap, OnApplicationShu
         tempDir: request.tempDir,
         receivedBytes: request.receivedBytes,
         async: true,
+        // Its Idempotency-Key answer was stored when it was received; nothing replays it here.
+        fingerprint: '',
       };
       // Import runs only for administrators; the job was checked when it was received.
       const actor: AuthUser = { ...request.createdBy, role: 'admin', groups: [], via: 'session' };
