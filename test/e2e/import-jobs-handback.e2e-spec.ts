@@ -155,6 +155,12 @@ describe('import jobs handed back at a graceful shutdown', () => {
     expect(done).toMatchObject({ state: 'succeeded', problem: null });
     expect(done.report!.counts.created).toBe(PAGES);
     expect(resumer.output()).toContain(`"msg":"import job resumed","jobId":"${id}"`);
-    expect(await written()).toEqual({ pages: PAGES, revisions: PAGES, uploads: [] });
+    // The runner removes the upload right after it records the end: wait for that.
+    let after = await written();
+    for (let i = 0; i < 600 && after.uploads.length > 0; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      after = await written();
+    }
+    expect(after).toEqual({ pages: PAGES, revisions: PAGES, uploads: [] });
   });
 });
