@@ -2,7 +2,6 @@ import 'reflect-metadata';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { EventEmitterModule } from '@nestjs/event-emitter';
-import { ScheduleModule } from '@nestjs/schedule';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import { parseArgs } from 'node:util';
@@ -67,7 +66,6 @@ function cliModule(config: AppConfig) {
       ConfigModule.forRoot(config),
       DatabaseModule.forRoot(config),
       EventEmitterModule.forRoot(),
-      ScheduleModule.forRoot(),
       AuthModule,
     ],
     providers: [MediaRepository],

@@ -1,6 +1,11 @@
-import { Injectable, Module } from '@nestjs/common';
+import {
+  Injectable,
+  Logger,
+  Module,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+} from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { Interval } from '@nestjs/schedule';
 import { AccountsService } from './accounts.service';
 import { AuthCache } from './auth-cache';
 import { AuthController } from './auth.controller';
@@ -24,14 +29,31 @@ import { UserCredentialsController } from './user-credentials.controller';
 import { GroupsController, UsersController } from './users.controller';
 import { UsersService } from './users.service';
 
+/** Purges expired sessions and login-throttle rows every hour. */
 @Injectable()
-class AuthHousekeeping {
+class AuthHousekeeping implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('AuthHousekeeping');
+  private timer: NodeJS.Timeout | null = null;
+
   constructor(
     private readonly sessions: SessionsService,
     private readonly throttle: LoginThrottleService,
   ) {}
 
-  @Interval(3_600_000)
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => {
+      this.purgeExpired().catch((error: unknown) =>
+        this.logger.error(`Purging expired sessions failed: ${String(error)}`),
+      );
+    }, 3_600_000);
+    this.timer.unref();
+  }
+
+  onApplicationShutdown(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
   async purgeExpired(): Promise<void> {
     await this.sessions.purgeExpired();
     await this.throttle.purgeExpired();

@@ -10,11 +10,6 @@ export const DRAFT_KEY_MAX_LENGTH = 200;
 export const DRAFT_TITLE_MAX_LENGTH = 500;
 const KEY_PATTERN = /^[A-Za-z0-9\-_.:/]+$/;
 
-/** Express 5 hands a `*key` wildcard over as its segments; drafts address it as one string. */
-export function joinKey(raw: string | string[] | undefined): string {
-  return Array.isArray(raw) ? raw.join('/') : (raw ?? '');
-}
-
 /** The key rule: 1-200 characters of letters, digits and `-_.:/` (case-sensitive). */
 export function keyProblems(key: string): FieldProblem[] {
   if (key.length === 0 || key.length > DRAFT_KEY_MAX_LENGTH || !KEY_PATTERN.test(key)) {

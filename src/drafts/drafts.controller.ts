@@ -6,7 +6,7 @@ import { CurrentUser, Editors } from '../common/auth/route-policy';
 import { JsonBodyBudget } from '../common/http/json-budget';
 import { Page, parsePageRequest } from '../common/http/pagination';
 import { PageQueryDto } from '../common/http/page-query.dto';
-import { joinKey } from './draft-rules';
+import { joinSlugParam } from '../common/http/slug-param';
 import { ApiResult } from '../common/openapi/api-result.decorator';
 import { DraftResponse, DraftSummaryList } from './dto/draft-response.dto';
 import { DraftSummary, toDraftResponse } from './drafts.mapper';
@@ -38,7 +38,7 @@ export class DraftsController {
     @CurrentUser() user: AuthUser,
     @Param('key') key: string | string[],
   ): Promise<DraftResponse> {
-    return toDraftResponse(await this.drafts.get(user, joinKey(key)));
+    return toDraftResponse(await this.drafts.get(user, joinSlugParam(key)));
   }
 
   @Put('*key')
@@ -66,7 +66,7 @@ export class DraftsController {
     @Body() body: unknown,
     @Res({ passthrough: true }) res: Response,
   ): Promise<DraftResponse> {
-    const { draft, created } = await this.drafts.put(user, joinKey(key), body);
+    const { draft, created } = await this.drafts.put(user, joinSlugParam(key), body);
     if (created) res.status(201).location(`/api/drafts/${draft.key}`);
     return toDraftResponse(draft);
   }
@@ -78,6 +78,6 @@ export class DraftsController {
     @CurrentUser() user: AuthUser,
     @Param('key') key: string | string[],
   ): Promise<void> {
-    await this.drafts.remove(user, joinKey(key));
+    await this.drafts.remove(user, joinSlugParam(key));
   }
 }

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { QueryFailedError } from 'typeorm';
 import type { AuthUser } from '../common/auth/auth-user';
 import { APP_CONFIG, AppConfig } from '../common/config/app-config';
+import { isUniqueViolation } from '../common/database/unique-violation';
 import { cursorPosition, Page, PageRequest, toPage } from '../common/http/pagination';
 import { NotFoundProblem, PayloadTooLargeProblem } from '../common/problems/problem';
 import { assertValidKey, parseDraftBody } from './draft-rules';
@@ -95,10 +95,4 @@ export class DraftsService {
     await this.drafts.update(draft.id, changes);
     return Object.assign(draft, changes);
   }
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  if (!(error instanceof QueryFailedError)) return false;
-  const code = (error.driverError as { code?: string } | undefined)?.code ?? '';
-  return code === 'ER_DUP_ENTRY' || code.startsWith('SQLITE_CONSTRAINT');
 }

@@ -66,6 +66,7 @@ const IMPORT_BODY: ApiBodyOptions = {
   },
 };
 import { ImportService } from './import.service';
+import { Idempotent } from '../common/idempotency/idempotency.module';
 import { ImportUploadInterceptor, ReceivedImport } from './intake/import-upload';
 import type { ImportUpload } from './run/run-types';
 
@@ -99,6 +100,7 @@ export class ImportController {
       '`cleanConfluence`, `includeBlogPosts`, `jiraBaseUrl`, `async`. ' +
       'One transaction; strict by default (422 lists every invalid file). Request and uncompressed contents limited (413). See docs/import.md.',
   })
+  @Idempotent()
   @UseInterceptors(ImportUploadInterceptor)
   async importPages(
     @ReceivedImport() upload: ImportUpload,

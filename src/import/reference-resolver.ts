@@ -1,5 +1,6 @@
 import { posix } from 'node:path';
 import GithubSlugger from 'github-slugger';
+import { isMediaPath } from '../common/text/media-urls';
 import { codeFenceTracker } from '../pages/rendering/code-fences';
 import { safeDecode } from '../pages/rendering/links';
 import { plainTitle } from '../pages/rendering/plain-title';
@@ -71,7 +72,7 @@ export class ReferenceIndex {
       /^[a-z][a-z0-9+.-]*:/i.test(target)
     )
       return { type: 'keep' };
-    if (/^\/api\/(images|attachments)\//.test(target) || target.includes('{{'))
+    if (isMediaPath(target) || target.includes('{{'))
       return { type: 'keep' };
     const cut = target.search(/[?#]/);
     const rawPath = cut >= 0 ? target.slice(0, cut) : target;

@@ -1,12 +1,10 @@
+import { mediaUrl } from '../common/text/media-urls';
 import type { MediaResponse } from './dto/media-response.dto';
-import type { MediaEntity, MediaKind } from './entities/media.entity';
+import type { MediaEntity } from './entities/media.entity';
 
 // The response shape (and its OpenAPI schema) is in dto/media-response.dto.ts.
 export type { MediaResponse } from './dto/media-response.dto';
 
-export function mediaUrl(kind: MediaKind, id: string): string {
-  return `/api/${kind === 'image' ? 'images' : 'attachments'}/${id}/content`;
-}
 
 export function toMediaResponse(media: MediaEntity): MediaResponse {
   const uploader = media.uploader;

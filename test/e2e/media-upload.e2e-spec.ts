@@ -316,5 +316,11 @@ describe('media uploads', () => {
       .expect((r) => expect(r.body).toEqual(problem(404, 'attachment_not_found')));
     await editor.get('/api/images?limit=0').expect(422);
     await editor.get('/api/images?cursor=nonsense!').expect(400);
+    // A cursor of the right shape whose date is not a date is refused like any other bad cursor.
+    const badDate = Buffer.from(JSON.stringify({ at: 'not-a-date', id: a.body.id })).toString(
+      'base64url',
+    );
+    const refused = await editor.get(`/api/images?cursor=${badDate}`).expect(400);
+    expect(refused.body).toEqual(problem(400, 'invalid_cursor'));
   });
 });

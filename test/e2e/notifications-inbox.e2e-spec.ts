@@ -200,6 +200,12 @@ describe('notifications inbox', () => {
     await owner.get('/api/notifications?unread=maybe').expect(422);
     await owner.get('/api/notifications?limit=1000').expect(422);
     await owner.get('/api/notifications?cursor=%%%').expect(400);
+    // A cursor of the right shape whose date is not a date is refused like any other bad cursor.
+    const badDate = Buffer.from(
+      JSON.stringify({ at: 'not-a-date', id: '00000000-0000-4000-8000-000000000000' }),
+    ).toString('base64url');
+    const refused = await owner.get(`/api/notifications?cursor=${badDate}`).expect(400);
+    expect(refused.body).toEqual(problem(400, 'invalid_cursor'));
   });
 
   it('hides notices about pages the recipient can no longer see, and shows them again', async () => {

@@ -484,6 +484,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/reports/links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Broken internal links and missing media in the pages you can see
+         * @description By page slug, then line. A link to a page you cannot see is reported like a missing one (anything else would reveal that it exists): use an administrator token for the whole truth. A page of the report may hold fewer than `limit` items and still name a `nextCursor`: follow it until null. See docs/integrations.md.
+         */
+        get: operations["listBrokenLinks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/pages": {
         parameters: {
             query?: never;
@@ -1434,6 +1454,24 @@ export interface components {
         };
         BinItemList: {
             items: components["schemas"]["BinItemResponse"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            nextCursor: string | null;
+        };
+        BrokenLinkResponse: {
+            /** @description The slug of the page whose Markdown holds the link. */
+            page: string;
+            /** @description The target as written in the Markdown. */
+            target: string;
+            /** @description 1-based line in the Markdown. */
+            line: number;
+            /**
+             * @description `link`: no page (that you can see) at the target; `image`: no stored media.
+             * @enum {string}
+             */
+            kind: "link" | "image";
+        };
+        BrokenLinkList: {
+            items: components["schemas"]["BrokenLinkResponse"][];
             /** @description Pass as `cursor` for the next page; null on the last page. */
             nextCursor: string | null;
         };
@@ -3253,6 +3291,40 @@ export interface operations {
             default: components["responses"]["UnexpectedError"];
         };
     };
+    listBrokenLinks: {
+        parameters: {
+            query?: {
+                /** @description Only pages at this slug or under it (`docs` covers `docs` and `docs/...`). */
+                prefix?: string;
+                /** @description default 20 */
+                limit?: number;
+                /** @description nextCursor from the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrokenLinkList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
     listPages: {
         parameters: {
             query?: {
@@ -3290,7 +3362,10 @@ export interface operations {
     createPage: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description IETF httpapi draft: `"abc"` or `abc`, at most 255 characters, per caller for 24 h. A retry with the same key and the same body replays the first successful answer (status, Location, ETag, body; `Idempotent-Replayed: true`) without a second write; the same key with another body is 422 `idempotency_key_reused`; a retry while the first still runs waits for it (409 `idempotency_key_in_progress` after IDEMPOTENCY_WAIT_MS). Error answers are not kept. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4091,7 +4166,10 @@ export interface operations {
     importPages: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description IETF httpapi draft: `"abc"` or `abc`, at most 255 characters, per caller for 24 h. A retry with the same key and the same body replays the first successful answer (status, Location, ETag, body; `Idempotent-Replayed: true`) without a second write; the same key with another body is 422 `idempotency_key_reused`; a retry while the first still runs waits for it (409 `idempotency_key_in_progress` after IDEMPOTENCY_WAIT_MS). Error answers are not kept. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };

@@ -95,7 +95,12 @@ export function keysWhere<C extends ColumnDefs>(
   return (Object.keys(columns) as (keyof C & string)[]).filter((key) => test(columns[key]));
 }
 
-/** SQLite keeps datetimes as UTC text `YYYY-MM-DD HH:MM:SS.SSS`; MySQL hands back Dates. */
+/** A Date as SQLite keeps datetimes: UTC text `YYYY-MM-DD HH:MM:SS.SSS` (what TypeORM writes). */
+export function toSqliteDateText(date: Date): string {
+  return date.toISOString().replace('T', ' ').replace('Z', '');
+}
+
+/** Reads a datetime back: SQLite's UTC text (see toSqliteDateText); MySQL hands back Dates. */
 export function toDate(value: unknown): Date | null {
   if (value === null || value === undefined) return null;
   if (value instanceof Date) return value;

@@ -79,16 +79,16 @@ export function cursorString(cursor: Record<string, unknown>, key: string): stri
   return value;
 }
 
-/** Where a list ordered by a timestamp and then id continues: a cursor `{at, id}` (`at` may be an invalid Date). */
+/** Where a list ordered by a timestamp and then id continues: a cursor `{at, id}`. */
 export interface CursorPosition {
   at: Date;
   id: string;
 }
 
-/** The position of a decoded `{at, id}` cursor, or undefined for the first page. */
+/** The position of a decoded `{at, id}` cursor, or undefined for the first page; a bad date refuses the cursor. */
 export function cursorPosition(cursor: Record<string, unknown> | null): CursorPosition | undefined {
   if (!cursor) return undefined;
-  return { at: new Date(cursorString(cursor, 'at')), id: cursorString(cursor, 'id') };
+  return { at: cursorDate(cursor, 'at'), id: cursorString(cursor, 'id') };
 }
 
 /** Reads a date member of a decoded cursor or refuses the cursor. */

@@ -1,4 +1,4 @@
-/** Express 5 hands a `*slug` wildcard over as its segments. */
+/** Express 5 hands a wildcard parameter (`*slug`, `*key`) over as its segments; kb addresses it as one string. */
 export function joinSlugParam(raw: string | string[] | undefined): string {
   return Array.isArray(raw) ? raw.join('/') : (raw ?? '');
 }

@@ -23,14 +23,12 @@ const STATUS_CODES: Record<number, string> = {
   504: 'gateway_timeout',
 };
 
-/** Errors raised by body-parser and multer carry these shapes. */
+/** Errors raised by body-parser carry these shapes. */
 interface ParserError {
   type?: string;
   status?: number;
   statusCode?: number;
   code?: string;
-  name?: string;
-  field?: string;
 }
 
 export interface ResolvedProblem {
@@ -102,22 +100,6 @@ export function resolveProblem(error: unknown, req: Request): ResolvedProblem {
       status: 400,
       code: 'invalid_content_encoding',
       detail: 'The request body does not decompress as its Content-Encoding says.',
-    };
-  }
-  if (parser.name === 'MulterError') {
-    if (parser.code === 'LIMIT_FILE_SIZE') {
-      return {
-        ...base,
-        status: 413,
-        code: 'payload_too_large',
-        detail: 'The uploaded file is larger than this route accepts.',
-      };
-    }
-    return {
-      ...base,
-      status: 400,
-      code: 'invalid_multipart',
-      detail: `The multipart body was refused (${parser.code ?? 'malformed'}).`,
     };
   }
   if (error instanceof HttpException) {

@@ -293,6 +293,8 @@ export class ImportRun {
     ];
     this.progress('writing pages', 0, ordered.length);
     for (const [done, doc] of ordered.entries()) {
+      // Yields between slices; writes queued behind this transaction are told it is moving.
+      this.deps.db.heartbeat();
       await this.tick();
       this.progress('writing pages', done, ordered.length);
       const content = rewriteDocument(doc, plan.index, context);

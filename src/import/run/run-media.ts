@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import type { AuthUser } from '../../common/auth/auth-user';
 import type { Tx } from '../../common/database/database';
 import { Problem } from '../../common/problems/problem';
+import { findMediaIds } from '../../common/text/media-urls';
 import type { MediaService } from '../../media/media.service';
 import { detectImageType, SNIFF_BYTES } from '../../media/upload/file-type';
 import type { MediaKindOf } from '../reference-resolver';
@@ -35,12 +36,7 @@ export async function reusableMedia(
   existing: { content: string }[],
 ): Promise<Map<string, StoredMedia>> {
   const ids = new Set<string>();
-  for (const page of existing) {
-    for (const match of page.content.matchAll(
-      /\/api\/(?:images|attachments)\/([0-9a-f-]{36})\/content/g,
-    ))
-      ids.add(match[1]);
-  }
+  for (const page of existing) for (const id of findMediaIds(page.content)) ids.add(id);
   const reusable = new Map<string, StoredMedia>();
   for (const id of ids) {
     const found = await media.findById(id);

@@ -1,4 +1,5 @@
-import { extractMediaIds, internalHref, resolveInternalHref, safeDecode } from './links';
+import { findMediaIds } from '../../common/text/media-urls';
+import { internalHref, resolveInternalHref, safeDecode } from './links';
 import { MarkdownRenderer } from './markdown-renderer';
 
 describe('internal link resolution', () => {
@@ -57,7 +58,7 @@ describe('internal link resolution', () => {
   it('extracts media ids', () => {
     const id = '0b8a3c1e-2f4d-4a5b-9c6d-7e8f9a0b1c2d';
     expect(
-      extractMediaIds(
+      findMediaIds(
         `![x](/api/images/${id}/content) [f](/api/attachments/${id.toUpperCase()}/content) /api/images/nope/content`,
       ),
     ).toEqual([id]);

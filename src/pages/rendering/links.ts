@@ -69,11 +69,3 @@ export function internalHref(target: InternalTarget): string {
   return '/' + target.slug.split('/').map(encodeURIComponent).join('/') + target.fragment;
 }
 
-const MEDIA_REFERENCE = /\/api\/(images|attachments)\/([0-9a-f-]{36})\/content/gi;
-
-/** Ids of stored images and attachments the Markdown references (CONTRACTS: media references). */
-export function extractMediaIds(markdown: string): string[] {
-  const ids = new Set<string>();
-  for (const match of markdown.matchAll(MEDIA_REFERENCE)) ids.add(match[2].toLowerCase());
-  return [...ids];
-}

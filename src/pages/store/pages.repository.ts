@@ -1,7 +1,8 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
+import { brokenLinks, LinkReportPosition } from './link-report';
 import { randomUUID } from 'node:crypto';
 import { Database, Tx } from '../../common/database/database';
-import { extractMediaIds } from '../rendering/links';
+import { findMediaIds } from '../../common/text/media-urls';
 import { Derived, metadataOf, PageState, stateColumns } from '../page-state';
 import { PageRecord, RevisionRecord } from './page-columns';
 import * as lists from './page-lists';
@@ -39,7 +40,7 @@ function relationsOf(state: PageState, derived?: Derived): writes.PageRelations 
     tags: state.tags,
     groupIds: state.groups.map((g) => g.id),
     links: derived?.links ?? [],
-    mediaIds: derived?.mediaIds ?? extractMediaIds(state.content),
+    mediaIds: derived?.mediaIds ?? findMediaIds(state.content),
   };
 }
 
@@ -117,6 +118,16 @@ export class PagesRepository {
   /** One level of the page tree below `parent` ('' for the top), by segment name. */
   listTreeLevel(viewer: Viewer, parent: string, after: string | undefined, limit: number) {
     return this.db.read(listTreeLevel, toViewer(viewer), parent, after, limit);
+  }
+
+  /** Broken links and missing media in the visible pages under `prefix` (read worker). */
+  brokenLinks(
+    viewer: Viewer,
+    prefix: string | null,
+    from: LinkReportPosition | null,
+    limit: number,
+  ) {
+    return this.db.read(brokenLinks, toViewer(viewer), prefix, from, limit);
   }
 
   graph(viewer: Viewer) {

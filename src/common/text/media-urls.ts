@@ -1,0 +1,51 @@
+/**
+ * The one definition of a stored-media URL in page Markdown (`/api/images/<uuid>/content`,
+ * `/api/attachments/<uuid>/content`; see docs/CONTRACTS.md). Only root-relative references
+ * count: an absolute URL of another server is left alone. Used by the pages module (references
+ * recorded on save), import (re-import reuse, link resolution) and export (rewriting).
+ */
+const MEDIA_REFERENCE =
+  /(?<![\w/.-])\/api\/(images|attachments)\/([0-9a-fA-F-]{36})\/content(?![\w/-])/g;
+
+export type MediaReferenceKind = 'image' | 'attachment';
+
+export interface MediaReference {
+  kind: MediaReferenceKind;
+  id: string;
+}
+
+/** The URL a stored image or attachment is served at. */
+export function mediaUrl(kind: MediaReferenceKind, id: string): string {
+  return `/api/${kind === 'image' ? 'images' : 'attachments'}/${id}/content`;
+}
+
+/** Whether a link target is a path under the media routes (left as written by import). */
+export function isMediaPath(target: string): boolean {
+  return target.startsWith('/api/images/') || target.startsWith('/api/attachments/');
+}
+
+/** Referenced media in order of first use, each once (ids lower-cased). */
+export function findMediaReferences(markdown: string): MediaReference[] {
+  const seen = new Map<string, MediaReference>();
+  for (const match of markdown.matchAll(MEDIA_REFERENCE)) {
+    const id = match[2].toLowerCase();
+    if (!seen.has(id)) seen.set(id, { kind: match[1] === 'images' ? 'image' : 'attachment', id });
+  }
+  return [...seen.values()];
+}
+
+/** Ids of the stored images and attachments the Markdown references, each once. */
+export function findMediaIds(markdown: string): string[] {
+  return findMediaReferences(markdown).map((ref) => ref.id);
+}
+
+/** Replaces each reference whose id `target` maps; others stay as written. */
+export function rewriteMediaReferences(
+  markdown: string,
+  target: (ref: MediaReference) => string | undefined,
+): string {
+  return markdown.replace(MEDIA_REFERENCE, (whole, kind: string, id: string) => {
+    const next = target({ kind: kind === 'images' ? 'image' : 'attachment', id: id.toLowerCase() });
+    return next ?? whole;
+  });
+}
