@@ -385,6 +385,12 @@ describe('a client generated from the OpenAPI document', () => {
     const back = await admin.POST('/api/bin/{id}/restore', { params: { path: { id: item.id } } });
     expect(back.data?.slug).toBe('handbook/start');
     await admin.DELETE('/api/pages/{slug}', { params: slug });
+    const moved = await admin.POST('/api/bin/{id}/restore', {
+      params: { path: { id: item.id } },
+      body: { slug: 'handbook/start-again' },
+    });
+    expect(moved.data?.slug).toBe('handbook/start-again');
+    await admin.DELETE('/api/pages/{slug}', { params: { path: { slug: 'handbook/start-again' } } });
     const purged = await admin.DELETE('/api/bin/{id}', { params: { path: { id: item.id } } });
     expect(purged.response.status).toBe(204);
     const gone = await admin.GET('/api/pages/{slug}', { params: slug });

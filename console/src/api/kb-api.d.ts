@@ -459,7 +459,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Restore a binned page (409 when its slug is taken) (admin) */
+        /** Restore a binned page, under its slug or a new one given as `slug` (409 when that slug is taken) (admin) */
         post: operations["restoreFromBin"];
         delete?: never;
         options?: never;
@@ -1476,6 +1476,13 @@ export interface components {
             items: components["schemas"]["BinItemResponse"][];
             /** @description Pass as `cursor` for the next page; null on the last page. */
             nextCursor: string | null;
+        };
+        RestoreFromBinDto: {
+            /**
+             * @description optional: restore under this slug instead of the one the page had (the rules of page create; 409 `slug_taken` when a live page uses it)
+             * @example guides/getting-started-old
+             */
+            slug?: string;
         };
         BrokenLinkResponse: {
             /** @description The slug of the page whose Markdown holds the link. */
@@ -3280,7 +3287,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RestoreFromBinDto"];
+            };
+        };
         responses: {
             /** @description OK */
             200: {
@@ -3298,6 +3309,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["UnexpectedError"];
         };
