@@ -8,6 +8,7 @@ import { MysqlDatabase } from './mysql-database';
 import type { AnyReadQuery } from './sql';
 import { SqliteConnection, SqliteDatabase } from './sqlite-database';
 import { SqliteReadPool } from './sqlite-read-pool';
+import { clusterWriteLock, inClusterWorker } from '../cluster/cluster-worker';
 
 /**
  * The data source (migrations run at start) and the Database provider every repository uses,
@@ -48,7 +49,13 @@ export class DatabaseModule {
           useFactory: (dataSource: DataSource): Database => {
             if (config.dbType === 'mysql') return new MysqlDatabase(dataSource);
             if (!sqlite) throw new Error('The SQLite connection was not opened');
-            return new SqliteDatabase(dataSource, sqlite, readPool(config, readQueryModules));
+            // KB_WORKERS > 1: the processes take turns at the primary's write lock.
+            return new SqliteDatabase(
+              dataSource,
+              sqlite,
+              readPool(config, readQueryModules),
+              inClusterWorker() ? clusterWriteLock() : undefined,
+            );
           },
         },
       ],
