@@ -175,7 +175,7 @@ function writeReport(report, file) {
     lines.push('## Import');
     lines.push('');
     lines.push(
-      '`bench/import-bench.js` against a freshly started server on an empty database (SQLite, then MariaDB database `kb_bench` when 127.0.0.1:3306 answers; created and dropped by the bench): a generated 10,000-page Markdown ZIP (100 folders, links, 300 images) through `POST /api/import`, then two 150 MiB ZIP bombs (understated and honest sizes), each posted three times.',
+      '`bench/import-bench.js` against a freshly started server on an empty database (SQLite, then MariaDB database `kb_bench` when 127.0.0.1:3306 answers; created and dropped by the bench): a generated 10,000-page Markdown ZIP (100 folders, links, 300 images) through `POST /api/import`, then the same archive as an import job (`async=true`, timed from the upload to the final `state` event of `GET /api/import/jobs/{id}/events`) and once more synchronously (the job is compared with the mean of the two synchronous runs around it), then two 150 MiB ZIP bombs (understated and honest sizes), each posted three times.',
     );
     lines.push('');
     for (const row of report.imports)

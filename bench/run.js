@@ -17,6 +17,9 @@
 //    database (BENCH_ONLY=console runs it alone);
 // 7. docs/PERFORMANCE.md and bench/.work/results.json written.
 //
+// kb runs as one HTTP process (KB_WORKERS=1) unless BENCH_KB_WORKERS sets the count (`default`:
+// kb's default, one per CPU); see bench/server.js.
+//
 // Hooks: a scenario is {key, name, phase: 'pages' | 'search', run(ctx)} in any bench/scenarios/*.js
 // file (an array export); run(ctx) returns ctx.measure(requests[, options]) or its own row
 // {requestsPerSecond, p50, p95, p97_5, p99, errors, statuses, note}. Import/export benchmarks go there.
@@ -48,6 +51,7 @@ const SETTINGS = {
   quick: QUICK,
   pages: envInt('BENCH_PAGES', QUICK ? 1_000 : 10_000),
   searchPages: envInt('BENCH_SEARCH_PAGES', QUICK ? 5_000 : 100_000),
+  importPages: envInt('BENCH_IMPORT_PAGES', QUICK ? 500 : 10_000),
   clusterPages: envInt('BENCH_CLUSTER_PAGES', QUICK ? 100 : 2_000),
   connections: envInt('BENCH_CONNECTIONS', 50),
   duration: envInt('BENCH_DURATION', QUICK ? 3 : 10),
@@ -96,6 +100,7 @@ async function runImports(imports) {
           workDir,
           dbType,
           serverPid: server.pid,
+          pages: SETTINGS.importPages,
         })),
       );
     } catch (error) {

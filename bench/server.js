@@ -47,6 +47,12 @@ async function startKb({ port, dataDir, env = {}, nodeArgs = [] }) {
       KB_ADMIN_PASSWORD: 'bench-password',
       REVIEW_CHECK_INTERVAL_SECONDS: '0',
       NODE_ENV: 'production',
+      // One HTTP process unless BENCH_KB_WORKERS says otherwise (e.g. `BENCH_KB_WORKERS=4`, or
+      // `default` for kb's own default, the number of CPUs): the ratios to the single-process
+      // ceiling compare like with like.
+      ...(process.env.BENCH_KB_WORKERS === 'default'
+        ? {}
+        : { KB_WORKERS: process.env.BENCH_KB_WORKERS ?? '1' }),
       ...env,
     },
   });

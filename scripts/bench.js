@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench`: builds dist/ and the console when missing or stale, then runs the benchmark
 // (bench/run.js). Never part of `npm test`. Settings: BENCH_PAGES, BENCH_SEARCH_PAGES,
+// BENCH_IMPORT_PAGES (the import benchmark's archive, 10,000 pages; 500 with BENCH_QUICK),
 // BENCH_CONNECTIONS, BENCH_DURATION, BENCH_WARMUP, BENCH_PORT, BENCH_CEILING_PORT,
 // BENCH_MYSQL_URL (import and cluster benchmarks on MariaDB), BENCH_CLUSTER_PAGES,
 // BENCH_NODE_ARGS (e.g. --cpu-prof for the kb server), and BENCH_ONLY=key,key (scenario keys,

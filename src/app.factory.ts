@@ -12,6 +12,7 @@ import { mountOpenApi } from './common/openapi/openapi-document';
 import { requestContext } from './common/http/request-context';
 import { securityHeaders } from './common/http/security-headers';
 import { ShutdownState } from './common/health/shutdown-state';
+import { clusterWorkerId } from './common/cluster/cluster-worker';
 import { JsonLogger } from './common/logging/json-logger';
 import { problemErrorMiddleware, ProblemFilter } from './common/problems/problem.filter';
 import { createValidationPipe } from './common/problems/validation';
@@ -37,6 +38,14 @@ function configureApp(app: NestExpressApplication, config: AppConfig, logger: Js
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(app.get(KbMetrics).middleware());
+  const worker = clusterWorkerId();
+  if (worker !== undefined) {
+    // KB_WORKERS > 1: which worker answered (its number, not its pid), for operators and tests.
+    app.use((_req: Request, res: Response, next: NextFunction) => {
+      res.setHeader('X-Kb-Worker', String(worker));
+      next();
+    });
+  }
   app.use(requestContext(logger));
   app.use(securityHeaders());
   app.use(cookieParser());

@@ -1,9 +1,13 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
+import cluster from 'node:cluster';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.factory';
 import { installGracefulShutdown } from './common/health/graceful-shutdown';
 import { UsersService } from './auth/users.service';
+import { runPrimary } from './common/cluster/cluster-primary';
+import { reportReady } from './common/cluster/cluster-worker';
+import { JsonLogger } from './common/logging/json-logger';
 import { AppConfig, ConfigError, loadConfig } from './common/config/app-config';
 import {
   DatabaseSetupError,
@@ -29,6 +33,11 @@ function openUrl(config: AppConfig, port: number): string {
 async function main(): Promise<void> {
   const config = loadConfig();
   const database = await prepareDatabase(config);
+  if (config.workers > 1 && cluster.isPrimary) {
+    // KB_WORKERS: this process only forks and serves the HTTP workers (docs/deploy.md).
+    process.exitCode = await runPrimary(config.workers, new JsonLogger(config.logLevel));
+    return;
+  }
   const app = await createApp(config);
   const logger = new Logger('Main');
   if (database === 'created')
@@ -45,7 +54,7 @@ async function main(): Promise<void> {
   await app.listen(config.port, config.host);
   const { port } = server.address() as AddressInfo;
   const url = openUrl(config, port);
-  logger.log({
+  const ready = {
     msg: `kb is ready: open ${url} and sign in`,
     url: `${url}/`,
     listening: `${config.host}:${port}`,
@@ -53,7 +62,10 @@ async function main(): Promise<void> {
     pdfExport: config.pdfServiceUrl
       ? `on, through ${config.pdfServiceUrl}`
       : 'off: PDF routes answer 503 until PDF_SERVICE_URL is set (docs/export.md)',
-  });
+  };
+  // In a cluster the primary writes the start line once every worker listens.
+  if (cluster.isWorker) reportReady(ready);
+  else logger.log(ready);
 }
 
 main().catch((error: unknown) => {

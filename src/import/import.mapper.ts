@@ -4,6 +4,7 @@ export function emptyReport(options: ImportOptions): ImportReport {
   return {
     format: options.format,
     dryRun: options.dryRun,
+    pages: [],
     created: [],
     replaced: [],
     unchanged: [],

@@ -21,6 +21,8 @@ import type { ImportDeps, ImportUpload, RunHooks } from './run/run-types';
 @Injectable()
 export class ImportService {
   private readonly deps: ImportDeps;
+  /** The runs in progress in this process (MediaSweeper leaves what they stored alone). */
+  private readonly running = new Set<{ since: Date; tempDir: string }>();
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
@@ -32,6 +34,11 @@ export class ImportService {
     private readonly events: EventEmitter2,
   ) {
     this.deps = { config, db, pages, siteVariables, media, users };
+  }
+
+  /** The start and upload folder of each run in progress in this process. */
+  runsInProgress(): { since: Date; tempDir: string }[] {
+    return [...this.running];
   }
 
   /** The synchronous route: runs the upload now; its files are removed whatever happens. */
@@ -50,7 +57,14 @@ export class ImportService {
     hooks: RunHooks = {},
     jobId?: string,
   ): Promise<ImportReport> {
-    const report = await new ImportRun(this.deps, upload, actor, hooks).execute();
+    const run = { since: new Date(), tempDir: upload.tempDir };
+    this.running.add(run);
+    let report: ImportReport;
+    try {
+      report = await new ImportRun(this.deps, upload, actor, hooks).execute();
+    } finally {
+      this.running.delete(run);
+    }
     audit('import.finished', {
       actorId: actor.id,
       target: `import:${report.format}`,

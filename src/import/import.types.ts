@@ -107,9 +107,18 @@ export interface UnresolvedReference {
   target: string;
 }
 
+/** One page of the upload: the file it came from, its slug and what the import did with it. */
+export interface ImportedPageOutcome {
+  path: string;
+  slug: string;
+  outcome: 'created' | 'replaced' | 'unchanged';
+}
+
 export interface ImportReport {
   format: ImportFormat;
   dryRun: boolean;
+  /** Every page of the upload by file (created, replaced and unchanged say the same by slug). */
+  pages: ImportedPageOutcome[];
   created: string[];
   replaced: string[];
   unchanged: string[];

@@ -2,7 +2,7 @@ import { posix } from 'node:path';
 import GithubSlugger from 'github-slugger';
 import { isMediaPath } from '../common/text/media-urls';
 import { codeFenceTracker } from '../pages/rendering/code-fences';
-import { safeDecode } from '../pages/rendering/links';
+import { resolveInternalHref, safeDecode } from '../pages/rendering/links';
 import { plainTitle } from '../pages/rendering/plain-title';
 import { ImportDocument, SourceEntry } from './import.types';
 import { pacer } from './pace';
@@ -248,6 +248,10 @@ export function rewriteDocument(
       case 'keep':
         return undefined;
       case 'page':
+        // kb's own archive holds kb links: one that kb already reads as this page (relative
+        // or absolute, with its anchor) stays as written, so export → import is a no-op.
+        if (doc.metadata && resolveInternalHref(target, doc.slug)?.slug === resolution.slug)
+          return undefined;
         return `/${resolution.slug}${resolution.suffix}`;
       case 'asset': {
         const url = context.assetUrl(resolution.path);

@@ -7,6 +7,7 @@ import { MediaReferenceLookup } from './media-references';
 import { AttachmentsController, ImagesController } from './media.controller';
 import { MediaRepository } from './media.repository';
 import { MediaService } from './media.service';
+import { MediaSweeper } from './media-sweeper';
 import { createMediaStorage } from './storage/create-media-storage';
 import { MEDIA_STORAGE } from './storage/media-storage';
 
@@ -18,6 +19,7 @@ import { MEDIA_STORAGE } from './storage/media-storage';
   providers: [
     MediaRepository,
     MediaService,
+    MediaSweeper,
     MediaContentService,
     {
       provide: MEDIA_STORAGE,
@@ -27,6 +29,6 @@ import { MEDIA_STORAGE } from './storage/media-storage';
     MediaReferenceLookup,
     MediaAccess,
   ],
-  exports: [MediaService, MEDIA_STORAGE],
+  exports: [MediaService, MediaSweeper, MEDIA_STORAGE],
 })
 export class MediaModule {}

@@ -78,6 +78,18 @@ export class MediaRepository {
     return this.db.manager(tx).countBy(MediaEntity, { sha256 });
   }
 
+  /** Which of `sha256s` at least one row (committed, or in `tx`) references. */
+  async hashesInUse(sha256s: string[], tx?: Tx): Promise<Set<string>> {
+    if (sha256s.length === 0) return new Set();
+    const rows: { sha256: string }[] = await this.db
+      .manager(tx)
+      .createQueryBuilder(MediaEntity, 'm')
+      .select('DISTINCT m.sha256', 'sha256')
+      .where('m.sha256 IN (:...sha256s)', { sha256s })
+      .getRawMany();
+    return new Set(rows.map((row) => row.sha256));
+  }
+
   /** Distinct content hashes in order, after `after` (exclusive): every stored content, paged. */
   async listHashes(after: string, limit: number): Promise<string[]> {
     const rows: { sha256: string }[] = await this.db

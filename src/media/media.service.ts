@@ -45,6 +45,9 @@ export interface MediaContent {
  * Exported for import (storeFile inside its transaction, removeOrphanFiles on rollback) and
  * export (findById, openContent, readContent).
  */
+/** Stored contents checked against the media table per statement by the orphan sweep. */
+const SWEEP_BATCH = 200;
+
 @Injectable()
 export class MediaService {
   private readonly logger = new Logger(MediaService.name);
@@ -214,6 +217,45 @@ export class MediaService {
   /** Deletes stored files that no row references (after a rolled-back import). */
   async removeOrphanFiles(sha256s: Iterable<string>): Promise<void> {
     for (const sha256 of new Set(sha256s)) await this.releaseBlob(sha256);
+  }
+
+  /**
+   * Deletes stored content that no row references and that was last written before
+   * `storedBefore` (MediaSweeper: what an import killed mid-way left). Content written or
+   * reused since (`put` renews the time) is kept: an import in progress may hold an
+   * uncommitted row for it. Each deletion checks again under the content's lock, right before
+   * it; deleting content already gone is no error, so instances sweeping at once agree.
+   * Answers how many were deleted.
+   */
+  async sweepOrphanFiles(storedBefore: Date, signal?: AbortSignal): Promise<number> {
+    let removed = 0;
+    let batch: string[] = [];
+    const flush = async () => {
+      const inUse = await this.media.hashesInUse(batch);
+      for (const sha256 of batch) {
+        if (signal?.aborted) break;
+        if (!inUse.has(sha256) && (await this.releaseStaleBlob(sha256, storedBefore))) removed++;
+      }
+      batch = [];
+    };
+    for await (const entry of this.storage.list()) {
+      if (signal?.aborted) break;
+      if (entry.modifiedAt >= storedBefore) continue;
+      batch.push(entry.sha256);
+      if (batch.length >= SWEEP_BATCH) await flush();
+    }
+    if (batch.length > 0 && !signal?.aborted) await flush();
+    return removed;
+  }
+
+  private async releaseStaleBlob(sha256: string, storedBefore: Date): Promise<boolean> {
+    return this.blobLocks.run(sha256, async () => {
+      const stored = await this.storage.stat(sha256);
+      if (!stored || stored.modifiedAt >= storedBefore) return false;
+      if ((await this.media.countWithHash(sha256)) > 0) return false;
+      await this.storage.delete(sha256);
+      return true;
+    });
   }
 
   private async releaseBlob(sha256: string): Promise<void> {

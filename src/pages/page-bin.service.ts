@@ -15,12 +15,15 @@ import { cursorDate, cursorString, Page, PageRequest, toPage } from '../common/h
 import { audit } from '../common/logging/audit';
 import {
   ConflictProblem,
+  FieldProblems,
   NotFoundProblem,
   PreconditionFailedProblem,
 } from '../common/problems/problem';
 import { ifMatchAllows, parseIfMatch } from './preconditions';
 import { BinItemResponse, toBinItem } from './pages.mapper';
-import { normaliseSlug } from './slug';
+import { stateOf } from './page-state';
+import { PageDeriver } from './rendering/page-deriver';
+import { normaliseSlug, normaliseSlugField, slugProblems } from './slug';
 import type { PageRecord } from './store/page-columns';
 import { PagesRepository } from './store/pages.repository';
 
@@ -33,6 +36,7 @@ export class PageBinService {
   constructor(
     private readonly db: Database,
     private readonly pages: PagesRepository,
+    private readonly deriver: PageDeriver,
     private readonly events: EventEmitter2,
   ) {}
 
@@ -96,31 +100,50 @@ export class PageBinService {
   }
 
   /**
-   * Puts a binned page back under its slug; 409 when a live page took the slug meanwhile.
-   * Emits page.restored after commit (the page is back, at its revision before the bin).
+   * Puts a binned page back under its slug, or under `newSlug` (checked by the rules of page
+   * create; the move is a new revision); 409 `slug_taken` when a live page uses that slug.
+   * All or nothing. Emits page.restored after commit.
    */
-  async restore(id: string, actor: AuthUser): Promise<PageRecord> {
+  async restore(id: string, actor: AuthUser, newSlug?: string): Promise<PageRecord> {
+    const moveTo = newSlug === undefined ? undefined : normaliseSlugField(newSlug);
+    if (moveTo !== undefined) {
+      const problems = slugProblems(moveTo, 'slug', true);
+      if (problems.length > 0) throw new FieldProblems(problems);
+    }
+    const binned = await this.pages.findById(id);
+    if (!binned || binned.liveSlug !== null)
+      throw new NotFoundProblem('page', 'No such page in the bin.');
+    const move =
+      moveTo !== undefined && moveTo !== binned.slug ? await this.moved(binned, moveTo) : null;
+    const slug = move?.state.slug ?? binned.slug;
     const page = await this.db
       .transaction(async (tx) => {
         const page = await this.pages.findById(id, tx);
         if (!page || page.liveSlug !== null)
           throw new NotFoundProblem('page', 'No such page in the bin.');
-        if (await this.pages.liveSlugTaken(page.slug, tx)) {
-          throw new ConflictProblem(
-            'slug_taken',
-            `A live page now uses the slug "${page.slug}"; move it first.`,
-            { slug: page.slug },
-          );
-        }
+        if (await this.pages.liveSlugTaken(slug, tx)) throw slugTaken(slug, move !== null);
         // Restored by someone else meanwhile: no longer in the bin.
-        if (!(await this.pages.restoreFromBin(page, tx)))
+        if (!(await this.pages.restoreFromBin({ ...page, slug }, tx)))
           throw new NotFoundProblem('page', 'No such page in the bin.');
-        return { ...page, liveSlug: page.slug, binnedAt: null, binnedBy: null };
+        if (!move) return { ...page, liveSlug: slug, binnedAt: null, binnedBy: null };
+        const revision = await this.pages.updateIfAt(
+          {
+            pageId: page.id,
+            baseRevision: binned.revision,
+            state: move.state,
+            derived: move.derived,
+            actorId: actor.id,
+            action: 'restored',
+            previous: move.previous,
+          },
+          tx,
+        );
+        if (revision === null)
+          throw new ConflictProblem('revision_conflict', 'The page changed meanwhile; try again.');
+        return (await this.pages.findById(page.id, tx))!;
       })
       .catch((error: unknown) => {
-        if (isUniqueViolation(error)) {
-          throw new ConflictProblem('slug_taken', 'A live page now uses this slug; move it first.');
-        }
+        if (isUniqueViolation(error)) throw slugTaken(slug, move !== null);
         throw error;
       });
     audit('page.restored', { actorId: actor.id, target: `page:${page.id}`, slug: page.slug });
@@ -133,6 +156,13 @@ export class PageBinService {
       actorId: actor.id,
     } satisfies PageRestoredEvent);
     return page;
+  }
+
+  /** The binned page's state under `slug`, rendered (links resolve against the new slug). */
+  private async moved(page: PageRecord, slug: string) {
+    const previous = stateOf(page, await this.pages.groupsOf(page.id));
+    const state = { ...previous, slug };
+    return { previous, state, derived: await this.deriver.derive(state) };
   }
 
   /** Deletes a binned page for good, with its revisions, links and references. */
@@ -152,4 +182,15 @@ export class PageBinService {
       actorId: actor.id,
     } satisfies PagePurgedEvent);
   }
+}
+
+/** 409 for a restore whose slug a live page uses (`moved`: the new slug the caller chose). */
+function slugTaken(slug: string, moved: boolean): ConflictProblem {
+  return new ConflictProblem(
+    'slug_taken',
+    moved
+      ? `A live page uses the slug "${slug}" too; choose another.`
+      : `A live page now uses the slug "${slug}"; move it first, or restore under a new slug.`,
+    { slug },
+  );
 }

@@ -300,7 +300,10 @@ export class PageInputService {
     }
 
     let deprecatedTarget = current?.deprecatedTarget ?? null;
-    if (input.deprecatedTarget !== undefined) {
+    if (
+      input.deprecatedTarget !== undefined &&
+      !(await this.keepsHiddenTarget(input.deprecatedTarget, current, actor, tx))
+    ) {
       deprecatedTarget =
         input.deprecatedTarget === null || input.deprecatedTarget.trim() === ''
           ? null
@@ -361,5 +364,22 @@ export class PageInputService {
       variables,
       verified,
     };
+  }
+
+  /**
+   * Whether an empty `deprecatedTarget` in the body leaves the stored one as it is: when it
+   * names a live page `actor` cannot see, a read showed them null (visibleDeprecatedTarget), so
+   * the null they send back (a whole body PUT back) says nothing about it and must not clear
+   * it. A target that is no live page any more was shown as null to everybody: null clears it.
+   */
+  private async keepsHiddenTarget(
+    sent: string | null,
+    current: PageState | null,
+    actor: AuthUser,
+    tx: Tx | undefined,
+  ): Promise<boolean> {
+    if (!current?.deprecatedTarget || (sent !== null && sent.trim() !== '')) return false;
+    const target = await this.pages.findLive(current.deprecatedTarget, tx);
+    return target !== null && !this.access.canSee(target, actor);
   }
 }

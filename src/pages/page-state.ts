@@ -62,6 +62,22 @@ export function metadataOf(state: PageState): RevisionMetadata {
 }
 
 /** Whether two states store the same page (a PUT that changes nothing writes no revision). */
+/**
+ * Markdown as it reads: LF line ends, no leading blank lines, no trailing whitespace — what a
+ * Markdown export writes and an import reads back. Two contents equal by it render the same.
+ */
+export function canonicalMarkdown(content: string): string {
+  return content
+    .replace(/\r\n?/g, '\n')
+    .replace(/^(?:[ \t]*\n)+/, '')
+    .trimEnd();
+}
+
+/** Whether an imported content says what the stored one says (export → import is a no-op). */
+export function sameMarkdown(imported: string, stored: string): boolean {
+  return imported === stored || canonicalMarkdown(imported) === canonicalMarkdown(stored);
+}
+
 export function sameState(a: PageState, b: PageState): boolean {
   const key = (s: PageState) => JSON.stringify([s.slug, s.title, s.content, metadataOf(s)]);
   return key(a) === key(b);

@@ -23,7 +23,7 @@ import { withoutReadOnlyMembers } from './dto/page-body.dto';
 import { PageAccessService } from './page-access.service';
 import { PageInput, PageInputService } from './page-input.service';
 import type { RevisionMetadata } from './page-metadata';
-import { GroupRef, PageState, sameState, stateOf } from './page-state';
+import { GroupRef, PageState, sameMarkdown, sameState, stateOf } from './page-state';
 import { ImportedPage, ImportOutcome } from './pages.types';
 import { PageDeriver } from './rendering/page-deriver';
 import type { PageRecord } from './store/page-columns';
@@ -238,6 +238,10 @@ export class PageWriterService {
       return 'created';
     }
     const current = stateOf(existing, await this.groupsOf(existing, tx));
+    // Content that differs only where Markdown does not (line ends, blank lines at the ends)
+    // is the stored content: re-importing an export changes nothing.
+    if (typeof fields.content === 'string' && sameMarkdown(fields.content, existing.content))
+      fields.content = existing.content;
     const state = await this.input.resolve(fields, importer, current, tx, {
       currentPageId: existing.id,
     });

@@ -9,14 +9,14 @@ import {
   Post,
   Query,
 } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuthUser } from '../common/auth/auth-user';
 import { AdminOnly, CurrentUser, Editors } from '../common/auth/route-policy';
 import { PageQueryDto } from '../common/http/page-query.dto';
 import { Page, parsePageRequest } from '../common/http/pagination';
 import { ApiProblems, ApiResult } from '../common/openapi/api-result.decorator';
 import { NotFoundProblem } from '../common/problems/problem';
-import { RestoreRevisionDto } from './dto/page.dto';
+import { RestoreFromBinDto, RestoreRevisionDto } from './dto/page.dto';
 import { RevisionListQueryDto } from './dto/page-query.dto';
 import { PageBinService } from './page-bin.service';
 import { PageRevisionsService, UUID } from './page-revisions.service';
@@ -102,15 +102,21 @@ export class BinController {
 
   @Post(':id/restore')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Restore a binned page (409 when its slug is taken) (admin)' })
+  @ApiOperation({
+    summary:
+      'Restore a binned page, under its slug or a new one given as `slug` (409 when that slug is taken) (admin)',
+  })
+  @ApiBody({ type: RestoreFromBinDto, required: false })
   @ApiResult(PageResponse)
-  @ApiProblems(409)
+  @ApiProblems(409, 422)
   async restoreFromBin(
     @Param('id') id: string,
+    @Body() body: RestoreFromBinDto,
     @CurrentUser() user: AuthUser,
   ): Promise<PageResponse> {
     if (!UUID.test(id)) throw new NotFoundProblem('page');
-    return (await this.pages.readById((await this.bin.restore(id, user)).id, user)).body;
+    const page = await this.bin.restore(id, user, body.slug);
+    return (await this.pages.readById(page.id, user)).body;
   }
 
   @Delete(':id')

@@ -87,11 +87,13 @@ describe('console: the administrator’s workspace', () => {
     }
   });
 
-  it('lists the bin with who and when, restores, explains a taken slug and purges after asking', async () => {
+  it('lists the bin with who and when, restores, restores under a new slug when the slug is taken and purges after asking', async () => {
     await createPage(app.as.editor, 'scratch/old', { title: 'Old notes' });
     await createPage(app.as.editor, 'scratch/taken', { title: 'First taken' });
+    await createPage(app.as.editor, 'scratch/doomed', { title: 'Doomed notes' });
     await app.as.admin.delete('/api/pages/scratch/old').expect(204);
     await app.as.admin.delete('/api/pages/scratch/taken').expect(204);
+    await app.as.admin.delete('/api/pages/scratch/doomed').expect(204);
     await createPage(app.as.editor, 'scratch/taken', { title: 'Second taken' });
 
     await open('Bin');
@@ -103,22 +105,42 @@ describe('console: the administrator’s workspace', () => {
     await app.as.reader.get('/api/pages/scratch/old').expect(200);
     await row('Old notes').waitFor({ state: 'detached' });
 
+    // The slug is taken: the dialog offers a new one; a slug that is taken too is refused.
     await row('First taken').getByRole('button', { name: 'Restore' }).click();
     const taken = page.getByRole('dialog', { name: 'The slug is taken' });
-    await taken.getByText('scratch/taken').waitFor();
-    await taken.getByRole('button', { name: 'Close' }).click();
-
-    await row('First taken').getByRole('button', { name: 'Purge' }).click();
-    const confirm = page.getByRole('dialog', { name: /Purge “First taken”/ });
-    await confirm.getByRole('button', { name: 'Cancel' }).click();
-    expect((await app.as.admin.get('/api/bin').expect(200)).body.items).toHaveLength(1);
-    await row('First taken').getByRole('button', { name: 'Purge' }).click();
-    await confirm.getByRole('button', { name: 'Purge for good' }).click();
-    await page.getByText('The bin is empty.').waitFor();
-    expect((await app.as.admin.get('/api/bin').expect(200)).body.items).toEqual([]);
+    await taken.getByText('scratch/taken', { exact: true }).waitFor();
+    const newSlug = taken.getByRole('textbox', { name: 'New slug' });
+    expect(await newSlug.inputValue()).toBe('scratch/taken-restored');
+    await newSlug.fill('scratch/old');
+    await taken.getByRole('button', { name: 'Restore' }).click();
+    await taken
+      .getByRole('alert')
+      .getByText(/scratch\/old/)
+      .waitFor();
+    await newSlug.fill('scratch//bad');
+    await taken.getByRole('button', { name: 'Restore' }).click();
+    await taken.getByText(/slug/i).and(taken.locator('.field__errors li')).first().waitFor();
+    expect((await app.as.admin.get('/api/bin').expect(200)).body.items).toHaveLength(2);
+    await newSlug.fill('scratch/taken-first');
+    await taken.getByRole('button', { name: 'Restore' }).click();
+    await taken.waitFor({ state: 'detached' });
+    await page.getByRole('status').getByRole('link', { name: 'First taken' }).click();
+    await page.waitForURL(/\/wiki\/scratch\/taken-first$/);
+    await page.getByRole('heading', { name: 'First taken' }).waitFor();
     expect((await app.as.reader.get('/api/pages/scratch/taken').expect(200)).body.title).toBe(
       'Second taken',
     );
+
+    await open('Bin');
+    await row('Doomed notes').getByRole('button', { name: 'Purge' }).click();
+    const confirm = page.getByRole('dialog', { name: /Purge “Doomed notes”/ });
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    expect((await app.as.admin.get('/api/bin').expect(200)).body.items).toHaveLength(1);
+    await row('Doomed notes').getByRole('button', { name: 'Purge' }).click();
+    await confirm.getByRole('button', { name: 'Purge for good' }).click();
+    await page.getByText('The bin is empty.').waitFor();
+    expect((await app.as.admin.get('/api/bin').expect(200)).body.items).toEqual([]);
+    await app.as.reader.get('/api/pages/scratch/doomed').expect(404);
   });
 
   it('creates a user, changes role and groups, resets the password and disables the account', async () => {

@@ -154,6 +154,21 @@ const SCREENS: Screen[] = [
     },
   },
   {
+    name: 'admin-bin-restore',
+    open: async (page) => {
+      await page.goto('/admin/bin');
+      await page
+        .getByRole('row')
+        .filter({ hasText: 'Old plan' })
+        .getByRole('button', { name: 'Restore' })
+        .click();
+      await page
+        .getByRole('dialog', { name: 'The slug is taken' })
+        .getByRole('textbox', { name: 'New slug' })
+        .waitFor();
+    },
+  },
+  {
     name: 'admin-users',
     open: async (page) => {
       await page.goto('/admin/users');
@@ -218,6 +233,11 @@ describe('console screens (desktop and phone, axe-core)', () => {
       .send({ slug: 'drafts/old-plan', title: 'Old plan', content: 'Superseded.' })
       .expect(201);
     await app.as.admin.delete('/api/pages/drafts/old-plan').expect(204);
+    // ...whose slug a live page took meanwhile (its Restore offers a new slug).
+    await app.as.editor
+      .post('/api/pages')
+      .send({ slug: 'drafts/old-plan', title: 'New plan', content: 'The plan now.' })
+      .expect(201);
     if (shots) mkdirSync(shots, { recursive: true });
   });
 

@@ -1,6 +1,8 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { IdempotencyStore } from '../../src/common/idempotency/idempotency.store';
 import { problem } from '../support/problems';
-import { createTestApp, TestApp } from '../support/test-app';
+import { createPeerApp, createTestApp, TestApp } from '../support/test-app';
 import { Client, signedIn } from '../support/users';
 import { count, postImport, zip } from './import-helpers';
 
@@ -61,8 +63,6 @@ describe('Idempotency-Key on POST /api/import and POST /api/pages', () => {
     expect(await count(t, 'pages')).toBe(3);
     expect(await count(t, 'page_revisions')).toBe(3);
     // The retries' uploads are not left behind.
-    const { readdirSync } = await import('node:fs');
-    const { join } = await import('node:path');
     expect(readdirSync(join(t.dataDir, 'tmp'))).toEqual([]);
   });
 
@@ -221,5 +221,40 @@ describe('Idempotency-Key on POST /api/import and POST /api/pages', () => {
     await expireKeys(t);
     expect(await t.get(IdempotencyStore).purge()).toBe(1);
     expect(await keyRows(t)).toBe(0);
+  });
+});
+
+describe('Idempotency-Key across instances', () => {
+  let one: TestApp;
+  let two: TestApp;
+
+  beforeAll(async () => {
+    one = await createTestApp();
+    two = await createPeerApp(one);
+  });
+  afterAll(async () => {
+    await two?.close();
+    await one?.close();
+  });
+
+  it('runs the request once when retries land on two instances at the same time', async () => {
+    const bearerOne = await (await signedIn(one, 'admin')).withToken();
+    const bearerTwo = new Client(two, bearerOne.auth, bearerOne.user);
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        postImport(i % 2 === 0 ? bearerOne : bearerTwo, {
+          format: 'markdown',
+          prefix: 'shared',
+          files: [{ name: 'handbook.zip', data: FOLDER }],
+        }).set('Idempotency-Key', 'across'),
+      ),
+    );
+    for (const answer of answers) {
+      expect(answer.status).toBe(200);
+      expect(answer.body).toEqual(answers[0].body);
+    }
+    expect(answers[0].body.counts.created).toBe(3);
+    expect(answers.filter((a) => a.headers['idempotent-replayed'] === 'true')).toHaveLength(9);
+    expect(await count(one, 'page_revisions')).toBe(3);
   });
 });

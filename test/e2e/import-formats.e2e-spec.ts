@@ -36,6 +36,11 @@ describe('POST /api/import: formats', () => {
       expect(res.body).toEqual({
         format: 'markdown',
         dryRun: false,
+        pages: [
+          { path: 'README.md', slug: 'docs/readme', outcome: 'created' },
+          { path: 'guide/intro.md', slug: 'docs/guide/intro', outcome: 'created' },
+          { path: 'reference/api.md', slug: 'docs/reference/api', outcome: 'created' },
+        ],
         created: ['docs/readme', 'docs/guide/intro', 'docs/reference/api'],
         replaced: [],
         unchanged: [],
@@ -440,6 +445,11 @@ describe('POST /api/import: formats', () => {
       expect(res.body).toEqual({
         format: 'markdown',
         dryRun: true,
+        pages: expect.arrayContaining([
+          { path: 'README.md', slug: 'readme', outcome: 'unchanged' },
+          { path: 'guide/intro.md', slug: 'guide/intro', outcome: 'created' },
+          { path: 'reference/api.md', slug: 'reference/api', outcome: 'created' },
+        ]),
         created: ['guide/intro', 'reference/api'],
         replaced: [],
         unchanged: ['readme'],

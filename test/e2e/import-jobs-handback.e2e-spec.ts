@@ -3,6 +3,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
+import { eventually } from '../support/eventually';
 import { RunningKb, startKb } from '../support/kb-process';
 import { createTestDatabase, TestDatabase } from '../support/mysql-databases';
 import { DB_TYPE } from '../support/test-app';
@@ -162,12 +163,11 @@ describe('import jobs handed back at a graceful shutdown', () => {
     expect(done).toMatchObject({ state: 'succeeded', problem: null });
     expect(done.report!.counts.created).toBe(PAGES);
     expect(resumer.output()).toContain(`"msg":"import job resumed","jobId":"${id}"`);
-    // The runner removes the upload right after it records the end: wait for that.
-    let after = await written();
-    for (let i = 0; i < 600 && after.uploads.length > 0; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      after = await written();
-    }
-    expect(after).toEqual({ pages: PAGES, revisions: PAGES, uploads: [] });
+    // The upload folder goes right after the job's end is recorded (a reader may see the end
+    // first): wait for it.
+    await eventually(
+      async () => expect(await written()).toEqual({ pages: PAGES, revisions: PAGES, uploads: [] }),
+      30_000,
+    );
   });
 });

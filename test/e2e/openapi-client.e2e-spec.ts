@@ -286,6 +286,17 @@ describe('a client generated from the OpenAPI document', () => {
     expect(finished).toMatchObject({ state: 'succeeded', report: { counts: { created: 1 } } });
     const list = await admin.GET('/api/import/jobs', { params: { query: { limit: 5 } } });
     expect(list.data?.items[0].id).toBe(job.id);
+    const json = await admin.GET('/api/import/jobs/{id}/report', { params: id });
+    expect((json.data as ImportJobResource['report'])?.pages).toEqual([
+      { path: 'job-page.md', slug: 'job-page', outcome: 'created' },
+    ]);
+    const xml = await admin.GET('/api/import/jobs/{id}/report', {
+      params: id,
+      headers: { Accept: 'application/xml' },
+      parseAs: 'text',
+    });
+    expect(xml.response.headers.get('content-type')).toMatch(/^application\/xml/);
+    expect(xml.data).toContain('<testcase name="job-page.md"');
     const cancel = await admin.POST('/api/import/jobs/{id}/cancel', { params: id });
     expect(cancel.response.status).toBe(409);
     expect(cancel.error?.code).toBe('job_finished');
@@ -374,6 +385,12 @@ describe('a client generated from the OpenAPI document', () => {
     const back = await admin.POST('/api/bin/{id}/restore', { params: { path: { id: item.id } } });
     expect(back.data?.slug).toBe('handbook/start');
     await admin.DELETE('/api/pages/{slug}', { params: slug });
+    const moved = await admin.POST('/api/bin/{id}/restore', {
+      params: { path: { id: item.id } },
+      body: { slug: 'handbook/start-again' },
+    });
+    expect(moved.data?.slug).toBe('handbook/start-again');
+    await admin.DELETE('/api/pages/{slug}', { params: { path: { slug: 'handbook/start-again' } } });
     const purged = await admin.DELETE('/api/bin/{id}', { params: { path: { id: item.id } } });
     expect(purged.response.status).toBe(204);
     const gone = await admin.GET('/api/pages/{slug}', { params: slug });

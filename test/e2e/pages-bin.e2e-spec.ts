@@ -95,6 +95,69 @@ describe('pages: bin', () => {
     await c.admin.post(`/api/bin/${id}/restore`).expect(404);
   });
 
+  it('restores under a new slug (a new revision, links resolved there); refuses a bad or taken one whole', async () => {
+    await createPage(c.editor, 'team/phoenix', {
+      content: 'see [sibling](sibling) and [top](/top)',
+      tags: ['bird'],
+    });
+    await c.admin.delete('/api/pages/team/phoenix').expect(204);
+    const [{ id }] = await binItems();
+    await createPage(c.editor, 'team/phoenix', { content: 'usurper' });
+    await createPage(c.editor, 'archive/taken', { content: 'here first' });
+    const unchanged = async () => {
+      const [item] = await binItems();
+      expect(item).toMatchObject({ id, slug: 'team/phoenix' });
+      const row = await c.t.dataSource.getRepository(PageEntity).findOneByOrFail({ id });
+      expect(row).toMatchObject({ slug: 'team/phoenix', liveSlug: null, revision: 1 });
+      expect(await c.t.dataSource.getRepository(PageRevisionEntity).countBy({ pageId: id })).toBe(
+        1,
+      );
+    };
+
+    // The new slug is taken too: 409 naming it, nothing changes.
+    await c.admin
+      .post(`/api/bin/${id}/restore`)
+      .send({ slug: 'archive/taken' })
+      .expect(409)
+      .expect((r) => expect(r.body).toEqual(problem(409, 'slug_taken', { slug: 'archive/taken' })));
+    await unchanged();
+    // The rules of page create: an invalid slug is 422 on `slug`, a non-string 400.
+    for (const slug of ['', 'a//b', 'docs/raw', 'x'.repeat(300)]) {
+      const res = await c.admin.post(`/api/bin/${id}/restore`).send({ slug }).expect(422);
+      expect(res.body.code).toBe('validation_failed');
+      expect(res.body.errors.map((e: { field: string }) => e.field)).toContain('slug');
+    }
+    await c.admin.post(`/api/bin/${id}/restore`).send({ slug: 42 }).expect(400);
+    await c.admin.post(`/api/bin/${id}/restore`).send({ slug: null }).expect(400);
+    await unchanged();
+    // Editors may not restore at all.
+    await c.editor.post(`/api/bin/${id}/restore`).send({ slug: 'archive/phoenix' }).expect(403);
+    await unchanged();
+
+    const restored = await c.admin
+      .post(`/api/bin/${id}/restore`)
+      .send({ slug: ' Archive/Phoenix ' })
+      .expect(200);
+    expect(restored.body).toMatchObject({
+      slug: 'archive/phoenix',
+      content: 'see [sibling](sibling) and [top](/top)',
+      revision: 2,
+      tags: ['bird'],
+      updatedBy: c.admin.user!.username,
+    });
+    await c.admin.get('/api/pages/archive/phoenix').expect(200);
+    // The usurper keeps its slug; the bin is empty.
+    const usurper = await c.admin.get('/api/pages/team/phoenix').expect(200);
+    expect(usurper.body.content).toBe('usurper');
+    expect(await binItems()).toEqual([]);
+    // The move is a revision; relative links now resolve against the new slug.
+    const revisions = await c.admin.get('/api/revisions?slug=archive/phoenix').expect(200);
+    expect(revisions.body.items.map((r: { revision: number }) => r.revision)).toEqual([2, 1]);
+    const links = await c.t.dataSource.getRepository(PageLinkEntity).findBy({ sourcePageId: id });
+    expect(links.map((l) => l.targetSlug).sort()).toEqual(['archive/sibling', 'top']);
+    await c.admin.post(`/api/bin/${id}/restore`).send({ slug: 'elsewhere' }).expect(404);
+  });
+
   it('purges a binned page with its revisions, tags and links', async () => {
     await createPage(c.editor, 'gone', { tags: ['x'], content: '[a](/a)' });
     await c.admin.delete('/api/pages/gone').expect(204);

@@ -39,4 +39,57 @@ describe('deprecatedTarget hides pages the reader cannot see', () => {
     const stored = await admin.get('/api/pages/old/guide').expect(200);
     expect(stored.body).toMatchObject({ deprecatedTarget: 'hidden/merger-zebra', revision: 1 });
   });
+
+  it('keeps the hidden target when an editor who was shown null sends the whole page back', async () => {
+    const editor = await signedIn(t, 'editor');
+    const read = await editor.get('/api/pages/old/guide').expect(200);
+    expect(read.body.deprecatedTarget).toBeNull();
+    const { slug, title, content, tags, lifecycle, groups, deprecatedTarget, properties } =
+      read.body as Record<string, unknown>;
+    const put = await editor
+      .put('/api/pages/old/guide')
+      .set('If-Match', read.headers.etag as string)
+      .send({
+        slug,
+        title,
+        content: `${String(content)}\nEdited.`,
+        tags,
+        lifecycle,
+        groups,
+        deprecatedTarget,
+        properties,
+      })
+      .expect(200);
+    expect(put.body).toMatchObject({ revision: 2, deprecatedTarget: null });
+    const stored = await admin.get('/api/pages/old/guide').expect(200);
+    expect(stored.body).toMatchObject({ deprecatedTarget: 'hidden/merger-zebra', revision: 2 });
+
+    // Someone who sees the target can still clear it with null.
+    const insider = await signedIn(t, 'editor', { groups: ['g2'] });
+    const seen = await insider.get('/api/pages/old/guide').expect(200);
+    expect(seen.body.deprecatedTarget).toBe('hidden/merger-zebra');
+    await insider
+      .put('/api/pages/old/guide')
+      .set('If-Match', seen.headers.etag as string)
+      .send({ deprecatedTarget: null })
+      .expect(200);
+    const cleared = await admin.get('/api/pages/old/guide').expect(200);
+    expect(cleared.body).toMatchObject({ deprecatedTarget: null, revision: 3 });
+  });
+
+  it('lets a null clear a target that is no live page any more', async () => {
+    await admin.delete('/api/pages/hidden/merger-zebra').expect(204);
+    const editor = await signedIn(t, 'editor');
+    const read = await editor.get('/api/pages/old/guide').expect(200);
+    await editor
+      .put('/api/pages/old/guide')
+      .set('If-Match', read.headers.etag as string)
+      .send({ deprecatedTarget: null })
+      .expect(200);
+    const [row] = await t.dataSource.query(
+      'SELECT deprecated_target FROM pages WHERE live_slug = ?',
+      ['old/guide'],
+    );
+    expect(row.deprecated_target).toBeNull();
+  });
 });

@@ -30,9 +30,12 @@ function entryArgs(entry: 'main' | 'cli', args: string[]): string[] {
   return ['-e', program, entry, ...args];
 }
 
-/** The environment a kb process gets: PATH only, plus what the test says (nothing inherited). */
+/**
+ * The environment a kb process gets: PATH only, plus what the test says (nothing inherited).
+ * One HTTP process (KB_WORKERS=1) unless the test asks for a cluster.
+ */
 function processEnv(env: Record<string, string>): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH ?? '', ...env };
+  return { PATH: process.env.PATH ?? '', KB_WORKERS: '1', ...env };
 }
 
 export interface ProcessResult {

@@ -459,7 +459,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Restore a binned page (409 when its slug is taken) (admin) */
+        /** Restore a binned page, under its slug or a new one given as `slug` (409 when that slug is taken) (admin) */
         post: operations["restoreFromBin"];
         delete?: never;
         options?: never;
@@ -800,6 +800,26 @@ export interface paths {
          * @description First `event: state` with the job as it is now; then `event: progress` with `{phase, done, total}` (phases receiving, unpacking, converting, storing media, writing pages; `done` never goes back within a phase) and one `event: state` with the finished job, after which the stream closes. A finished job answers its one state event.
          */
         get: operations["followImportJob"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/import/jobs/{id}/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A finished import job's report, as JSON or JUnit XML (admin)
+         * @description `Accept: application/xml` (or `text/xml`) answers the report as JUnit XML for CI: one `<testsuite>`, one `<testcase>` per file of the upload (a page fails with its unresolved links and images, a referenced file the media rules refused fails, skipped and ignored files are `<skipped>` with the reason, stored media pass) and one per page a mirror import moved to the bin. `application/json` or no Accept: the report as JSON (the job's `report`). 409 `job_not_finished` while the job is queued or running, 409 `job_has_no_report` when it failed or was cancelled; 406 for other media types.
+         */
+        get: operations["getImportJobReport"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1457,6 +1477,13 @@ export interface components {
             /** @description Pass as `cursor` for the next page; null on the last page. */
             nextCursor: string | null;
         };
+        RestoreFromBinDto: {
+            /**
+             * @description optional: restore under this slug instead of the one the page had (the rules of page create; 409 `slug_taken` when a live page uses it)
+             * @example guides/getting-started-old
+             */
+            slug?: string;
+        };
         BrokenLinkResponse: {
             /** @description The slug of the page whose Markdown holds the link. */
             page: string;
@@ -1706,6 +1733,13 @@ export interface components {
         };
         /** @enum {string} */
         ImportFormat: "markdown" | "wikijs" | "confluence";
+        ImportPageOutcome: {
+            /** @description The file the page came from, as named in the upload. */
+            path: string;
+            slug: string;
+            /** @enum {string} */
+            outcome: "created" | "replaced" | "unchanged";
+        };
         ImportSkippedFile: {
             /** @description The file as named in the upload. */
             path: string;
@@ -1779,6 +1813,8 @@ export interface components {
             format: components["schemas"]["ImportFormat"];
             /** @description true: nothing was written; the report says what would be. */
             dryRun: boolean;
+            /** @description Every page of the upload by file: its slug and what the import did (or would do) with it. */
+            pages: components["schemas"]["ImportPageOutcome"][];
             /** @description Slugs of the pages created. */
             created: string[];
             /** @description Slugs of the pages replaced (metadata kept). */
@@ -2093,6 +2129,15 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The answer exists only in media types `Accept` does not allow. */
+        NotAcceptable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description The request conflicts with the current state: a taken slug or name, a stale `baseRevision` (`revision_conflict`, with `currentRevision`), media still in use, the last administrator. */
         Conflict: {
             headers: {
@@ -2227,6 +2272,8 @@ export interface components {
         "RateLimit-Policy": string;
         /** @description What is left of the quota: `"search";r=299;t=60` (remaining requests, seconds until the window resets). */
         RateLimit: string;
+        /** @description The request headers the answer depends on (`Accept`: the same URL answers JSON or XML). */
+        Vary: string;
         /** @description The challenge: `Bearer realm="kb"`. */
         "WWW-Authenticate": string;
     };
@@ -3240,7 +3287,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RestoreFromBinDto"];
+            };
+        };
         responses: {
             /** @description OK */
             200: {
@@ -3258,6 +3309,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["UnexpectedError"];
         };
@@ -4349,6 +4403,41 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    getImportJobReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id kb gave the resource (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportReportResponse"];
+                    "application/xml": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["UnexpectedError"];
         };

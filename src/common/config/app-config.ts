@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import {
   DEFAULT_RATE_LIMITS,
@@ -65,6 +66,13 @@ export interface AppConfig {
   importJobLeaseSeconds: number;
   /** Seconds a job handed back at shutdown waits for an instance holding its upload (IMPORT_JOB_RESUME_SECONDS). */
   importJobResumeSeconds: number;
+  /**
+   * How often stored media no row references and stale temp files are swept (seconds; 0: only
+   * at start-up).
+   */
+  mediaSweepIntervalSeconds: number;
+  /** A stored object or temp file younger than this is never swept (an import may be writing it). */
+  mediaSweepGraceSeconds: number;
   draftMaxBytes: number;
   pageMaxBytes: number;
   /** Argon2 cost: 'default' for production, 'fast' only for tests. */
@@ -77,6 +85,11 @@ export interface AppConfig {
    * default 2; 0 runs them on the main thread). Unused on MySQL.
    */
   readWorkers: number;
+  /**
+   * HTTP worker processes (KB_WORKERS, node:cluster; default: the number of CPUs). 1 runs the
+   * app in the started process itself, without a cluster.
+   */
+  workers: number;
   /** The built console's folder (KB_CONSOLE_DIR); default dist/console/public. */
   consoleDir?: string;
   webhooks: WebhookConfig;
@@ -363,12 +376,15 @@ export function loadConfig(env: Env = process.env): AppConfig {
     importJobRetentionDays: int(env, 'IMPORT_JOB_RETENTION_DAYS', 7, 1, 3650),
     importJobLeaseSeconds: int(env, 'IMPORT_JOB_LEASE_SECONDS', 60, 2, 3600),
     importJobResumeSeconds: int(env, 'IMPORT_JOB_RESUME_SECONDS', 3600, 10, 7 * 86_400),
+    mediaSweepIntervalSeconds: int(env, 'MEDIA_SWEEP_INTERVAL_SECONDS', 3600, 0, 7 * 86_400),
+    mediaSweepGraceSeconds: int(env, 'MEDIA_SWEEP_GRACE_SECONDS', 3600, 1, 30 * 86_400),
     draftMaxBytes: int(env, 'DRAFT_MAX_BYTES', 1 * MIB, 1, 100 * MIB),
     pageMaxBytes: int(env, 'PAGE_MAX_BYTES', 2 * MIB, 1024, 100 * MIB),
     passwordHashCost: oneOf(env, 'PASSWORD_HASH_COST', ['default', 'fast'] as const, 'default'),
     reviewCheckIntervalSeconds: int(env, 'REVIEW_CHECK_INTERVAL_SECONDS', 300, 0, 86_400),
     authCacheSeconds: int(env, 'AUTH_CACHE_SECONDS', 5, 0, 300),
     readWorkers: int(env, 'KB_READ_WORKERS', 2, 0, 64),
+    workers: int(env, 'KB_WORKERS', availableParallelism(), 1, 256),
     consoleDir: str(env, 'KB_CONSOLE_DIR') && resolve(str(env, 'KB_CONSOLE_DIR')!),
     webhooks: {
       retryBaseMs: int(env, 'WEBHOOK_RETRY_BASE_MS', 5000, 1, 86_400_000),

@@ -20,6 +20,17 @@ describe('withTransactionRetry', () => {
     expect(attempts).toBe(3);
   });
 
+  it("runs a transaction again after SQLite's extended busy codes (better-sqlite3 reports them)", async () => {
+    let attempts = 0;
+    const result = await withTransactionRetry(async () => {
+      attempts += 1;
+      if (attempts === 1)
+        throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY_SNAPSHOT' });
+      return 'committed';
+    });
+    expect([result, attempts]).toEqual(['committed', 2]);
+  });
+
   it('gives up after a bounded number of attempts with 503 database_busy and Retry-After', async () => {
     let attempts = 0;
     const failure = await withTransactionRetry(async () => {

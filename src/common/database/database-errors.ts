@@ -54,6 +54,8 @@ export function isRetryableTransactionError(error: unknown): boolean {
   return details(error).some(
     (e) =>
       RETRYABLE_CODES.has(String(e.code)) ||
+      // better-sqlite3 reports extended codes: SQLITE_BUSY_SNAPSHOT, SQLITE_BUSY_RECOVERY…
+      String(e.code).startsWith('SQLITE_BUSY') ||
       RETRYABLE_ERRNOS.has(Number(e.errno)) ||
       e.sqlState === '40001',
   );

@@ -10,6 +10,7 @@ import { ReadYourWritesInterceptor } from './read-your-writes.interceptor';
 import type { AnyReadQuery } from './sql';
 import { SqliteConnection, SqliteDatabase } from './sqlite-database';
 import { SqliteReadPool } from './sqlite-read-pool';
+import { clusterWriteLock, inClusterWorker } from '../cluster/cluster-worker';
 
 /**
  * The data source (migrations run at start) and the Database provider every repository uses,
@@ -56,7 +57,13 @@ export class DatabaseModule {
                 options: { ...options, connectTimeout: 2000 } as DataSourceOptions,
               });
             if (!sqlite) throw new Error('The SQLite connection was not opened');
-            return new SqliteDatabase(dataSource, sqlite, readPool(config, readQueryModules));
+            // KB_WORKERS > 1: the processes take turns at the primary's write lock.
+            return new SqliteDatabase(
+              dataSource,
+              sqlite,
+              readPool(config, readQueryModules),
+              inClusterWorker() ? clusterWriteLock() : undefined,
+            );
           },
         },
         { provide: APP_INTERCEPTOR, useClass: ReadYourWritesInterceptor },

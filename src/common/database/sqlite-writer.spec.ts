@@ -191,3 +191,39 @@ describe('SqliteWriter heartbeat', () => {
     await expect(waiting).resolves.toBe('waited');
   });
 });
+
+describe('SqliteWriter heartbeat across processes', () => {
+  it("reports its progress to the lock, and another process's progress keeps its own writes waiting", async () => {
+    let otherProgress!: () => void;
+    const reported: string[] = [];
+    let releaseOther!: () => void;
+    const otherHolds = new Promise<void>((resolve) => (releaseOther = resolve));
+    let first = true;
+    const lock = {
+      acquire: async () => {
+        // The first acquire waits while "another process" holds the lock.
+        if (first) {
+          first = false;
+          await otherHolds;
+        }
+        return () => undefined;
+      },
+      progress: () => reported.push('progress'),
+      onProgress: (listener: () => void) => (otherProgress = listener),
+    };
+    const writer = new SqliteWriter(500, undefined, lock);
+    const waiting = writer.run(async () => {
+      writer.heartbeat();
+      return 'written';
+    });
+    // Three times waitMs pass while the other process holds the lock and reports progress.
+    const started = Date.now();
+    while (Date.now() - started < 1500) {
+      otherProgress();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    releaseOther();
+    await expect(waiting).resolves.toBe('written');
+    expect(reported).toEqual(['progress']);
+  });
+});

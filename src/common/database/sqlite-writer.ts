@@ -22,6 +22,10 @@ export interface WriteGroup {
 /** The permission to write across processes (KB_WORKERS > 1); `acquire` resolves with its release. */
 export interface WriteLock {
   acquire(): Promise<() => void>;
+  /** The holder is making progress (see `SqliteWriter.heartbeat`): tell the other processes. */
+  progress?(): void;
+  /** Calls `listener` when another process's holder reports progress. */
+  onProgress?(listener: () => void): void;
 }
 
 interface Turn {
@@ -73,7 +77,10 @@ export class SqliteWriter {
     private readonly group?: WriteGroup,
     private readonly lock?: WriteLock,
     private readonly maxGroup = MAX_GROUP,
-  ) {}
+  ) {
+    // Another process's long turn (an import) keeps the writes waiting here for the lock.
+    lock?.onProgress?.(() => this.refreshWaiting());
+  }
 
   /** Whether the caller runs inside a turn (its own or one it was started from). */
   get holding(): boolean {
@@ -103,6 +110,11 @@ export class SqliteWriter {
    */
   heartbeat(): void {
     if (!this.holding) return;
+    this.refreshWaiting();
+    this.lock?.progress?.();
+  }
+
+  private refreshWaiting(): void {
     for (const turn of this.queue) turn.timer.refresh();
   }
 

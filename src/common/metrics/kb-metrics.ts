@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { monitorEventLoopDelay, IntervalHistogram } from 'node:perf_hooks';
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { AggregatorRegistry, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { clusterMetricsText, inClusterWorker } from '../cluster/cluster-worker';
 import type { Database } from '../database/database';
 
 /** Sampling resolution of the event-loop delay monitor (ms): fine enough for a 25 ms target. */
@@ -10,7 +11,8 @@ const NS_PER_SECOND = 1e9;
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.25, 0.5, 1, 2.5, 5, 10];
 
 /**
- * kb's Prometheus metrics, one registry per process: the event-loop delay (perf_hooks'
+ * kb's Prometheus metrics, one registry per process (with KB_WORKERS > 1, /metrics answers
+ * every worker's, aggregated by the primary): the event-loop delay (perf_hooks'
  * monitorEventLoopDelay), the database queues (writer, read pool, connection pool) and request
  * counts and durations by route. The event-loop quantiles cover the time since the previous
  * scrape, so a benchmark scrapes once before and once after its run.
@@ -40,6 +42,12 @@ export class KbMetrics {
     });
     this.eventLoopGauges();
     this.poolGauges();
+    if (inClusterWorker()) {
+      // KB_WORKERS > 1: the primary collects this registry from every worker and sums it
+      // (the event-loop delay: the worst worker's).
+      new AggregatorRegistry();
+      AggregatorRegistry.setRegistries([this.registry]);
+    }
   }
 
   /** Express middleware counting every answer (registered first, so it sees them all). */
@@ -58,7 +66,7 @@ export class KbMetrics {
 
   /** The text exposition format; starts a new event-loop window. */
   async render(): Promise<string> {
-    const text = await this.registry.metrics();
+    const text = inClusterWorker() ? await clusterMetricsText() : await this.registry.metrics();
     this.loop.reset();
     return text;
   }
@@ -78,6 +86,7 @@ export class KbMetrics {
       help: 'Event-loop delay since the previous scrape (perf_hooks.monitorEventLoopDelay), by quantile.',
       labelNames: ['quantile'],
       registers: [this.registry],
+      aggregator: 'max',
       collect() {
         const seconds = (ns: number) => (Number.isFinite(ns) ? ns / NS_PER_SECOND : 0);
         this.set({ quantile: '0.5' }, seconds(loop.percentile(50)));

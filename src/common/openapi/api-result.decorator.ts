@@ -66,7 +66,10 @@ export function ApiResult<T>(type: Type<T>, options: ApiResultOptions = {}) {
  */
 export function ApiSentResult(
   type: Type<unknown>,
-  options: ApiResultOptions = {},
+  options: ApiResultOptions & {
+    /** Other media types the answer may have besides the JSON of `type` (by Accept). */
+    content?: ApiResultMetadata['content'];
+  } = {},
 ): MethodDecorator {
   return applyDecorators(
     ApiExtraModels(type, ...(options.other ? [options.other.type] : [])),

@@ -97,6 +97,10 @@ const ERROR_RESPONSES: Record<number | 'default', ErrorResponse> = {
     name: 'NotFound',
     description: 'No such resource, or one the caller may not see (the two look the same).',
   },
+  406: {
+    name: 'NotAcceptable',
+    description: 'The answer exists only in media types `Accept` does not allow.',
+  },
   409: {
     name: 'Conflict',
     description:

@@ -97,14 +97,18 @@ function successResponses(
 ): Record<string, ResponseObject> {
   const status = Object.keys(generated).find((s) => s.startsWith('2')) ?? '200';
   if (!result) return { [status]: { description: STATUS_TEXT[status] ?? 'OK' } };
-  const content = result.type
-    ? { 'application/json': { schema: { $ref: getSchemaPath(result.type) } } }
-    : Object.fromEntries(
-        Object.entries(result.content ?? {}).map(([type, kind]) => [
-          type,
-          { schema: kind === 'binary' ? { type: 'string', format: 'binary' } : { type: 'string' } },
-        ]),
-      );
+  // JSON of `type` and/or the other media types (a report as JSON or as JUnit XML).
+  const content = {
+    ...(result.type
+      ? { 'application/json': { schema: { $ref: getSchemaPath(result.type) } } }
+      : {}),
+    ...Object.fromEntries(
+      Object.entries(result.content ?? {}).map(([type, kind]) => [
+        type,
+        { schema: kind === 'binary' ? { type: 'string', format: 'binary' } : { type: 'string' } },
+      ]),
+    ),
+  };
   const response: ResponseObject = {
     description: result.description ?? STATUS_TEXT[status] ?? 'OK',
     ...(result.headers ? { headers: headerRefs(result.headers) } : {}),

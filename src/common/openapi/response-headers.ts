@@ -37,6 +37,11 @@ export const RESPONSE_HEADERS = {
       'What is left of the quota: `"search";r=299;t=60` (remaining requests, seconds until the window resets).',
     schema: { type: 'string', example: '"search";r=299;t=60' },
   },
+  Vary: {
+    description:
+      'The request headers the answer depends on (`Accept`: the same URL answers JSON or XML).',
+    schema: { type: 'string', example: 'Accept' },
+  },
   'WWW-Authenticate': {
     description: 'The challenge: `Bearer realm="kb"`.',
     schema: { type: 'string' },

@@ -122,6 +122,16 @@ function assertFewUnknownMembers(body: object, metatype: object): void {
   }
 }
 
+const omittableBodies = new WeakSet<object>();
+
+/**
+ * Marks a body class whose members are all optional: a request with no body at all is read as
+ * `{}` (a body that is there must still be a JSON object).
+ */
+export function BodyMayBeOmitted(): ClassDecorator {
+  return (target) => void omittableBodies.add(target);
+}
+
 /**
  * The one validation pipe: a body that is not a JSON object, or a member of the wrong JSON
  * type, is a 400; unknown fields and wrong values are 422 field problems.
@@ -129,6 +139,7 @@ function assertFewUnknownMembers(body: object, metatype: object): void {
 class ProblemValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     if (metadata.type === 'body' && !PRIMITIVES.has(metadata.metatype)) {
+      if (value === undefined && omittableBodies.has(metadata.metatype as object)) value = {};
       if (
         value === undefined ||
         value === null ||

@@ -91,12 +91,30 @@ export class ImportCounts {
   @ApiProperty(COUNT) macros: number;
 }
 
+export class ImportPageOutcome {
+  @ApiProperty({ description: 'The file the page came from, as named in the upload.' })
+  path: string;
+
+  @ApiProperty()
+  slug: string;
+
+  @ApiProperty({ enum: ['created', 'replaced', 'unchanged'] })
+  outcome: 'created' | 'replaced' | 'unchanged';
+}
+
 export class ImportReportResponse implements ImportReport {
   @ApiProperty({ enum: IMPORT_FORMATS, enumName: 'ImportFormat' })
   format: ImportFormat;
 
   @ApiProperty({ description: 'true: nothing was written; the report says what would be.' })
   dryRun: boolean;
+
+  @ApiProperty({
+    type: [ImportPageOutcome],
+    description:
+      'Every page of the upload by file: its slug and what the import did (or would do) with it.',
+  })
+  pages: ImportPageOutcome[];
 
   @ApiProperty({ type: [String], description: 'Slugs of the pages created.' })
   created: string[];

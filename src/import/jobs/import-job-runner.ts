@@ -4,6 +4,7 @@ import {
   Logger,
   OnApplicationBootstrap,
   OnApplicationShutdown,
+  OnModuleInit,
 } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { rm, stat } from 'node:fs/promises';
@@ -11,6 +12,7 @@ import { relative, isAbsolute } from 'node:path';
 import type { AuthUser } from '../../common/auth/auth-user';
 import { APP_CONFIG, AppConfig } from '../../common/config/app-config';
 import { ShutdownState } from '../../common/health/shutdown-state';
+import { MediaSweeper, SweepHold } from '../../media/media-sweeper';
 import { ImportService } from '../import.service';
 import { importTempRoot } from '../intake/import-upload';
 import { ImportCancelled, ImportProgress, ImportUpload } from '../run/run-types';
@@ -45,7 +47,9 @@ interface Run {
  * nobody resumes within IMPORT_JOB_RESUME_SECONDS fails.
  */
 @Injectable()
-export class ImportJobRunner implements OnApplicationBootstrap, OnApplicationShutdown {
+export class ImportJobRunner
+  implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown
+{
   /** This process, as lease owner. */
   readonly instanceId = randomUUID();
   private readonly logger = new Logger(ImportJobRunner.name);
@@ -60,7 +64,31 @@ export class ImportJobRunner implements OnApplicationBootstrap, OnApplicationShu
     private readonly imports: ImportService,
     private readonly events: JobEvents,
     private readonly shutdown: ShutdownState,
+    private readonly sweeper: MediaSweeper,
   ) {}
+
+  onModuleInit(): void {
+    this.sweeper.addHold(() => this.sweepHold());
+  }
+
+  /**
+   * What the media sweep must leave alone: everything stored since the oldest import still
+   * queued or running, on any instance (a job whose instance died holds it until its lease
+   * expires and sweep() fails it) or in this process (the synchronous route), and their
+   * upload folders.
+   */
+  async sweepHold(): Promise<SweepHold> {
+    const runs = [
+      ...(await this.jobs.listUnfinished()).map((job) => ({
+        since: job.createdAt,
+        tempDir: job.request.tempDir,
+      })),
+      ...this.imports.runsInProgress(),
+    ];
+    let since: Date | null = null;
+    for (const run of runs) if (!since || run.since < since) since = run.since;
+    return { since, paths: runs.map((run) => run.tempDir).filter(Boolean) };
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     this.shutdown.onDrainStart('import-jobs', () => this.handBack());

@@ -4,11 +4,31 @@ import type { Request, Response } from 'express';
 import { AdminOnly } from '../../common/auth/route-policy';
 import { Page, parsePageRequest } from '../../common/http/pagination';
 import { PageQueryDto } from '../../common/http/page-query.dto';
-import { ApiFileResult, ApiProblems, ApiResult } from '../../common/openapi/api-result.decorator';
+import {
+  ApiFileResult,
+  ApiProblems,
+  ApiResult,
+  ApiSentResult,
+} from '../../common/openapi/api-result.decorator';
+import { Problem } from '../../common/problems/problem';
+import { ImportReportResponse } from '../dto/import-report.dto';
+import type { ImportReport } from '../import.types';
 import { ImportJobList, ImportJobResponse } from '../dto/import-job.dto';
 import type { ImportJobResource } from './import-job.types';
 import { ImportJobsService } from './import-jobs.service';
 import { openEventStream } from './event-stream';
+
+/** The media type of the report the client accepts (JSON when it says nothing); else 406. */
+function acceptedReportType(req: Request): 'application/json' | 'application/xml' | 'text/xml' {
+  const type = req.accepts(['application/json', 'application/xml', 'text/xml']);
+  if (type === false)
+    throw new Problem(
+      406,
+      'not_acceptable',
+      'The report is available as application/json or application/xml (JUnit).',
+    );
+  return type as 'application/json' | 'application/xml' | 'text/xml';
+}
 
 /** Import jobs (POST /api/import with async=true): status, list, live progress, cancel. */
 @ApiTags('import')
@@ -55,6 +75,32 @@ export class ImportJobsController {
         () => stream.end(),
       ),
     );
+  }
+
+  @Get(':id/report')
+  @ApiOperation({
+    summary: "A finished import job's report, as JSON or JUnit XML (admin)",
+    description:
+      '`Accept: application/xml` (or `text/xml`) answers the report as JUnit XML for CI: one `<testsuite>`, one `<testcase>` per file of the upload ' +
+      '(a page fails with its unresolved links and images, a referenced file the media rules refused fails, skipped and ignored files are `<skipped>` with the reason, ' +
+      "stored media pass) and one per page a mirror import moved to the bin. `application/json` or no Accept: the report as JSON (the job's `report`). " +
+      '409 `job_not_finished` while the job is queued or running, 409 `job_has_no_report` when it failed or was cancelled; 406 for other media types.',
+  })
+  @ApiSentResult(ImportReportResponse, {
+    content: { 'application/xml': 'text' },
+    headers: ['Vary'],
+  })
+  @ApiProblems(406, 409)
+  async getImportJobReport(
+    @Param('id') id: string,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<ImportReport | string> {
+    const type = acceptedReportType(req);
+    res.vary('Accept');
+    const body = await this.jobs.report(id, type === 'application/json' ? 'json' : 'junit');
+    if (typeof body === 'string') res.type(`${type}; charset=utf-8`);
+    return body;
   }
 
   @Post(':id/cancel')

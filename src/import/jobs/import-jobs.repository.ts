@@ -127,6 +127,15 @@ export class ImportJobsRepository {
   }
 
   /** Unfinished jobs whose lease ran out: their instance stopped (or lost the database). */
+  /** Jobs queued or running, whatever their lease. */
+  listUnfinished(): Promise<ImportJobEntity[]> {
+    return this.db
+      .manager()
+      .createQueryBuilder(ImportJobEntity, 'j')
+      .where('j.state IN (:...states)', { states: UNFINISHED })
+      .getMany();
+  }
+
   listExpired(now: Date): Promise<ImportJobEntity[]> {
     return this.db
       .manager()

@@ -11,6 +11,8 @@ import { toImportJobResource } from './import-job.mapper';
 import { ImportJobRunner } from './import-job-runner';
 import { ImportJobsRepository } from './import-jobs.repository';
 import { JobEvents, JobListener } from './job-events';
+import { importReportJUnit } from './junit-report';
+import type { ImportReport } from '../import.types';
 
 /** How often a follower of a job running on another instance reads its row. */
 const POLL_MS = 500;
@@ -79,6 +81,36 @@ export class ImportJobsService {
       at: job.createdAt.toISOString(),
       id: job.id,
     }));
+  }
+
+  /**
+   * A succeeded job's report, as JSON or as JUnit XML (junit-report.ts). 409 `job_not_finished`
+   * while it is queued or running; 409 `job_has_no_report` when it failed or was cancelled
+   * (nothing was written; GET the job for its problem).
+   */
+  async report(id: string, as: 'json' | 'junit'): Promise<ImportReport | string> {
+    const job = await this.require(id);
+    if (!FINISHED_STATES.includes(job.state))
+      throw new ConflictProblem(
+        'job_not_finished',
+        `This import job is ${job.state}; its report comes when it has finished.`,
+        { state: job.state },
+      );
+    if (job.state !== 'succeeded' || !job.report)
+      throw new ConflictProblem(
+        'job_has_no_report',
+        `This import job ${job.state === 'cancelled' ? 'was cancelled' : 'failed'}; nothing was imported (the job has its problem).`,
+        { state: job.state },
+      );
+    if (as === 'json') return job.report;
+    const options = job.request.options;
+    return importReportJUnit(job.report, {
+      id: job.id,
+      startedAt: job.startedAt,
+      finishedAt: job.finishedAt,
+      prefix: options.prefix,
+      mode: options.mode ?? 'merge',
+    });
   }
 
   /**

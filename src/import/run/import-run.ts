@@ -2,13 +2,20 @@ import type { AuthUser } from '../../common/auth/auth-user';
 import { isUniqueViolation } from '../../common/database/unique-violation';
 import type { Tx } from '../../common/database/database';
 import { ConflictProblem, FieldProblem, FieldProblems } from '../../common/problems/problem';
+import { sameMarkdown } from '../../pages/page-state';
 import { variableProblems } from '../../pages/variables';
 import type { PageRecord } from '../../pages/store/page-columns';
 import { ImportBudget } from '../import-budget';
 import { convertSources } from '../import-formats';
 import { ignoredFiles, noDocumentProblems } from '../import-outcome';
 import { emptyReport, finishReport } from '../import.mapper';
-import type { ConversionResult, ImportDocument, ImportReport, SourceEntry } from '../import.types';
+import type {
+  ConversionResult,
+  ImportDocument,
+  ImportedPageOutcome,
+  ImportReport,
+  SourceEntry,
+} from '../import.types';
 import { pacer } from '../pace';
 import {
   MediaKindOf,
@@ -222,13 +229,22 @@ export class ImportRun {
       this.progress('writing pages', done, documents.length);
       const content = rewriteDocument(doc, plan.index, context);
       const current = plan.existingBySlug.get(doc.slug);
-      if (!current) this.report.created.push(doc.slug);
-      else if (current.title === doc.title && current.content === content)
-        this.report.unchanged.push(doc.slug);
-      else this.report.replaced.push(doc.slug);
+      this.record(
+        doc,
+        !current
+          ? 'created'
+          : current.title === doc.title && sameMarkdown(content, current.content)
+            ? 'unchanged'
+            : 'replaced',
+      );
     }
     this.report.binned = this.toBin(plan).map((page) => page.slug);
     this.progress('writing pages', documents.length, documents.length);
+  }
+
+  private record(doc: ImportDocument, outcome: ImportedPageOutcome['outcome']): void {
+    this.report[outcome].push(doc.slug);
+    this.report.pages.push({ path: doc.sourcePath, slug: doc.slug, outcome });
   }
 
   /**
@@ -308,7 +324,7 @@ export class ImportRun {
         archiveSlugs,
       );
       try {
-        this.report[await this.deps.pages.upsertImported(tx, page, this.actor)].push(doc.slug);
+        this.record(doc, await this.deps.pages.upsertImported(tx, page, this.actor));
       } catch (error) {
         // The page rules refuse a document before writing anything of it: reported like
         // any invalid document (strict: the whole import rolls back).

@@ -101,6 +101,12 @@ export async function convertConfluence(
     }
   }
 
+  // Progress counts entries: the ones sorted above are done; pages, Markdown files and XML
+  // exports count as they are converted.
+  let done = entries.length - pages.length - markdown.length - xmlExports.length;
+  const advance = () => options.onProgress?.(++done);
+  options.onProgress?.(done);
+
   const pageById = new Map<string, string>();
   for (const page of pages) {
     const id = PAGE_ID.exec(posix.basename(page.path))?.[1];
@@ -123,6 +129,7 @@ export async function convertConfluence(
   const parsed = new Map<string, ParsedPage>();
   for (const page of pages) {
     await tick();
+    advance();
     const text = out.text(page);
     if (text === undefined) continue;
     const result = convertPage(page.path, text, { pageById, attachmentById });
@@ -176,11 +183,13 @@ export async function convertConfluence(
       includeBlogPosts: options.includeBlogPosts === true,
       jiraBaseUrl: options.jiraBaseUrl,
     });
+    advance();
   }
   // Markdown converted from Confluence: chrome removed (cleanConfluence, on by default here).
   for (const entry of markdown) {
     await tick();
     addMarkdownDocument(out, entry);
+    advance();
   }
   return out;
 }

@@ -170,6 +170,20 @@ describe('convertConfluence', () => {
   const page = (title: string, body: string) =>
     `<html><head><title>Space : ${title}</title></head><body><div id="breadcrumb-section">crumbs</div><h1 id="title-heading"><span id="title-text"> Space : ${title} </span></h1><div class="page-metadata">Created by x</div><div id="main-content">${body}</div><div id="footer">Generated</div></body></html>`;
 
+  it('reports its progress per converted page, in entries, up to all of them', async () => {
+    const files: Record<string, string> = { 'index.html': '<ul></ul>', 'img/a.png': 'png' };
+    for (let i = 0; i < 5; i++) files[`Page_${i}.html`] = page(`Page ${i}`, `<p>${i}</p>`);
+    files['notes.md'] = '# Notes\n\ntext';
+    const seen: number[] = [];
+    const result = await convertConfluence(entries(files), {
+      ...options,
+      onProgress: (done) => seen.push(done),
+    });
+    expect(result.documents).toHaveLength(6);
+    // The index and the image at once, then one step per page and per Markdown file.
+    expect(seen).toEqual([2, 3, 4, 5, 6, 7, 8]);
+  });
+
   it('converts code panels, information panels, tables and TOC macros', async () => {
     const body = [
       `<style>.x{color:red}</style><div class="toc-macro"><ul><li><a href="#a">A</a></li></ul></div>`,

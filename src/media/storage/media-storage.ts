@@ -8,6 +8,14 @@ export interface ByteRange {
 
 export interface StoredObject {
   size: number;
+  /** When the content was last written or `put` again (the orphan sweeper's grace counts from it). */
+  modifiedAt: Date;
+}
+
+/** One stored content, as a listing of the store gives it. */
+export interface StoredEntry {
+  sha256: string;
+  modifiedAt: Date;
 }
 
 /**
@@ -23,8 +31,10 @@ export interface StoredObject {
 export interface MediaStorage {
   /**
    * Stores the finished file at `sourcePath` under `sha256` (which the caller computed while
-   * writing it). Idempotent: if the content is already stored, nothing is written. The source
-   * file is left in place; the caller removes it.
+   * writing it). Idempotent: if the content is already stored, nothing is written but its
+   * modification time is renewed, so a sweep of orphans (MediaSweeper) cannot take content an
+   * import has just reused while its row is still uncommitted. The source file is left in
+   * place; the caller removes it.
    */
   put(sha256: string, sourcePath: string): Promise<void>;
   /** Size of the stored content, or null when it is not stored. */
@@ -34,6 +44,8 @@ export interface MediaStorage {
   createReadStream(sha256: string, range?: ByteRange): Promise<Readable>;
   /** Removes the content; no error when it is already gone. */
   delete(sha256: string): Promise<void>;
+  /** Every stored content, in no particular order, read a page at a time. */
+  list(): AsyncIterable<StoredEntry>;
 }
 
 export const MEDIA_STORAGE = Symbol('MEDIA_STORAGE');

@@ -1,7 +1,9 @@
 import {
+  CopyObjectCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
@@ -9,7 +11,9 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { createReadStream } from 'node:fs';
 import { Readable, Transform } from 'node:stream';
 import type { S3StoreConfig } from '../../common/config/app-config';
-import { ByteRange, MediaStorage, SHA256_HEX, StoredObject } from './media-storage';
+import { ByteRange, MediaStorage, SHA256_HEX, StoredEntry, StoredObject } from './media-storage';
+
+const KEY = /^[0-9a-f]{2}\/[0-9a-f]{2}\/([0-9a-f]{64})$/;
 
 /** Parts of a multipart upload; files up to this size go up in one PutObject. */
 const PART_SIZE = 8 * 1024 * 1024;
@@ -46,7 +50,19 @@ export class S3MediaStorage implements MediaStorage {
   }
 
   async put(sha256: string, sourcePath: string): Promise<void> {
-    if (await this.exists(sha256)) return;
+    if (await this.exists(sha256)) {
+      // Copying the object onto itself renews its LastModified (see MediaStorage.put).
+      const key = this.keyFor(sha256);
+      await this.client.send(
+        new CopyObjectCommand({
+          Bucket: this.bucket,
+          Key: key,
+          CopySource: `${this.bucket}/${key}`,
+          MetadataDirective: 'REPLACE',
+        }),
+      );
+      return;
+    }
     const upload = new Upload({
       client: this.client,
       params: { Bucket: this.bucket, Key: this.keyFor(sha256), Body: createReadStream(sourcePath) },
@@ -62,7 +78,7 @@ export class S3MediaStorage implements MediaStorage {
       const head = await this.client.send(
         new HeadObjectCommand({ Bucket: this.bucket, Key: this.keyFor(sha256) }),
       );
-      return { size: head.ContentLength ?? 0 };
+      return { size: head.ContentLength ?? 0, modifiedAt: head.LastModified ?? new Date() };
     } catch (error) {
       if (isNotFound(error)) return null;
       throw error;
@@ -99,6 +115,20 @@ export class S3MediaStorage implements MediaStorage {
     await this.client.send(
       new DeleteObjectCommand({ Bucket: this.bucket, Key: this.keyFor(sha256) }),
     );
+  }
+
+  async *list(): AsyncIterable<StoredEntry> {
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.bucket, ContinuationToken: token }),
+      );
+      for (const object of page.Contents ?? []) {
+        const match = KEY.exec(object.Key ?? '');
+        if (match) yield { sha256: match[1], modifiedAt: object.LastModified ?? new Date() };
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
   }
 
   onModuleDestroy(): void {

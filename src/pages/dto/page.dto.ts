@@ -11,6 +11,7 @@ import {
   Min,
 } from 'class-validator';
 import { Optional } from '../../common/problems/optional';
+import { BodyMayBeOmitted } from '../../common/problems/validation';
 import { LIFECYCLES, type Lifecycle, type PropertyValue } from '../entities/page.entity';
 import { PROPERTIES_SCHEMA, VARIABLES_SCHEMA } from './page-response.dto';
 
@@ -175,4 +176,16 @@ export class RestoreRevisionDto {
   @IsInt()
   @Min(1)
   baseRevision?: number;
+}
+
+@BodyMayBeOmitted()
+export class RestoreFromBinDto {
+  @ApiPropertyOptional({
+    example: 'guides/getting-started-old',
+    description:
+      'optional: restore under this slug instead of the one the page had (the rules of page create; 409 `slug_taken` when a live page uses it)',
+  })
+  @Optional()
+  @IsString()
+  slug?: string;
 }

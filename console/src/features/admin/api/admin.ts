@@ -32,8 +32,14 @@ export function useBin() {
 export function useRestoreFromBin() {
   const invalidate = useInvalidate();
   return useMutation({
-    mutationFn: (id: string) =>
-      unwrap(api.POST('/api/bin/{id}/restore', { params: { path: { id } } })),
+    /** `slug`: restore under this slug instead of the page's own (taken) one. */
+    mutationFn: ({ id, slug }: { id: string; slug?: string }) =>
+      unwrap(
+        api.POST('/api/bin/{id}/restore', {
+          params: { path: { id } },
+          ...(slug === undefined ? {} : { body: { slug } }),
+        }),
+      ),
     onSuccess: () => invalidate(binKey, ['/api/recent'], ['/api/tree']),
   });
 }

@@ -1,8 +1,9 @@
-import { useState } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { isProblem } from '../../../api/problem';
+import { ApiProblem, isProblem } from '../../../api/problem';
 import { ConfirmDialog, Dialog } from '../../../components/dialog';
 import { EmptyState } from '../../../components/empty-state';
+import { Field } from '../../../components/field';
 import { LoadMore } from '../../../components/load-more';
 import { ProblemMessage } from '../../../components/problem-message';
 import { Spinner } from '../../../components/spinner';
@@ -12,29 +13,66 @@ import { paths } from '../../../lib/slugs';
 import { useBin, usePurge, useRestoreFromBin, type BinItem } from '../api/admin';
 
 /**
- * A restore refused with 409 slug_taken: a live page now has the slug. The bin cannot restore
- * under another slug, so the way out is to give the live page a new slug first.
+ * A restore refused with 409 slug_taken: a live page now has the slug. Offers to restore the
+ * page under a new slug (prefilled with a free-looking one); that slug may be taken too (409)
+ * or break the slug rules (422), which the dialog says and lets the administrator try again.
  */
-function SlugTakenDialog({ item, onClose }: { item: BinItem; onClose: () => void }) {
+function SlugTakenDialog({
+  item,
+  onClose,
+  onRestored,
+}: {
+  item: BinItem;
+  onClose: () => void;
+  onRestored: (page: { slug: string; title: string }) => void;
+}) {
+  const restore = useRestoreFromBin();
+  const [slug, setSlug] = useState(`${item.slug}-restored`);
+  const problems = restore.error instanceof ApiProblem ? restore.error : null;
+  const slugErrors = problems?.errorsFor('slug') ?? [];
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    restore.mutate({ id: item.id, slug }, { onSuccess: onRestored });
+  };
   return (
     <Dialog
       title="The slug is taken"
       onClose={onClose}
       description={
         <>
-          A live page now uses <code>{item.slug}</code>. Give that page a new slug (its editor’s
-          “Page details”), then restore “{item.title}” again.
+          A live page now uses <code>{item.slug}</code>. Restore “{item.title}” under a new slug, or
+          give the live page a new slug first.
         </>
       }
     >
-      <div className="dialog__actions">
-        <button type="button" className="button" onClick={onClose}>
-          Close
-        </button>
-        <Link className="button button--primary" to={paths.edit(item.slug)}>
-          Give the live page a new slug
-        </Link>
-      </div>
+      <form className="dialog__body" onSubmit={submit}>
+        <Field
+          label="New slug"
+          hint="Lower case, words joined by hyphens, folders by slashes."
+          errors={slugErrors}
+        >
+          <input
+            className="input"
+            required
+            autoComplete="off"
+            spellCheck={false}
+            value={slug}
+            onChange={(e) => setSlug(e.target.value)}
+          />
+        </Field>
+        {slugErrors.length === 0 && <ProblemMessage error={restore.error} title="Not restored." />}
+        <div className="dialog__actions">
+          <button type="button" className="button" onClick={onClose}>
+            Close
+          </button>
+          <Link className="button" to={paths.edit(item.slug)}>
+            Give the live page a new slug
+          </Link>
+          <button type="submit" className="button button--primary" disabled={restore.isPending}>
+            Restore
+          </button>
+        </div>
+      </form>
     </Dialog>
   );
 }
@@ -93,12 +131,15 @@ export function BinScreen() {
 
   const restoreItem = (item: BinItem) => {
     setRestored(null);
-    restore.mutate(item.id, {
-      onSuccess: (page) => setRestored({ slug: page.slug, title: page.title }),
-      onError: (error) => {
-        if (isProblem(error, 409)) setTaken(item);
+    restore.mutate(
+      { id: item.id },
+      {
+        onSuccess: (page) => setRestored({ slug: page.slug, title: page.title }),
+        onError: (error) => {
+          if (isProblem(error, 409)) setTaken(item);
+        },
       },
-    });
+    );
   };
 
   return (
@@ -107,8 +148,8 @@ export function BinScreen() {
         Bin
       </h1>
       <p className="screen__lead">
-        Deleted pages wait here with their revisions. Restore puts one back under its slug; Purge
-        deletes it for good.
+        Deleted pages wait here with their revisions. Restore puts one back under its slug (or a new
+        one, when a live page took it); Purge deletes it for good.
       </p>
       <p role="status" className="admin__status">
         {restored && (
@@ -166,7 +207,16 @@ export function BinScreen() {
           onConfirm={() => purge.mutate(purging.id, { onSettled: () => setPurging(null) })}
         />
       )}
-      {taken && <SlugTakenDialog item={taken} onClose={() => setTaken(null)} />}
+      {taken && (
+        <SlugTakenDialog
+          item={taken}
+          onClose={() => setTaken(null)}
+          onRestored={(page) => {
+            setTaken(null);
+            setRestored({ slug: page.slug, title: page.title });
+          }}
+        />
+      )}
     </section>
   );
 }

@@ -17,7 +17,7 @@ export function ResetPasswordDialog({ user, onClose }: { user: User; onClose: ()
   };
   return (
     <Dialog title={`Reset the password of ${user.username}`} onClose={onClose}>
-      <form onSubmit={submit}>
+      <form className="dialog__body" onSubmit={submit}>
         <Field
           label="New password"
           hint="At least 8 characters. Tell it to them another way."
@@ -58,7 +58,7 @@ export function UserGroupsDialog({ user, onClose }: { user: User; onClose: () =>
   };
   return (
     <Dialog title={`Groups of ${user.username}`} onClose={onClose}>
-      <form onSubmit={submit}>
+      <form className="dialog__body" onSubmit={submit}>
         <GroupChecks legend="Groups" value={groups} onChange={setGroups} />
         <ProblemMessage error={update.error} />
         <div className="dialog__actions">

@@ -19,6 +19,11 @@ const counts = {
 const report: ImportReport = {
   format: 'markdown',
   dryRun: true,
+  pages: [
+    { path: 'a.md', slug: 'docs/a', outcome: 'created' },
+    { path: 'b.md', slug: 'docs/b', outcome: 'created' },
+    { path: 'c.md', slug: 'docs/c', outcome: 'replaced' },
+  ],
   created: ['docs/a', 'docs/b'],
   replaced: ['docs/c'],
   unchanged: [],

@@ -1,0 +1,393 @@
+import { randomUUID } from 'node:crypto';
+import { createWriteStream, existsSync, statSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, resolve, sep } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { parseArgs } from 'node:util';
+import unzipper from 'unzipper';
+import { KbError, KbHttp, serverSentEvents } from './kb-http';
+import { folderFiles, zipStream } from './zip-folder';
+
+export const CLIENT_USAGE = `Usage: kb <command> [options]       (or: npm run cli -- <command> [options])
+  push DIR --url URL --format markdown|wikijs|confluence [--prefix PREFIX] [--mirror]
+       [--dry-run] [--skip-invalid] [--junit FILE] [--fail-on-broken-links]
+                      zips DIR (minus .kbignore) and imports it; follows the import job
+  pull PREFIX DIR --url URL    exports the pages under PREFIX into DIR
+  links [PREFIX] --url URL     lists broken links and missing images
+The token comes from the KB_TOKEN environment variable (a personal access token), never from
+the command line; --url defaults to KB_URL.
+Exit codes: 0 done, 1 the import failed or kb refused, 2 broken links found, 64 usage.`;
+
+const OPTIONS = {
+  url: { type: 'string' },
+  format: { type: 'string' },
+  prefix: { type: 'string' },
+  mirror: { type: 'boolean' },
+  'dry-run': { type: 'boolean' },
+  'skip-invalid': { type: 'boolean' },
+  junit: { type: 'string' },
+  'fail-on-broken-links': { type: 'boolean' },
+  token: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values'];
+
+class UsageError extends Error {}
+
+/** Where the CLI writes: the summary to `out`, progress and errors to `err`. */
+export interface ClientIo {
+  out: NodeJS.WritableStream;
+  err: NodeJS.WritableStream;
+  env: NodeJS.ProcessEnv;
+}
+
+interface ImportReport {
+  dryRun: boolean;
+  created: string[];
+  replaced: string[];
+  unchanged: string[];
+  binned?: string[];
+  skipped: { path: string; reason: string }[];
+  counts: Record<string, number>;
+}
+
+interface ImportJob {
+  id: string;
+  state: string;
+  report: ImportReport | null;
+  problem: { title?: string; status?: number; code?: string; detail?: string } | null;
+}
+
+interface BrokenLink {
+  page: string;
+  target: string;
+  line: number;
+  kind: string;
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** Progress lines on stderr, at most one every `everyMs` (the last one always). */
+function throttled(io: ClientIo, everyMs = 1000): (line: string, force?: boolean) => void {
+  let last = 0;
+  return (line, force = false) => {
+    const now = Date.now();
+    if (!force && now - last < everyMs) return;
+    last = now;
+    io.err.write(`${line}\n`);
+  };
+}
+
+function connect(values: Values, io: ClientIo): KbHttp {
+  const url = values.url ?? io.env.KB_URL;
+  if (!url) throw new UsageError('--url (or KB_URL) is required');
+  if (!/^https?:\/\//.test(url)) throw new UsageError(`--url must be an http(s) URL, got "${url}"`);
+  const token = io.env.KB_TOKEN;
+  if (!token) throw new UsageError('set KB_TOKEN to a personal access token (POST /api/tokens)');
+  return new KbHttp(url, token);
+}
+
+async function allBrokenLinks(http: KbHttp, prefix: string | undefined): Promise<BrokenLink[]> {
+  const items: BrokenLink[] = [];
+  let cursor: string | null = null;
+  do {
+    const query = new URLSearchParams({ limit: '1000' });
+    if (prefix) query.set('prefix', prefix);
+    if (cursor) query.set('cursor', cursor);
+    const page: { items: BrokenLink[]; nextCursor: string | null } = await http.json(
+      `/api/reports/links?${query}`,
+    );
+    items.push(...page.items);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return items;
+}
+
+function printBrokenLinks(io: ClientIo, links: BrokenLink[]): void {
+  for (const link of links)
+    io.out.write(
+      `${link.page}:${link.line}: broken ${link.kind === 'image' ? 'image' : 'link'} ${link.target}\n`,
+    );
+}
+
+/** The multipart body, streamed: the fields, then the ZIP as `files` (sent as it is made). */
+async function* multipart(
+  boundary: string,
+  fields: Record<string, string>,
+  fileName: string,
+  file: Readable,
+  onBytes: (sent: number) => void,
+): AsyncGenerator<Buffer> {
+  let sent = 0;
+  const emit = (chunk: Buffer): Buffer => {
+    sent += chunk.length;
+    onBytes(sent);
+    return chunk;
+  };
+  for (const [name, value] of Object.entries(fields))
+    yield emit(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+      ),
+    );
+  yield emit(
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${fileName}"\r\n` +
+        'Content-Type: application/zip\r\n\r\n',
+    ),
+  );
+  for await (const chunk of file) yield emit(chunk as Buffer);
+  yield emit(Buffer.from(`\r\n--${boundary}--\r\n`));
+}
+
+async function push(args: string[], values: Values, io: ClientIo): Promise<number> {
+  const [dirArg] = args;
+  if (!dirArg || args.length > 1) throw new UsageError('push takes one folder: kb push DIR');
+  const dir = resolve(dirArg);
+  if (!existsSync(dir) || !statSync(dir).isDirectory())
+    throw new UsageError(`${dirArg} is not a folder`);
+  if (!values.format) throw new UsageError('--format is required (markdown, wikijs or confluence)');
+  if (values.mirror && !values.prefix)
+    throw new UsageError('--mirror needs --prefix: only the pages under it mirror the folder');
+  const http = connect(values, io);
+
+  const files = await folderFiles(dir);
+  if (files.length === 0) throw new UsageError(`${dirArg} has no files to push (see .kbignore)`);
+  const fields: Record<string, string> = { format: values.format, async: 'true' };
+  if (values.prefix) fields.prefix = values.prefix;
+  if (values.mirror) fields.mode = 'mirror';
+  if (values['dry-run']) fields.dryRun = 'true';
+  if (values['skip-invalid']) fields.skipInvalid = 'true';
+
+  const progress = throttled(io);
+  const idempotencyKey = `kb-push-${randomUUID()}`;
+  io.err.write(`kb: pushing ${files.length} files from ${dirArg} to ${http.base}\n`);
+  let job: ImportJob | undefined;
+  // A network failure or a 502/503/504 while uploading is retried with the same
+  // Idempotency-Key: the ZIP has the same bytes, so kb runs the import at most once.
+  for (let attempt = 1; ; attempt++) {
+    let zipped = 0;
+    let sent = 0;
+    const zip = zipStream(dir, files, (done) => {
+      zipped = done;
+    });
+    const boundary = `kb-${randomUUID()}`;
+    try {
+      const response = await http.request('/api/import', {
+        method: 'POST',
+        headers: {
+          'Content-Type': `multipart/form-data; boundary=${boundary}`,
+          'Idempotency-Key': `"${idempotencyKey}"`,
+        },
+        body: Readable.from(
+          multipart(boundary, fields, 'upload.zip', zip, (bytes) => {
+            sent = bytes;
+            progress(`upload: ${megabytes(sent)} sent, ${zipped}/${files.length} files`);
+          }),
+        ) as unknown as ReadableStream,
+        duplex: 'half',
+      });
+      progress(`upload: ${megabytes(sent)} sent, ${files.length}/${files.length} files`, true);
+      job = (await response.json()) as ImportJob;
+      break;
+    } catch (error) {
+      zip.destroy();
+      const retriable =
+        error instanceof KbError &&
+        (error.status === undefined || [502, 503, 504].includes(error.status));
+      if (!retriable || attempt >= 3) throw error;
+      io.err.write(`kb: ${(error as Error).message}; retrying (${attempt + 1}/3)\n`);
+    }
+  }
+
+  job = await follow(http, job, io);
+  if (job.state !== 'succeeded' || !job.report) {
+    const problem = job.problem;
+    io.err.write(
+      `kb: the import ${job.state}` +
+        (problem
+          ? `: ${problem.title ?? ''} (${problem.code ?? problem.status}): ${problem.detail ?? ''}`
+          : '') +
+        '\n',
+    );
+    if (values.junit) await writeJunit(http, job.id, values.junit, io);
+    return 1;
+  }
+  printSummary(io, job.report);
+  if (values.junit) await writeJunit(http, job.id, values.junit, io);
+  if (values['fail-on-broken-links']) {
+    if (job.report.dryRun) {
+      io.err.write('kb: links not checked: a dry run writes nothing to check\n');
+      return 0;
+    }
+    const broken = await allBrokenLinks(http, values.prefix);
+    printBrokenLinks(io, broken);
+    if (broken.length > 0) {
+      io.err.write(`kb: ${broken.length} broken link${broken.length === 1 ? '' : 's'}\n`);
+      return 2;
+    }
+    io.out.write('no broken links\n');
+  }
+  return 0;
+}
+
+/** Follows the job's events to its end (server-side progress on stderr); answers the finished job. */
+async function follow(http: KbHttp, job: ImportJob, io: ClientIo): Promise<ImportJob> {
+  const progress = throttled(io);
+  const finished = ['succeeded', 'failed', 'cancelled'];
+  for (let attempt = 0; attempt < 5 && !finished.includes(job.state); attempt++) {
+    try {
+      const response = await http.request(
+        `/api/import/jobs/${job.id}/events`,
+        {},
+        'text/event-stream',
+      );
+      for await (const event of serverSentEvents(response)) {
+        if (event.event === 'progress') {
+          const p = event.data as { phase: string; done: number; total: number };
+          progress(`kb: ${p.phase} ${p.done}/${p.total}`);
+        } else if (event.event === 'state') {
+          job = event.data as ImportJob;
+          if (finished.includes(job.state)) break;
+        }
+      }
+    } catch (error) {
+      if (!(error instanceof KbError) || (error.status !== undefined && error.status < 500))
+        throw error;
+    }
+    // The stream ended early (a restart, a proxy): read the job as it is now.
+    if (!finished.includes(job.state)) job = await http.json(`/api/import/jobs/${job.id}`);
+  }
+  return job;
+}
+
+function printSummary(io: ClientIo, report: ImportReport): void {
+  const c = report.counts;
+  const parts = [
+    `${c.created ?? 0} created`,
+    `${c.replaced ?? 0} replaced`,
+    `${c.unchanged ?? 0} unchanged`,
+    ...(report.binned ? [`${report.binned.length} binned`] : []),
+    `${c.skipped ?? 0} skipped`,
+  ];
+  io.out.write(`${report.dryRun ? 'dry run (nothing written): ' : ''}${parts.join(', ')}\n`);
+  for (const slug of report.created) io.out.write(`  created   ${slug}\n`);
+  for (const slug of report.replaced) io.out.write(`  replaced  ${slug}\n`);
+  for (const slug of report.binned ?? []) io.out.write(`  binned    ${slug}\n`);
+  for (const skip of report.skipped) io.out.write(`  skipped   ${skip.path}: ${skip.reason}\n`);
+}
+
+async function writeJunit(http: KbHttp, jobId: string, file: string, io: ClientIo): Promise<void> {
+  const response = await http.request(`/api/import/jobs/${jobId}/report`, {}, 'application/xml');
+  await mkdir(dirname(resolve(file)), { recursive: true });
+  await writeFile(file, Buffer.from(await response.arrayBuffer()));
+  io.err.write(`kb: JUnit report written to ${file}\n`);
+}
+
+async function pull(args: string[], values: Values, io: ClientIo): Promise<number> {
+  if (args.length !== 2)
+    throw new UsageError('pull takes a prefix and a folder: kb pull PREFIX DIR');
+  const prefix = args[0].replace(/^\/+|\/+$/g, '').toLowerCase();
+  const dir = resolve(args[1]);
+  const http = connect(values, io);
+  const slugs: string[] = [];
+  let cursor: string | null = null;
+  do {
+    const query = new URLSearchParams({ limit: '100' });
+    if (cursor) query.set('cursor', cursor);
+    const page: { items: { slug: string }[]; nextCursor: string | null } = await http.json(
+      `/api/pages?${query}`,
+    );
+    for (const item of page.items)
+      if (prefix === '' || item.slug === prefix || item.slug.startsWith(`${prefix}/`))
+        slugs.push(item.slug);
+    cursor = page.nextCursor;
+  } while (cursor);
+  if (slugs.length === 0) {
+    io.err.write(`kb: no pages under "${prefix}"\n`);
+    return 1;
+  }
+  const response = await http.request(
+    '/api/export/archive',
+    {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ slugs }),
+    },
+    'application/zip',
+  );
+  await mkdir(dir, { recursive: true });
+  let written = 0;
+  const entries = Readable.fromWeb(response.body as never).pipe(
+    unzipper.Parse({ forceStream: true }),
+  );
+  for await (const entry of entries as AsyncIterable<unzipper.Entry>) {
+    const target = resolve(dir, entry.path);
+    // Zip-slip guard: an entry must land inside the folder.
+    if (entry.type !== 'File' || !target.startsWith(dir + sep)) {
+      entry.autodrain();
+      continue;
+    }
+    await mkdir(dirname(target), { recursive: true });
+    await pipeline(entry, createWriteStream(target));
+    written++;
+  }
+  io.out.write(`pulled ${slugs.length} pages (${written} files) into ${args[1]}\n`);
+  return 0;
+}
+
+async function links(args: string[], values: Values, io: ClientIo): Promise<number> {
+  if (args.length > 1) throw new UsageError('links takes at most one prefix: kb links [PREFIX]');
+  const http = connect(values, io);
+  const broken = await allBrokenLinks(http, args[0]);
+  printBrokenLinks(io, broken);
+  if (broken.length === 0) {
+    io.out.write('no broken links\n');
+    return 0;
+  }
+  io.err.write(`kb: ${broken.length} broken link${broken.length === 1 ? '' : 's'}\n`);
+  return 2;
+}
+
+const COMMANDS: Record<string, (args: string[], values: Values, io: ClientIo) => Promise<number>> =
+  { push, pull, links };
+
+/** Runs one client command (`argv` without node and the script); answers the exit code. */
+export async function runClient(argv: string[], io: ClientIo): Promise<number> {
+  let parsed: { values: Values; positionals: string[] };
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: true });
+  } catch (error) {
+    io.err.write(`kb: ${(error as Error).message}\n${CLIENT_USAGE}\n`);
+    return 64;
+  }
+  const [command, ...args] = parsed.positionals;
+  if (parsed.values.help || !command || !COMMANDS[command]) {
+    io.err.write(`${CLIENT_USAGE}\n`);
+    return parsed.values.help ? 0 : 64;
+  }
+  if (parsed.values.token !== undefined) {
+    io.err.write(
+      'kb: --token is not accepted: other users can read a command line (ps) and CI logs and ' +
+        'shell histories keep it. Put the token in the KB_TOKEN environment variable.\n',
+    );
+    return 64;
+  }
+  try {
+    return await COMMANDS[command](args, parsed.values, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err.write(`kb: ${error.message}\n${CLIENT_USAGE}\n`);
+      return 64;
+    }
+    if (error instanceof KbError) {
+      io.err.write(`kb: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,223 @@
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { RunningKb, runEntry, startKb } from '../support/kb-process';
+import { createTestDatabase, TestDatabase } from '../support/mysql-databases';
+import { DB_TYPE } from '../support/test-app';
+
+const PASSWORD = 'cli-client-password';
+
+// Each command is a fresh node process compiling TypeScript: slow on a loaded machine.
+jest.setTimeout(300_000);
+
+/** A folder on disk: path → content. */
+function folder(root: string, files: Record<string, string>): string {
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(join(root, path, '..'), { recursive: true });
+    writeFileSync(join(root, path), content);
+  }
+  return root;
+}
+
+/**
+ * `kb push / pull / links` (src/client) as a separate process against a running kb: a real
+ * folder, the token from KB_TOKEN, exit codes and what it prints.
+ */
+describe('the kb CLI against a running kb', () => {
+  let kb: RunningKb;
+  let database: TestDatabase | undefined;
+  let work: string;
+  let token: string;
+
+  const api = async (path: string, init: RequestInit = {}): Promise<Response> =>
+    fetch(`${kb.url}${path}`, {
+      ...init,
+      headers: { Authorization: `Bearer ${token}`, ...(init.headers ?? {}) },
+    });
+  const cli = (args: string[], env: Record<string, string> = {}) =>
+    runEntry('cli', { KB_URL: kb.url, KB_TOKEN: token, ...env }, args);
+
+  beforeAll(async () => {
+    work = mkdtempSync(join(tmpdir(), 'kb-cli-'));
+    if (DB_TYPE === 'mysql') database = await createTestDatabase();
+    kb = await startKb({
+      KB_DATA_DIR: join(work, 'data'),
+      PASSWORD_HASH_COST: 'fast',
+      KB_ADMIN_PASSWORD: PASSWORD,
+      ...(database ? { DB_TYPE: 'mysql', DATABASE_URL: database.url } : {}),
+    });
+    const login = await fetch(`${kb.url}/auth/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password: PASSWORD }),
+    });
+    const cookie = login.headers.get('set-cookie')!.split(';')[0];
+    const created = await fetch(`${kb.url}/api/tokens`, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        Cookie: cookie,
+        'Sec-Fetch-Site': 'same-origin',
+      },
+      body: JSON.stringify({ name: 'ci' }),
+    });
+    token = ((await created.json()) as { token: string }).token;
+  }, 120_000);
+  afterAll(async () => {
+    await kb?.stop();
+    await database?.drop();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('pushes a folder (minus .kbignore), follows the job and prints a summary', async () => {
+    const docs = folder(join(work, 'docs'), {
+      'index.md': '# Docs\n\nRead [setup](guides/setup.md).\n',
+      'guides/setup.md': '# Setup\n\nRun it.\n',
+      'drafts/wip.md': '# Work in progress\n',
+      'notes.tmp.md': '# Scratch\n',
+      '.kbignore': '# not for the wiki\ndrafts/\n*.tmp.md\n',
+    });
+    const dry = await cli(['push', docs, '--format', 'markdown', '--prefix', 'docs', '--dry-run']);
+    expect(dry.stderr).not.toMatch(/Error|at .*\.ts/);
+    expect(dry.status).toBe(0);
+    expect(dry.stdout).toContain('dry run (nothing written): 2 created, 0 replaced, 0 unchanged');
+    expect((await api('/api/pages/docs/index')).status).toBe(404);
+
+    const pushed = await cli(['push', docs, '--format', 'markdown', '--prefix', 'docs']);
+    expect(pushed.status).toBe(0);
+    expect(pushed.stdout).toContain('2 created, 0 replaced, 0 unchanged');
+    expect(pushed.stdout).toContain('created   docs/index');
+    expect(pushed.stdout).toContain('created   docs/guides/setup');
+    expect(pushed.stderr).toMatch(/upload: [\d.]+ MB sent, 2\/2 files/);
+    expect(pushed.stderr).toMatch(/pushing 2 files/);
+    expect((await api('/api/pages/docs/index')).status).toBe(200);
+    expect((await api('/api/pages/docs/drafts/wip')).status).toBe(404);
+    expect((await api('/api/pages/docs/notes.tmp')).status).toBe(404);
+
+    const again = await cli(['push', docs, '--format', 'markdown', '--prefix', 'docs']);
+    expect(again.status).toBe(0);
+    expect(again.stdout).toMatch(/0 created, \d replaced, \d unchanged/);
+  });
+
+  it('mirrors a folder: pages gone from it go to the bin, a dry run shows them first', async () => {
+    const site = folder(join(work, 'site'), {
+      'a.md': '# A\n\nKept.\n',
+      'b.md': '# B\n\nRemoved later.\n',
+    });
+    expect((await cli(['push', site, '--format', 'markdown', '--prefix', 'site'])).status).toBe(0);
+    // A page outside the prefix that merely starts like it.
+    const outside = folder(join(work, 'site-old'), { 'x.md': '# X\n' });
+    expect(
+      (await cli(['push', outside, '--format', 'markdown', '--prefix', 'site-old'])).status,
+    ).toBe(0);
+    rmSync(join(site, 'b.md'));
+
+    const dry = await cli([
+      'push',
+      site,
+      '--format',
+      'markdown',
+      '--prefix',
+      'site',
+      '--mirror',
+      '--dry-run',
+    ]);
+    expect(dry.status).toBe(0);
+    expect(dry.stdout).toContain(
+      'dry run (nothing written): 0 created, 0 replaced, 1 unchanged, 1 binned',
+    );
+    expect(dry.stdout).toContain('binned    site/b');
+    expect((await api('/api/pages/site/b')).status).toBe(200);
+
+    const mirrored = await cli([
+      'push',
+      site,
+      '--format',
+      'markdown',
+      '--prefix',
+      'site',
+      '--mirror',
+    ]);
+    expect(mirrored.status).toBe(0);
+    expect(mirrored.stdout).toContain('1 binned');
+    expect((await api('/api/pages/site/b')).status).toBe(404);
+    expect((await api('/api/pages/site/a')).status).toBe(200);
+    expect((await api('/api/pages/site-old/x')).status).toBe(200);
+    const bin = (await (await api('/api/bin')).json()) as { items: { slug: string }[] };
+    expect(bin.items.map((i) => i.slug)).toContain('site/b');
+  });
+
+  it('fails on broken links with --fail-on-broken-links, and kb links lists them', async () => {
+    const broken = folder(join(work, 'broken'), {
+      'index.md': '# Broken\n\nSee [nothing](missing.md).\n\n![gone](pics/gone.png)\n',
+    });
+    const pushed = await cli([
+      'push',
+      broken,
+      '--format',
+      'markdown',
+      '--prefix',
+      'broken',
+      '--fail-on-broken-links',
+    ]);
+    expect(pushed.status).toBe(2);
+    expect(pushed.stdout).toContain('1 created');
+    // Lines count in the page's Markdown: the file without its `# Title` line and blank line.
+    expect(pushed.stdout).toContain('broken/index:1: broken link missing.md');
+    expect(pushed.stdout).toContain('broken/index:3: broken image pics/gone.png');
+    expect(pushed.stderr).toContain('2 broken links');
+
+    const links = await cli(['links', 'broken']);
+    expect(links.status).toBe(2);
+    expect(links.stdout.trim().split('\n')).toHaveLength(2);
+    const clean = await cli(['links', 'docs']);
+    expect(clean.status).toBe(0);
+    expect(clean.stdout).toContain('no broken links');
+  });
+
+  it('pulls the pages under a prefix into a folder', async () => {
+    const out = join(work, 'pulled');
+    const pulled = await cli(['pull', 'docs', out]);
+    expect(pulled.status).toBe(0);
+    expect(pulled.stdout).toContain('pulled 2 pages');
+    expect(readFileSync(join(out, 'docs', 'index.md'), 'utf8')).toContain('# Docs');
+    expect(readFileSync(join(out, 'docs', 'guides', 'setup.md'), 'utf8')).toContain('Run it.');
+    const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'));
+    expect(JSON.stringify(manifest)).toContain('docs/guides/setup');
+  });
+
+  it('exits non-zero with the problem in words', async () => {
+    const bad = folder(join(work, 'bad'), { 'no-title.md': 'No heading here.\n' });
+    const failed = await cli(['push', bad, '--format', 'markdown', '--prefix', 'bad']);
+    expect(failed.status).toBe(1);
+    expect(failed.stderr).toMatch(/the import failed: .*\(/);
+
+    const unknownFormat = await cli(['push', bad, '--format', 'word', '--prefix', 'bad']);
+    expect(unknownFormat.status).toBe(1);
+    expect(unknownFormat.stderr).toMatch(/Unprocessable Content \(422, validation_failed\)/);
+    expect(unknownFormat.stderr).toMatch(/- format: /);
+
+    const badToken = await cli(['links'], { KB_TOKEN: 'kb_not-a-token' });
+    expect(badToken.status).toBe(1);
+    expect(badToken.stderr).toMatch(/Unauthorized \(401/);
+
+    const unreachable = await cli(['links'], { KB_URL: 'http://127.0.0.1:9' });
+    expect(unreachable.status).toBe(1);
+    expect(unreachable.stderr).toMatch(/cannot reach kb at http:\/\/127\.0\.0\.1:9/);
+  });
+
+  it('refuses a token on the command line and usage errors with 64', async () => {
+    const inArgv = await cli(['links', '--token', token], { KB_TOKEN: '' });
+    expect(inArgv.status).toBe(64);
+    expect(inArgv.stderr).toContain('--token is not accepted');
+    expect(inArgv.stderr).not.toContain(token);
+    const noToken = await cli(['links'], { KB_TOKEN: '' });
+    expect(noToken.status).toBe(64);
+    expect(noToken.stderr).toContain('KB_TOKEN');
+    const mirrorWithoutPrefix = await cli(['push', work, '--format', 'markdown', '--mirror']);
+    expect(mirrorWithoutPrefix.status).toBe(64);
+    const notAFolder = await cli(['push', join(work, 'nope'), '--format', 'markdown']);
+    expect(notAFolder.status).toBe(64);
+    expect(notAFolder.stderr).toContain('is not a folder');
+  });
+});
