@@ -7,21 +7,16 @@ import {
   NestInterceptor,
 } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import type { Observable } from 'rxjs';
 import { APP_CONFIG, AppConfig } from '../../common/config/app-config';
+import { makeTempDir } from '../../common/files/temp-folder';
 import { FieldProblems } from '../../common/problems/problem';
 import { IMPORT_FIELDS, parseBoolean, parseImportOptions } from '../import-options';
 import type { ImportUpload } from '../run/run-types';
 import { receiveMultipart } from './multipart-intake';
 
 const FILE_FIELDS = ['files', 'files[]', 'file'] as const;
-
-/** Where uploads wait: under the data folder (same disk as the media store). */
-export function importTempRoot(config: AppConfig): string {
-  return join(config.dataDir, 'tmp');
-}
 
 /**
  * Receives a multipart import request into a fresh temp folder and checks its fields: the
@@ -31,9 +26,7 @@ export async function receiveImport(
   req: IncomingMessage,
   config: AppConfig,
 ): Promise<ImportUpload> {
-  const tempRoot = importTempRoot(config);
-  await mkdir(tempRoot, { recursive: true });
-  const tempDir = await mkdtemp(join(tempRoot, 'import-'));
+  const tempDir = await makeTempDir(config.dataDir, 'import-');
   try {
     const parts = await receiveMultipart(req, {
       maxBytes: config.importMaxBytes,

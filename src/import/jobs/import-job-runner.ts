@@ -11,7 +11,7 @@ import { relative, isAbsolute } from 'node:path';
 import type { AuthUser } from '../../common/auth/auth-user';
 import { APP_CONFIG, AppConfig } from '../../common/config/app-config';
 import { ImportService } from '../import.service';
-import { importTempRoot } from '../intake/import-upload';
+import { tempFolder } from '../../common/files/temp-folder';
 import { ImportCancelled, ImportProgress, ImportUpload } from '../run/run-types';
 import type { ImportJobEntity } from './entities/import-job.entity';
 import { ImportJobsRepository } from './import-jobs.repository';
@@ -154,7 +154,7 @@ export class ImportJobRunner implements OnApplicationBootstrap, OnApplicationShu
 
   /** An upload folder left by a dead instance, if it is under this data folder. */
   private async removeUpload(tempDir: string): Promise<void> {
-    const inside = relative(importTempRoot(this.config), tempDir);
+    const inside = relative(tempFolder(this.config.dataDir), tempDir);
     if (!tempDir || inside.startsWith('..') || isAbsolute(inside)) return;
     await rm(tempDir, { recursive: true, force: true });
   }
