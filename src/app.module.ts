@@ -6,9 +6,10 @@ import { AppConfig } from './common/config/app-config';
 import { ConfigModule } from './common/config/config.module';
 import { DatabaseModule } from './common/database/database.module';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
+import { IdempotencyModule } from './common/idempotency/idempotency.module';
 import { ConsoleModule } from './console/console.module';
 import { HealthController } from './common/health/health.controller';
-import { ShutdownState } from './common/health/shutdown-state';
+import { ShutdownModule } from './common/health/shutdown-state';
 import { MetricsModule } from './common/metrics/metrics.module';
 import { DraftsModule } from './drafts/drafts.module';
 import { ExportModule } from './export/export.module';
@@ -25,11 +26,13 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
+        ShutdownModule,
         DatabaseModule.forRoot(config, [join(__dirname, 'pages', 'store', 'read-queries')]),
         MetricsModule,
         EventEmitterModule.forRoot(),
         AuthModule,
         RateLimitModule,
+        IdempotencyModule,
         PagesModule,
         DraftsModule,
         MediaModule,
@@ -40,7 +43,6 @@ export class AppModule {
         ConsoleModule.register(config.consoleDir),
       ],
       controllers: [HealthController],
-      providers: [ShutdownState],
     };
   }
 }

@@ -82,7 +82,7 @@ export class AccountsService {
 
   /** Clears the account's failed sign-in counter; `actorId` null: the CLI. */
   async unlock(user: UserEntity, actorId: string | null): Promise<void> {
-    await this.throttle.clearAccount(user.username);
+    await this.throttle.clearAccount(user.usernameKey);
     audit('user.unlocked', { actorId, target: `user:${user.id}`, username: user.username });
   }
 
@@ -98,7 +98,7 @@ export class AccountsService {
         'Send your current password to set a new one.',
       );
     }
-    await this.throttle.registerAttempt(user.username, ip);
+    await this.throttle.registerAttempt(user.usernameKey, ip);
     if (!(await this.passwords.verify(user.passwordHash, input.currentPassword))) {
       audit('auth.login.failed', {
         actorId: user.id,
@@ -108,6 +108,6 @@ export class AccountsService {
       });
       throw fieldProblem('currentPassword', 'wrong_password', 'The current password is wrong.');
     }
-    await this.throttle.recordSuccess(user.username, ip);
+    await this.throttle.recordSuccess(user.usernameKey, ip);
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '../common/auth/auth-user';
 import { audit } from '../common/logging/audit';
+import { canonicalUsername } from '../common/text/username';
 import { ForbiddenProblem, UnauthorizedProblem } from '../common/problems/problem';
 import { CredentialsService } from './credentials.service';
 import { LoginDto } from './dto/user.dto';
@@ -35,7 +36,8 @@ export class AuthService {
     // A cross-site form must not be able to sign a victim into an attacker's account.
     if (!context.sameOrigin)
       throw new ForbiddenProblem('cross_origin_refused', 'Sign-in must come from this site.');
-    const username = input.username.trim().toLowerCase();
+    // One form for the throttle and the lookup: every spelling of a name is the same account.
+    const username = canonicalUsername(input.username);
     // Counted before the password is checked, so concurrent guesses cannot pass the limit.
     await this.throttle.registerAttempt(username, context.ip);
     const user = await this.users.findActiveByUsername(username);

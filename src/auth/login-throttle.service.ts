@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../common/config/app-config';
 import { audit } from '../common/logging/audit';
 import { TooManyRequestsProblem } from '../common/problems/problem';
+import { canonicalUsername } from '../common/text/username';
 import { LoginThrottleRepository } from './store/login-throttle.repository';
 
 /**
@@ -40,7 +41,7 @@ export class LoginThrottleService {
       if (error instanceof TooManyRequestsProblem) {
         audit('auth.throttled', {
           actorId: null,
-          target: `username:${username.toLowerCase()}`,
+          target: `username:${canonicalUsername(username)}`,
           ip,
           retryAfter: Number(error.headers['Retry-After']),
         });
@@ -93,6 +94,7 @@ export class LoginThrottleService {
   }
 }
 
+/** Every form of a name counts against one counter: its canonical form (as users.username_key). */
 function userKey(username: string): string {
-  return `user:${username.toLowerCase()}`.slice(0, 200);
+  return `user:${canonicalUsername(username)}`.slice(0, 200);
 }

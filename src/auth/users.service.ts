@@ -5,10 +5,11 @@ import { Database } from '../common/database/database';
 import type { Role } from '../common/auth/roles';
 import { cursorString, Page, PageRequest, toPage } from '../common/http/pagination';
 import { audit } from '../common/logging/audit';
-import { ConflictProblem, NotFoundProblem } from '../common/problems/problem';
+import { ConflictProblem, fieldProblem, NotFoundProblem } from '../common/problems/problem';
+import { canonicalUsername, hasRefusedUsernameCharacters } from '../common/text/username';
 import { AuthCache } from './auth-cache';
 import { toUserResponse, UserResponse } from './auth.mapper';
-import { CreateUserDto, UpdateUserDto } from './dto/user.dto';
+import { CreateUserDto, UpdateUserDto, USERNAME_MESSAGE, USERNAME_PATTERN } from './dto/user.dto';
 import { UserEntity } from './entities/user.entity';
 import { GroupsService } from './groups.service';
 import { PasswordService } from './password.service';
@@ -46,7 +47,12 @@ export class UsersService {
 
   /** `actorId`: the administrator creating the account; null for the CLI and the bootstrap. */
   async create(input: CreateUserDto, actorId: string | null = null): Promise<UserEntity> {
-    const username = input.username.toLowerCase();
+    // The API and the CLI canonicalise in CreateUserDto already; the bootstrap administrator's
+    // name comes from the configuration.
+    const username = canonicalUsername(input.username);
+    if (!USERNAME_PATTERN.test(username) || hasRefusedUsernameCharacters(username)) {
+      throw fieldProblem('username', 'matches', USERNAME_MESSAGE);
+    }
     const groups = await this.groups.resolveNames(input.groups ?? []);
     if (await this.users.usernameTaken(username)) {
       throw new ConflictProblem('username_taken', `The username "${username}" is taken.`);
@@ -55,6 +61,7 @@ export class UsersService {
     const user = Object.assign(new UserEntity(), {
       id: randomUUID(),
       username,
+      usernameKey: username,
       displayName: input.displayName ?? username,
       passwordHash: await this.passwords.hash(input.password),
       role: input.role,
@@ -133,7 +140,7 @@ export class UsersService {
 
   /** The CLI's commands name the account by username. */
   async getByUsername(username: string): Promise<UserEntity> {
-    const user = await this.users.findByUsername(username.trim());
+    const user = await this.users.findByUsername(username);
     if (!user) throw new NotFoundProblem('user');
     return user;
   }

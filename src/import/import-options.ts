@@ -1,17 +1,36 @@
-import type { FieldProblem } from '../common/problems/problem';
-import { IMPORT_FORMATS, ImportFormat, ImportOptions } from './import.types';
+import { FieldProblem, FieldProblems, Problem } from '../common/problems/problem';
+import {
+  IMPORT_FORMATS,
+  IMPORT_MODES,
+  ImportFormat,
+  ImportMode,
+  ImportOptions,
+} from './import.types';
 import { normalizePrefix } from './slugs';
+
+export const PREFIX_REQUIRED = 'prefix_required';
 
 /** The multipart fields POST /api/import reads besides the files. */
 export const IMPORT_FIELDS = [
   'format',
   'prefix',
+  'mode',
   'dryRun',
   'skipInvalid',
   'cleanConfluence',
   'includeBlogPosts',
   'jiraBaseUrl',
 ] as const;
+
+/**
+ * The problem for a request whose only fault is mode=mirror without a prefix: 422 with the code
+ * `prefix_required` (and the field problem), so a client can tell it from other field errors.
+ */
+export function importFieldsProblem(problems: FieldProblem[]): Problem {
+  if (problems.length === 1 && problems[0].code === PREFIX_REQUIRED)
+    return new Problem(422, PREFIX_REQUIRED, problems[0].message, { errors: problems });
+  return new FieldProblems(problems);
+}
 
 export function parseBoolean(
   fields: Record<string, string>,
@@ -54,6 +73,21 @@ export function parseImportOptions(
   const prefix = normalizePrefix(fields.prefix);
   if ('error' in prefix)
     problems.push({ field: 'prefix', code: 'invalid_slug', message: prefix.error });
+  const mode = (fields.mode?.trim().toLowerCase() || 'merge') as ImportMode;
+  if (!IMPORT_MODES.includes(mode)) {
+    problems.push({
+      field: 'mode',
+      code: 'invalid_mode',
+      message: `mode must be one of ${IMPORT_MODES.join(', ')}.`,
+    });
+  } else if (mode === 'mirror' && 'prefix' in prefix && prefix.prefix === '') {
+    // Mirroring the whole wiki would bin every page the upload does not hold.
+    problems.push({
+      field: 'prefix',
+      code: PREFIX_REQUIRED,
+      message: 'mode=mirror needs a prefix: only pages under it are mirrored.',
+    });
+  }
   const dryRun = parseBoolean(fields, 'dryRun', problems);
   const skipInvalid = parseBoolean(fields, 'skipInvalid', problems);
   // Confluence page chrome is removed by default from what comes as Confluence.
@@ -75,6 +109,7 @@ export function parseImportOptions(
   return {
     format: format as ImportFormat,
     prefix: 'prefix' in prefix ? prefix.prefix : '',
+    mode,
     dryRun,
     skipInvalid,
     cleanConfluence,

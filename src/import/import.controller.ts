@@ -8,7 +8,7 @@ import { ImportJobResponse } from './dto/import-job.dto';
 import type { ImportJobResource } from './jobs/import-job.types';
 import { ImportJobsService } from './jobs/import-jobs.service';
 import { ImportReportResponse } from './dto/import-report.dto';
-import { IMPORT_FORMATS, ImportReport } from './import.types';
+import { IMPORT_FORMATS, IMPORT_MODES, ImportReport } from './import.types';
 
 const BOOLEAN_FIELD = { type: 'string', enum: ['true', 'false'] };
 
@@ -27,6 +27,14 @@ const IMPORT_BODY: ApiBodyOptions = {
       prefix: {
         type: 'string',
         description: 'Slug prefix for every imported page, such as `handbook`.',
+      },
+      mode: {
+        type: 'string',
+        enum: [...IMPORT_MODES],
+        description:
+          '`merge` (default): create and replace pages. `mirror`: the upload is the source of truth for `prefix` (required: 422 `prefix_required` without it): ' +
+          'live pages under the prefix (`docs/…`; neither `docs` itself nor `docs-old/…`) that the upload does not hold go to the bin in the same transaction, listed under `binned` ' +
+          '(restorable through /api/bin). A dry run lists them without writing; a refused import bins nothing.',
       },
       dryRun: { ...BOOLEAN_FIELD, description: 'true: report without writing (default false).' },
       skipInvalid: {
@@ -58,6 +66,7 @@ const IMPORT_BODY: ApiBodyOptions = {
   },
 };
 import { ImportService } from './import.service';
+import { Idempotent } from '../common/idempotency/idempotency.module';
 import { ImportUploadInterceptor, ReceivedImport } from './intake/import-upload';
 import type { ImportUpload } from './run/run-types';
 
@@ -87,10 +96,11 @@ export class ImportController {
   @ApiOperation({
     summary: 'Import Markdown, Wiki.js or Confluence files and ZIPs (admin; session or bearer)',
     description:
-      'Multipart fields: `format` (markdown | wikijs | confluence, required), `files` (one or more), `prefix`, `dryRun`, `skipInvalid`, ' +
+      'Multipart fields: `format` (markdown | wikijs | confluence, required), `files` (one or more), `prefix`, `mode` (merge | mirror), `dryRun`, `skipInvalid`, ' +
       '`cleanConfluence`, `includeBlogPosts`, `jiraBaseUrl`, `async`. ' +
       'One transaction; strict by default (422 lists every invalid file). Request and uncompressed contents limited (413). See docs/import.md.',
   })
+  @Idempotent()
   @UseInterceptors(ImportUploadInterceptor)
   async importPages(
     @ReceivedImport() upload: ImportUpload,

@@ -71,10 +71,19 @@ export interface MacroUse {
   conversion: string;
 }
 
+export const IMPORT_MODES = ['merge', 'mirror'] as const;
+export type ImportMode = (typeof IMPORT_MODES)[number];
+
 export interface ImportOptions {
   format: ImportFormat;
   /** Slug prefix (already validated and normalised), '' for none. */
   prefix: string;
+  /**
+   * `merge` (default): create and replace. `mirror`: the upload is the source of truth for the
+   * prefix; live pages under it that the upload no longer holds go to the bin (jobs stored
+   * before the field existed have none: merge).
+   */
+  mode?: ImportMode;
   dryRun: boolean;
   skipInvalid: boolean;
   /** Remove Confluence page chrome from Markdown (default: on for `confluence`). */
@@ -104,6 +113,8 @@ export interface ImportReport {
   created: string[];
   replaced: string[];
   unchanged: string[];
+  /** mode=mirror: slugs of the pages under the prefix moved to the bin (or that would be). */
+  binned: string[];
   skipped: { path: string; reason: string; code: string }[];
   images: ImportedMediaItem[];
   attachments: ImportedMediaItem[];
@@ -126,6 +137,7 @@ export interface ImportReport {
     created: number;
     replaced: number;
     unchanged: number;
+    binned: number;
     skipped: number;
     images: number;
     attachments: number;

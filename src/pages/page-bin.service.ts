@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { AuthUser } from '../common/auth/auth-user';
-import { Database } from '../common/database/database';
+import { Database, Tx } from '../common/database/database';
 import { isUniqueViolation } from '../common/database/unique-violation';
 import {
   PAGE_BINNED,
@@ -52,6 +52,28 @@ export class PageBinService {
         throw new ConflictProblem('revision_conflict', 'The page changed meanwhile; try again.');
       return found;
     });
+    this.announce(page, actor);
+  }
+
+  /**
+   * CONTRACTS: moves a live page at the revision it was read at to the bin inside the caller's
+   * transaction (an import in mode=mirror); 409 when it changed meanwhile. No events: the
+   * caller announces the pages with announceBinned after its commit.
+   */
+  async binWithin(tx: Tx, page: PageRecord, actor: AuthUser): Promise<void> {
+    if (!(await this.pages.moveToBin(page.id, page.revision, actor.id, new Date(), tx)))
+      throw new ConflictProblem(
+        'revision_conflict',
+        `The page "${page.slug}" changed meanwhile; nothing was written. Try again.`,
+      );
+  }
+
+  /** The audit lines and `page.binned` events of pages binned by binWithin (after commit). */
+  announceBinned(pages: PageRecord[], actor: AuthUser): void {
+    for (const page of pages) this.announce(page, actor);
+  }
+
+  private announce(page: PageRecord, actor: AuthUser): void {
     audit('page.binned', { actorId: actor.id, target: `page:${page.id}`, slug: page.slug });
     this.events.emit(PAGE_BINNED, {
       pageId: page.id,

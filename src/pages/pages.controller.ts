@@ -20,6 +20,7 @@ import { ApiAlias } from '../common/openapi/api-alias.decorator';
 import { ApiProblems, ApiResult, ApiSentResult } from '../common/openapi/api-result.decorator';
 import { Page, parsePageRequest } from '../common/http/pagination';
 import { joinSlugParam } from '../common/http/slug-param';
+import { Idempotent } from '../common/idempotency/idempotency.module';
 import { CreatePageBody, UpdatePageBody } from './dto/page-body.dto';
 import { PageListQueryDto } from './dto/page-query.dto';
 import { PageBinService } from './page-bin.service';
@@ -72,6 +73,7 @@ export class PagesController {
   @ApiOperation({ summary: 'Create a page (201, Location, ETag)' })
   @ApiResult(PageResponse, { headers: ['Location', 'ETag'] })
   @ApiProblems(409)
+  @Idempotent()
   async createPage(
     @Body() body: CreatePageBody,
     @CurrentUser() user: AuthUser,

@@ -10,6 +10,8 @@ import { PageWriterService } from './page-writer.service';
 import { PagesBrowseController } from './pages-browse.controller';
 import { PagesController } from './pages.controller';
 import { PagesService } from './pages.service';
+import { LinkReportController } from './reports/link-report.controller';
+import { LinkReportService } from './reports/link-report.service';
 import { MarkdownRenderer } from './rendering/markdown-renderer';
 import { PageDeriver } from './rendering/page-deriver';
 import { BinController, RevisionsController } from './revisions.controller';
@@ -33,6 +35,7 @@ import { PageTreeService } from './tree/page-tree.service';
     PageTreeController,
     RevisionsController,
     BinController,
+    LinkReportController,
     PagesController,
   ],
   providers: [
@@ -50,6 +53,7 @@ import { PageTreeService } from './tree/page-tree.service';
     PagePreviewService,
     PagesService,
     PageTreeService,
+    LinkReportService,
   ],
   exports: [PageAccessService, PagesService, MarkdownRenderer, SiteVariablesService],
 })

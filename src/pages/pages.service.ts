@@ -4,6 +4,7 @@ import type { Tx } from '../common/database/database';
 import { etagMatches } from '../common/http/etag';
 import { NotFoundProblem } from '../common/problems/problem';
 import { PageAccessService } from './page-access.service';
+import { PageBinService } from './page-bin.service';
 import { PageBrowseService } from './page-browse.service';
 import { PageWriterService } from './page-writer.service';
 import { visibleDeprecatedTarget } from './deprecated-target';
@@ -42,6 +43,7 @@ export class PagesService {
     private readonly writer: PageWriterService,
     private readonly renderer: MarkdownRenderer,
     private readonly siteVariables: SiteVariablesService,
+    private readonly bin: PageBinService,
   ) {}
 
   /** CONTRACTS: the live page if `user` may see it, else 404 `page_not_found`. */
@@ -95,6 +97,21 @@ export class PagesService {
   /** CONTRACTS: live pages with these slugs (normalised), for import link rewriting. */
   findLiveBySlugs(slugs: string[]): Promise<PageRecord[]> {
     return this.pages.findLiveBySlugs([...new Set(slugs.map(normaliseSlug))]);
+  }
+
+  /** CONTRACTS: live pages strictly under `prefix` (mode=mirror imports). */
+  findLiveUnder(prefix: string): Promise<PageRecord[]> {
+    return this.pages.findLiveUnder(normaliseSlug(prefix));
+  }
+
+  /** CONTRACTS: see PageBinService.binWithin (mode=mirror imports). */
+  binWithin(tx: Tx, page: PageRecord, actor: AuthUser): Promise<void> {
+    return this.bin.binWithin(tx, page, actor);
+  }
+
+  /** CONTRACTS: see PageBinService.announceBinned; call after the commit. */
+  announceBinned(pages: PageRecord[], actor: AuthUser): void {
+    this.bin.announceBinned(pages, actor);
   }
 
   /**

@@ -39,6 +39,7 @@ describe('POST /api/import: formats', () => {
         created: ['docs/readme', 'docs/guide/intro', 'docs/reference/api'],
         replaced: [],
         unchanged: [],
+        binned: [],
         skipped: [],
         images: [
           {
@@ -59,6 +60,7 @@ describe('POST /api/import: formats', () => {
           created: 3,
           replaced: 0,
           unchanged: 0,
+          binned: 0,
           skipped: 0,
           images: 1,
           attachments: 0,
@@ -441,6 +443,7 @@ describe('POST /api/import: formats', () => {
         created: ['guide/intro', 'reference/api'],
         replaced: [],
         unchanged: ['readme'],
+        binned: [],
         skipped: [
           expect.objectContaining({ path: 'notitle.md' }),
           expect.objectContaining({ path: 'latin1.md' }),
@@ -458,6 +461,7 @@ describe('POST /api/import: formats', () => {
           created: 2,
           replaced: 0,
           unchanged: 1,
+          binned: 0,
           skipped: 2,
           images: 1,
           attachments: 0,

@@ -512,7 +512,20 @@ describe('a client generated from the OpenAPI document', () => {
         body: { active: true },
       });
       expect(patched.data?.events).toEqual(['page.created']);
-      await admin.POST('/api/pages', { body: { slug: 'hooked', title: 'Hooked' } });
+      const hooked = {
+        params: { header: { 'Idempotency-Key': '"hooked-1"' } },
+        body: { slug: 'hooked', title: 'Hooked', content: '[away](/nowhere)' },
+      };
+      expect((await admin.POST('/api/pages', hooked)).response.status).toBe(201);
+      const replayed = await admin.POST('/api/pages', hooked);
+      expect(replayed.response.headers.get('idempotent-replayed')).toBe('true');
+      const links = await admin.GET('/api/reports/links', {
+        params: { query: { prefix: 'hooked' } },
+      });
+      expect(links.data).toEqual({
+        items: [{ page: 'hooked', target: '/nowhere', line: 1, kind: 'link' }],
+        nextCursor: null,
+      });
       const feed = await admin.GET('/api/events', {
         params: { query: { after: latest.data!.nextCursor } },
       });

@@ -93,7 +93,7 @@ describe('graceful shutdown', () => {
   }
 
   it('answers 503 on /readyz first, refuses new connections, finishes the stream in flight and exits 0', async () => {
-    await start({ SHUTDOWN_DELAY_SECONDS: '2', SHUTDOWN_TIMEOUT_SECONDS: '60' });
+    await start({ SHUTDOWN_DELAY_SECONDS: '5', SHUTDOWN_TIMEOUT_SECONDS: '60' });
     const data = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(30 * 1024 * 1024, 7)]);
     const { url, token } = await uploaded(data);
     expect((await fetch(`${kb!.url}/readyz`)).status).toBe(200);
@@ -101,6 +101,10 @@ describe('graceful shutdown', () => {
     expect(res.statusCode).toBe(200);
 
     const exited = kb!.signal('SIGTERM');
+    // The signal reaches the process on its own schedule: ask once it has said it is shutting down.
+    while (!kb!.output().includes('SIGTERM: shutting down')) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
     const ready = await fetch(`${kb!.url}/readyz`);
     expect(ready.status).toBe(503);
     expect(await ready.json()).toMatchObject({ status: 503, code: 'shutting_down' });

@@ -152,13 +152,14 @@ export async function startKb(env: Record<string, string>): Promise<RunningKb> {
     pid: child.pid!,
     signal: (signal) =>
       new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve(child.exitCode);
+        if (child.exitCode !== null || child.signalCode !== null)
+          return resolve(child.exitCode ?? child.signalCode);
         child.once('exit', (code, endedBy) => resolve(code ?? endedBy));
         child.kill(signal);
       }),
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
       }),

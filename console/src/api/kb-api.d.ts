@@ -484,6 +484,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/reports/links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Broken internal links and missing media in the pages you can see
+         * @description By page slug, then line. A link to a page you cannot see is reported like a missing one (anything else would reveal that it exists): use an administrator token for the whole truth. A page of the report may hold fewer than `limit` items and still name a `nextCursor`: follow it until null. See docs/integrations.md.
+         */
+        get: operations["listBrokenLinks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/pages": {
         parameters: {
             query?: never;
@@ -725,7 +745,7 @@ export interface paths {
         put?: never;
         /**
          * Import Markdown, Wiki.js or Confluence files and ZIPs (admin; session or bearer)
-         * @description Multipart fields: `format` (markdown | wikijs | confluence, required), `files` (one or more), `prefix`, `dryRun`, `skipInvalid`, `cleanConfluence`, `includeBlogPosts`, `jiraBaseUrl`, `async`. One transaction; strict by default (422 lists every invalid file). Request and uncompressed contents limited (413). See docs/import.md.
+         * @description Multipart fields: `format` (markdown | wikijs | confluence, required), `files` (one or more), `prefix`, `mode` (merge | mirror), `dryRun`, `skipInvalid`, `cleanConfluence`, `includeBlogPosts`, `jiraBaseUrl`, `async`. One transaction; strict by default (422 lists every invalid file). Request and uncompressed contents limited (413). See docs/import.md.
          */
         post: operations["importPages"];
         delete?: never;
@@ -1051,6 +1071,7 @@ export interface components {
             groups: string[];
         };
         LoginDto: {
+            /** @description compared in canonical form (NFKC, format characters removed, case-folded), so every form of a name signs in to, and is throttled as, the same account */
             username: string;
             password: string;
         };
@@ -1083,7 +1104,7 @@ export interface components {
         };
         CreateUserDto: {
             /**
-             * @description 2-64 letters, digits, ".", "_" or "-"; stored lowercase
+             * @description 2-64 letters, digits, ".", "_" or "-", checked and stored in canonical form: NFKC-normalised (full-width letters become ASCII), format characters (zero-width, BOM, bidi marks) removed, lowercase. A name whose canonical form is taken answers 409 username_taken.
              * @example ada
              */
             username: string;
@@ -1436,6 +1457,24 @@ export interface components {
             /** @description Pass as `cursor` for the next page; null on the last page. */
             nextCursor: string | null;
         };
+        BrokenLinkResponse: {
+            /** @description The slug of the page whose Markdown holds the link. */
+            page: string;
+            /** @description The target as written in the Markdown. */
+            target: string;
+            /** @description 1-based line in the Markdown. */
+            line: number;
+            /**
+             * @description `link`: no page (that you can see) at the target; `image`: no stored media.
+             * @enum {string}
+             */
+            kind: "link" | "image";
+        };
+        BrokenLinkList: {
+            items: components["schemas"]["BrokenLinkResponse"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            nextCursor: string | null;
+        };
         CreatePageBody: {
             /** @description Markdown */
             content?: string;
@@ -1724,6 +1763,7 @@ export interface components {
             created: number;
             replaced: number;
             unchanged: number;
+            binned: number;
             skipped: number;
             images: number;
             attachments: number;
@@ -1745,6 +1785,8 @@ export interface components {
             replaced: string[];
             /** @description Slugs of the pages that were already the same. */
             unchanged: string[];
+            /** @description mode=mirror: slugs of the live pages under the prefix that the upload no longer holds, moved to the bin (restorable through /api/bin); in a dry run, those that would be. */
+            binned: string[];
             /** @description Invalid files left out (skipInvalid). */
             skipped: components["schemas"]["ImportSkippedFile"][];
             images: components["schemas"]["ImportedMedia"][];
@@ -3249,6 +3291,40 @@ export interface operations {
             default: components["responses"]["UnexpectedError"];
         };
     };
+    listBrokenLinks: {
+        parameters: {
+            query?: {
+                /** @description Only pages at this slug or under it (`docs` covers `docs` and `docs/...`). */
+                prefix?: string;
+                /** @description default 20 */
+                limit?: number;
+                /** @description nextCursor from the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrokenLinkList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
     listPages: {
         parameters: {
             query?: {
@@ -3286,7 +3362,10 @@ export interface operations {
     createPage: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description IETF httpapi draft: `"abc"` or `abc`, at most 255 characters, per caller for 24 h. A retry with the same key and the same body replays the first successful answer (status, Location, ETag, body; `Idempotent-Replayed: true`) without a second write; the same key with another body is 422 `idempotency_key_reused`; a retry while the first still runs waits for it (409 `idempotency_key_in_progress` after IDEMPOTENCY_WAIT_MS). Error answers are not kept. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4087,7 +4166,10 @@ export interface operations {
     importPages: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description IETF httpapi draft: `"abc"` or `abc`, at most 255 characters, per caller for 24 h. A retry with the same key and the same body replays the first successful answer (status, Location, ETag, body; `Idempotent-Replayed: true`) without a second write; the same key with another body is 422 `idempotency_key_reused`; a retry while the first still runs waits for it (409 `idempotency_key_in_progress` after IDEMPOTENCY_WAIT_MS). Error answers are not kept. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4103,6 +4185,11 @@ export interface operations {
                     files: Blob[];
                     /** @description Slug prefix for every imported page, such as `handbook`. */
                     prefix?: string;
+                    /**
+                     * @description `merge` (default): create and replace pages. `mirror`: the upload is the source of truth for `prefix` (required: 422 `prefix_required` without it): live pages under the prefix (`docs/…`; neither `docs` itself nor `docs-old/…`) that the upload does not hold go to the bin in the same transaction, listed under `binned` (restorable through /api/bin). A dry run lists them without writing; a refused import bins nothing.
+                     * @enum {string}
+                     */
+                    mode?: "merge" | "mirror";
                     /**
                      * @description true: report without writing (default false).
                      * @enum {string}

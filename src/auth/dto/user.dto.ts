@@ -1,22 +1,28 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsString, Length, Matches } from 'class-validator';
 import { Optional } from '../../common/problems/optional';
 import { IsSafeText } from '../../common/text/safe-text';
+import { canonicalUsername, IsUsernameText } from '../../common/text/username';
 import { ROLES, type Role } from '../../common/auth/roles';
 
 export const USERNAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{1,63}$/;
+export const USERNAME_MESSAGE =
+  'username must be 2-64 letters, digits, ".", "_" or "-", starting with a letter or digit';
 export const GROUP_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 export class CreateUserDto {
   @ApiProperty({
     example: 'ada',
-    description: '2-64 letters, digits, ".", "_" or "-"; stored lowercase',
+    description:
+      '2-64 letters, digits, ".", "_" or "-", checked and stored in canonical form: NFKC-normalised (full-width letters become ASCII), format characters (zero-width, BOM, bidi marks) removed, lowercase. A name whose canonical form is taken answers 409 username_taken.',
   })
+  @Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string' ? canonicalUsername(value) : value,
+  )
   @IsString()
-  @Matches(USERNAME_PATTERN, {
-    message:
-      'username must be 2-64 letters, digits, ".", "_" or "-", starting with a letter or digit',
-  })
+  @IsUsernameText()
+  @Matches(USERNAME_PATTERN, { message: USERNAME_MESSAGE })
   username: string;
 
   @ApiProperty({ minLength: 8, maxLength: 256 })
@@ -90,9 +96,13 @@ export class CreateGroupDto {
 }
 
 export class LoginDto {
-  @ApiProperty()
+  @ApiProperty({
+    description:
+      'compared in canonical form (NFKC, format characters removed, case-folded), so every form of a name signs in to, and is throttled as, the same account',
+  })
   @IsString()
   @Length(1, 256)
+  @IsUsernameText()
   username: string;
 
   @ApiProperty()

@@ -8,9 +8,17 @@ export class UserEntity {
   @PrimaryColumn({ type: 'varchar', length: 36 })
   id: string;
 
-  /** Stored lowercase; unique. */
+  /** The name shown; new accounts store their canonical form (`canonicalUsername`). */
   @Column({ type: 'varchar', length: 64, unique: true })
   username: string;
+
+  /**
+   * What sign-in, lookups and the login throttle compare: `canonicalUsername(username)`, unique,
+   * in a binary collation (utf8mb4_bin on MySQL/MariaDB). An account that lost a canonical-form
+   * clash in the migration holds `#<id>`, which no sign-in can produce.
+   */
+  @Column({ type: 'varchar', length: 128, name: 'username_key', unique: true })
+  usernameKey: string;
 
   @Column({ type: 'varchar', length: 128, name: 'display_name' })
   displayName: string;

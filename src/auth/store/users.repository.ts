@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database, Tx } from '../../common/database/database';
+import { canonicalUsername } from '../../common/text/username';
 import { UserEntity } from '../entities/user.entity';
 import { AuthGenerationRepository } from './auth-generation.repository';
 
@@ -15,10 +16,10 @@ export class UsersRepository {
     return this.db.manager(tx).getRepository(UserEntity);
   }
 
-  /** An active user by username (stored lowercase), with groups. */
+  /** An active user by username (in any form with the same canonical form), with groups. */
   findActiveByUsername(username: string, tx?: Tx): Promise<UserEntity | null> {
     return this.users(tx).findOne({
-      where: { username: username.toLowerCase(), disabled: false },
+      where: { usernameKey: usernameKey(username), disabled: false },
       relations: { groups: true },
     });
   }
@@ -32,12 +33,14 @@ export class UsersRepository {
     return this.users(tx).findOne({ where: { id }, relations: { groups: true } });
   }
 
+  /** Any user by username (in any form with the same canonical form). */
   findByUsername(username: string, tx?: Tx): Promise<UserEntity | null> {
-    return this.users(tx).findOneBy({ username: username.toLowerCase() });
+    return this.users(tx).findOneBy({ usernameKey: usernameKey(username) });
   }
 
+  /** Whether an account holds the canonical form of `username`. */
   usernameTaken(username: string, tx?: Tx): Promise<boolean> {
-    return this.users(tx).existsBy({ username });
+    return this.users(tx).existsBy({ usernameKey: usernameKey(username) });
   }
 
   /** Users by username after `afterUsername`, with groups. */
@@ -74,4 +77,13 @@ export class UsersRepository {
     );
     return Number(row?.n ?? 0);
   }
+}
+
+/**
+ * The key a username is looked up by. Account keys are canonical names, or `#<id>` for accounts
+ * that lost a clash in the migration: a `#` in what a caller typed must never reach those.
+ */
+function usernameKey(username: string): string {
+  const key = canonicalUsername(username);
+  return key.includes('#') ? '' : key;
 }

@@ -56,6 +56,8 @@ export interface AppConfig {
   importJobRetentionDays: number;
   /** Seconds an instance's claim on a running import job lasts without renewal. */
   importJobLeaseSeconds: number;
+  /** Seconds a job handed back at shutdown waits for an instance holding its upload (IMPORT_JOB_RESUME_SECONDS). */
+  importJobResumeSeconds: number;
   draftMaxBytes: number;
   pageMaxBytes: number;
   /** Argon2 cost: 'default' for production, 'fast' only for tests. */
@@ -77,12 +79,23 @@ export interface AppConfig {
   rateLimitSyncMs: number;
   /** Redis for the shared counters (else the database). */
   redisUrl?: string;
+  idempotency: IdempotencyConfig;
   /** Where media bytes live: `<dataDir>/media` (MEDIA_STORE=local) or an S3 bucket. */
   mediaStore: { kind: 'local' } | S3StoreConfig;
   /** On SIGTERM: how long /readyz answers 503 before the listener closes. */
   shutdownDelaySeconds: number;
   /** On SIGTERM: how long requests and streams in flight may take to finish. */
   shutdownTimeoutSeconds: number;
+}
+
+/** Idempotency-Key requests (IDEMPOTENCY_*). */
+export interface IdempotencyConfig {
+  /** How long a key and its stored answer live (24 h). */
+  ttlSeconds: number;
+  /** How long a retry waits for the first request with its key before answering 409. */
+  waitMs: number;
+  /** A first request that has not finished after this long is taken as dead: a retry runs again. */
+  leaseSeconds: number;
 }
 
 /** Webhook deliveries (WEBHOOK_*). */
@@ -329,6 +342,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     importMaxEntries: int(env, 'IMPORT_MAX_ENTRIES', 20_000, 1, 1_000_000),
     importJobRetentionDays: int(env, 'IMPORT_JOB_RETENTION_DAYS', 7, 1, 3650),
     importJobLeaseSeconds: int(env, 'IMPORT_JOB_LEASE_SECONDS', 60, 2, 3600),
+    importJobResumeSeconds: int(env, 'IMPORT_JOB_RESUME_SECONDS', 3600, 10, 7 * 86_400),
     draftMaxBytes: int(env, 'DRAFT_MAX_BYTES', 1 * MIB, 1, 100 * MIB),
     pageMaxBytes: int(env, 'PAGE_MAX_BYTES', 2 * MIB, 1024, 100 * MIB),
     passwordHashCost: oneOf(env, 'PASSWORD_HASH_COST', ['default', 'fast'] as const, 'default'),
@@ -346,6 +360,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
     rateLimits: rateLimits(env),
     rateLimitSyncMs: int(env, 'RATE_LIMIT_SYNC_MS', 1000, 10, 60_000),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    idempotency: {
+      ttlSeconds: int(env, 'IDEMPOTENCY_TTL_SECONDS', 86_400, 1, 30 * 86_400),
+      waitMs: int(env, 'IDEMPOTENCY_WAIT_MS', 120_000, 0, 3_600_000),
+      leaseSeconds: int(env, 'IDEMPOTENCY_LEASE_SECONDS', 900, 1, 86_400),
+    },
     mediaStore: mediaStore(env),
     shutdownDelaySeconds: int(env, 'SHUTDOWN_DELAY_SECONDS', 0, 0, 300),
     shutdownTimeoutSeconds: int(env, 'SHUTDOWN_TIMEOUT_SECONDS', 25, 1, 3600),

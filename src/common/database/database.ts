@@ -55,6 +55,12 @@ export abstract class Database {
     return query.run(this.sql(), ...args);
   }
 
+  /**
+   * Long work inside a transaction (an import's write phase) calls this between its steps: on
+   * SQLite, writes waiting for the transaction keep waiting instead of giving up with 503.
+   */
+  heartbeat(): void {}
+
   /** The queues in front of the database (writer, read pool, connection pool), for /metrics. */
   abstract poolStats(): PoolStats[];
 

@@ -5,11 +5,13 @@ import { SQLITE } from './dialect';
 import { withTransactionRetry } from './database-errors';
 import type { ReadQuery, Row, RunResult, Sql } from './sql';
 import type { SqliteReadPool } from './sqlite-read-pool';
-import { SqliteWriter } from './sqlite-writer';
+import { SqliteWriter, WriteGroup, WriteLock } from './sqlite-writer';
 
 /** The part of a better-sqlite3 connection kb uses. */
 export interface SqliteConnection {
   prepare(sql: string): SqliteStatement;
+  /** Whether a transaction is open on the connection (better-sqlite3's getter). */
+  readonly inTransaction?: boolean;
 }
 
 export interface SqliteStatement {
@@ -83,13 +85,28 @@ export class SqliteSql implements Sql {
 }
 
 /**
+ * The transaction a group of writer turns shares: TypeORM's query runner (better-sqlite3 has
+ * one per data source, on the shared connection), so each turn's own `transaction()` inside it
+ * nests as a SAVEPOINT (TypeORM counts the depth).
+ */
+function groupTransaction(dataSource: DataSource, connection: SqliteConnection): WriteGroup {
+  const runner = () => dataSource.createQueryRunner();
+  return {
+    begin: () => runner().startTransaction(),
+    commit: () => runner().commitTransaction(),
+    rollback: () => runner().rollbackTransaction(),
+    open: () => connection.inTransaction !== false && runner().isTransactionActive,
+  };
+}
+
+/**
  * SQLite: one connection per process, shared by TypeORM (which opens it and hands it over
  * through `prepareDatabase`, see data-source.ts) and kb's prepared statements; transactions
  * and writes take turns at the SqliteWriter.
  */
 export class SqliteDatabase extends Database {
   readonly dialect = SQLITE;
-  readonly writer = new SqliteWriter();
+  readonly writer: SqliteWriter;
   private readonly shared: Sql;
   private readonly outside: Tx;
 
@@ -101,16 +118,23 @@ export class SqliteDatabase extends Database {
     dataSource: DataSource,
     connection: SqliteConnection,
     private readonly readPool?: { pool: SqliteReadPool; pooled: ReadonlySet<string> },
+    writeLock?: WriteLock,
   ) {
     super(dataSource);
+    this.writer = new SqliteWriter(undefined, groupTransaction(dataSource, connection), writeLock);
     this.shared = new SqliteSql(connection);
     this.outside = { sql: this.shared, manager: dataSource.manager };
   }
 
   override read<A extends unknown[], R>(query: ReadQuery<A, R>, ...args: A): Promise<R> {
-    if (this.readPool?.pool.ready && this.readPool.pooled.has(query.name))
+    // Inside a write turn the read must see the turn's (and its group's) uncommitted rows.
+    if (this.readPool?.pool.ready && this.readPool.pooled.has(query.name) && !this.writer.holding)
       return this.readPool.pool.run(query, args) as Promise<R>;
     return query.run(this.shared, ...args);
+  }
+
+  override heartbeat(): void {
+    this.writer.heartbeat();
   }
 
   /** Whether `read` can hand queries to the pool now. */
@@ -154,6 +178,14 @@ export class SqliteDatabase extends Database {
 
   write<T>(work: (tx: Tx) => Promise<T>, tx?: Tx): Promise<T> {
     if (tx) return work(tx);
-    return withTransactionRetry(() => this.writer.run(() => work(this.outside)));
+    return withTransactionRetry(() =>
+      this.writer.run(() =>
+        // In a group, the write's statements become a savepoint of their own so that a failing
+        // one takes back only itself.
+        this.writer.grouped
+          ? this.dataSource.transaction(() => work(this.outside))
+          : work(this.outside),
+      ),
+    );
   }
 }

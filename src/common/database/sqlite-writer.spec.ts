@@ -49,3 +49,145 @@ describe('SqliteWriter', () => {
     await expect(after).resolves.toBe('after');
   });
 });
+
+/** A fake group transaction over an in-memory table: savepoints are what the turns do. */
+function fakeGroup(options: { failCommit?: boolean } = {}) {
+  const log: string[] = [];
+  let failCommit = options.failCommit ?? false;
+  const group = {
+    begin: async () => void log.push('begin'),
+    commit: async () => {
+      if (failCommit) {
+        failCommit = false;
+        log.push('commit failed');
+        throw new Error('disk full');
+      }
+      log.push('commit');
+    },
+    rollback: async () => void log.push('rollback'),
+    open: () => true,
+  };
+  return { log, group };
+}
+
+describe('SqliteWriter group commit', () => {
+  it('commits the turns that queued behind a running one together, each settling after the commit', async () => {
+    const { log, group } = fakeGroup();
+    const writer = new SqliteWriter(30_000, group);
+    let finish!: () => void;
+    const first = writer.run(
+      () => new Promise<string>((resolve) => (finish = () => resolve('first'))),
+    );
+    const settled: string[] = [];
+    const rest = ['a', 'b', 'c'].map((name) =>
+      writer
+        .run(async () => {
+          log.push(`${name} grouped=${writer.grouped}`);
+          return name;
+        })
+        .then((value) => {
+          settled.push(`${value} after ${log[log.length - 1]}`);
+          return value;
+        }),
+    );
+    await tick();
+    expect(writer.waiting).toBe(3);
+    finish();
+    await expect(first).resolves.toBe('first');
+    await expect(Promise.all(rest)).resolves.toEqual(['a', 'b', 'c']);
+    expect(log).toEqual(['begin', 'a grouped=true', 'b grouped=true', 'c grouped=true', 'commit']);
+    expect(settled).toEqual(['a after commit', 'b after commit', 'c after commit']);
+    expect(writer.groups).toBe(1);
+    expect(writer.groupedTurns).toBe(3);
+  });
+
+  it('gives a failing turn its own error while its neighbours succeed', async () => {
+    const { log, group } = fakeGroup();
+    const writer = new SqliteWriter(30_000, group);
+    let finish!: () => void;
+    const first = writer.run(() => new Promise<void>((resolve) => (finish = resolve)));
+    const ok1 = writer.run(async () => 'ok1');
+    const bad = writer.run(() => Promise.reject(new Error('precondition failed')));
+    const ok2 = writer.run(async () => 'ok2');
+    finish();
+    await first;
+    await expect(ok1).resolves.toBe('ok1');
+    await expect(bad).rejects.toThrow('precondition failed');
+    await expect(ok2).resolves.toBe('ok2');
+    expect(log).toEqual(['begin', 'commit']);
+  });
+
+  it('runs every turn of a group again on its own when the COMMIT fails', async () => {
+    const { log, group } = fakeGroup({ failCommit: true });
+    const writer = new SqliteWriter(30_000, group);
+    let finish!: () => void;
+    const first = writer.run(() => new Promise<void>((resolve) => (finish = resolve)));
+    const runs: string[] = [];
+    const turns = ['a', 'b'].map((name) =>
+      writer.run(async () => {
+        runs.push(`${name} grouped=${writer.grouped}`);
+        return name;
+      }),
+    );
+    finish();
+    await first;
+    await expect(Promise.all(turns)).resolves.toEqual(['a', 'b']);
+    expect(log).toEqual(['begin', 'commit failed', 'rollback']);
+    expect(runs).toEqual([
+      'a grouped=true',
+      'b grouped=true',
+      'a grouped=false',
+      'b grouped=false',
+    ]);
+  });
+
+  it('holds the cross-process write lock for a whole group and releases it', async () => {
+    const { group } = fakeGroup();
+    const events: string[] = [];
+    const lock = {
+      acquire: async () => {
+        events.push('acquire');
+        return () => events.push('release');
+      },
+    };
+    const writer = new SqliteWriter(30_000, group, lock);
+    let finish!: () => void;
+    const first = writer.run(() => new Promise<void>((resolve) => (finish = resolve)));
+    await tick();
+    const rest = [writer.run(async () => 1), writer.run(async () => 2)];
+    finish();
+    await first;
+    await Promise.all(rest);
+    expect(events).toEqual(['acquire', 'release', 'acquire', 'release']);
+  });
+});
+
+describe('SqliteWriter heartbeat', () => {
+  it('keeps writes waiting behind a long turn that reports progress, and only the holder can', async () => {
+    const writer = new SqliteWriter(200);
+    let finish!: () => void;
+    let beating = true;
+    const long = writer.run(async () => {
+      const beat = async () => {
+        while (beating) {
+          writer.heartbeat();
+          await tick();
+        }
+      };
+      const beats = beat();
+      await new Promise<void>((resolve) => (finish = resolve));
+      beating = false;
+      await beats;
+    });
+    const waiting = writer.run(async () => 'waited');
+    // Outside the turn a heartbeat changes nothing.
+    writer.heartbeat();
+    // Three times waitMs pass; the waiting write is still there.
+    const started = Date.now();
+    while (Date.now() - started < 600) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(writer.waiting).toBe(1);
+    finish();
+    await long;
+    await expect(waiting).resolves.toBe('waited');
+  });
+});

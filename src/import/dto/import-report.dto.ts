@@ -78,6 +78,7 @@ export class ImportCounts {
   @ApiProperty(COUNT) created: number;
   @ApiProperty(COUNT) replaced: number;
   @ApiProperty(COUNT) unchanged: number;
+  @ApiProperty(COUNT) binned: number;
   @ApiProperty(COUNT) skipped: number;
   @ApiProperty(COUNT) images: number;
   @ApiProperty(COUNT) attachments: number;
@@ -105,6 +106,13 @@ export class ImportReportResponse implements ImportReport {
 
   @ApiProperty({ type: [String], description: 'Slugs of the pages that were already the same.' })
   unchanged: string[];
+
+  @ApiProperty({
+    type: [String],
+    description:
+      'mode=mirror: slugs of the live pages under the prefix that the upload no longer holds, moved to the bin (restorable through /api/bin); in a dry run, those that would be.',
+  })
+  binned: string[];
 
   @ApiProperty({ type: [ImportSkippedFile], description: 'Invalid files left out (skipInvalid).' })
   skipped: ImportSkippedFile[];

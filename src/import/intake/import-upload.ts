@@ -11,8 +11,17 @@ import { rm } from 'node:fs/promises';
 import type { Observable } from 'rxjs';
 import { APP_CONFIG, AppConfig } from '../../common/config/app-config';
 import { makeTempDir } from '../../common/files/temp-folder';
-import { FieldProblems } from '../../common/problems/problem';
-import { IMPORT_FIELDS, parseBoolean, parseImportOptions } from '../import-options';
+import {
+  multipartFingerprint,
+  RECEIVED_BODY,
+  ReceivedBody,
+} from '../../common/idempotency/idempotency-key';
+import {
+  IMPORT_FIELDS,
+  importFieldsProblem,
+  parseBoolean,
+  parseImportOptions,
+} from '../import-options';
 import type { ImportUpload } from '../run/run-types';
 import { receiveMultipart } from './multipart-intake';
 
@@ -44,9 +53,13 @@ export async function receiveImport(
         code: 'required',
         message: 'Send one or more files in the "files" field.',
       });
-    if (!options || problems.length > 0) throw new FieldProblems(problems);
+    if (!options || problems.length > 0) throw importFieldsProblem(problems);
     const receivedBytes = parts.files.reduce((sum, file) => sum + file.size, 0);
-    return { options, files: parts.files, tempDir, receivedBytes, async };
+    const fingerprint = multipartFingerprint(
+      parts.fields,
+      parts.files.map((file, i) => ({ name: file.name, sha256: parts.sha256[i] })),
+    );
+    return { options, files: parts.files, tempDir, receivedBytes, async, fingerprint };
   } catch (error) {
     await rm(tempDir, { recursive: true, force: true });
     throw error;
@@ -64,8 +77,17 @@ export class ImportUploadInterceptor implements NestInterceptor {
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
-    const req = context.switchToHttp().getRequest<IncomingMessage & { [UPLOAD]?: ImportUpload }>();
-    req[UPLOAD] = await receiveImport(req, this.config);
+    const req = context
+      .switchToHttp()
+      .getRequest<IncomingMessage & { [UPLOAD]?: ImportUpload; [RECEIVED_BODY]?: ReceivedBody }>();
+    const upload = await receiveImport(req, this.config);
+    req[UPLOAD] = upload;
+    // For IdempotencyInterceptor: a replayed answer never reaches the handler that owns the
+    // temp folder, so it removes the folder itself.
+    req[RECEIVED_BODY] = {
+      fingerprint: upload.fingerprint,
+      discard: () => rm(upload.tempDir, { recursive: true, force: true }),
+    };
     return next.handle();
   }
 }

@@ -1,4 +1,5 @@
 import busboy from 'busboy';
+import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
@@ -16,6 +17,8 @@ import { checkEntryName } from '../zip/entry-names';
 export interface MultipartParts {
   fields: Record<string, string>;
   files: UploadedFile[];
+  /** SHA-256 (hex) of each file's bytes, in the order of `files`. */
+  sha256: string[];
   /** Bad file names and unknown parts, reported with the other field problems. */
   problems: FieldProblem[];
 }
@@ -92,6 +95,7 @@ export async function receiveMultipart(
 
   const fields: Record<string, string> = {};
   const files: UploadedFile[] = [];
+  const hashes: ReturnType<typeof createHash>[] = [];
   const problems: FieldProblem[] = [];
   const writes: Promise<void>[] = [];
   let fileLimitHit = false;
@@ -137,8 +141,11 @@ export async function receiveMultipart(
     const tempPath = join(options.tempDir, `${String(files.length).padStart(5, '0')}.upload`);
     const upload: UploadedFile = { name: check.path, tempPath, size: 0 };
     files.push(upload);
+    const hash = createHash('sha256');
+    hashes.push(hash);
     stream.on('data', (chunk: Buffer) => {
       upload.size += chunk.length;
+      hash.update(chunk);
     });
     writes.push(pipeline(stream, createWriteStream(tempPath)));
   });
@@ -193,7 +200,7 @@ export async function receiveMultipart(
       'import_too_many_entries',
       `One import may hold at most ${options.maxFiles} files.`,
     );
-  return { fields, files, problems };
+  return { fields, files, sha256: hashes.map((h) => h.digest('hex')), problems };
 }
 
 /**

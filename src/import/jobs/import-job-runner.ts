@@ -6,43 +6,65 @@ import {
   OnApplicationShutdown,
 } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { rm } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import { relative, isAbsolute } from 'node:path';
 import type { AuthUser } from '../../common/auth/auth-user';
 import { APP_CONFIG, AppConfig } from '../../common/config/app-config';
+import { ShutdownState } from '../../common/health/shutdown-state';
 import { ImportService } from '../import.service';
 import { tempFolder } from '../../common/files/temp-folder';
 import { ImportCancelled, ImportProgress, ImportUpload } from '../run/run-types';
 import type { ImportJobEntity } from './entities/import-job.entity';
+import { FINISHED_STATES } from './import-job.types';
 import { ImportJobsRepository } from './import-jobs.repository';
 import { toImportJobResource } from './import-job.mapper';
-import { interruptedProblem, jobProblem } from './job-problem';
+import { interruptedProblem, jobProblem, notResumedProblem } from './job-problem';
 import { JobEvents } from './job-events';
 import { JobHeartbeat } from './job-heartbeat';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** The abort reason of a run stopped by a graceful shutdown: its job goes back to `queued`. */
+const HAND_BACK = 'hand back';
+
+interface Run {
+  controller: AbortController;
+  /** Settles once the run has recorded how it ended and cleaned up. */
+  ended: Promise<void>;
+}
+
 /**
  * Runs the import jobs this instance received (one run each, at once) and keeps the table
  * honest: a job whose instance stopped is failed once its lease expires (checked at start and
  * every half lease), and records past the retention period are deleted.
+ *
+ * A graceful shutdown (SIGTERM) hands running jobs back: their runs stop before committing
+ * (an import is one transaction, so nothing of it is written), the rows go back to `queued`
+ * without an owner, and the next sweep of any instance whose data folder holds the upload
+ * (this one after a restart, or another sharing the folder) claims and runs them again. A job
+ * nobody resumes within IMPORT_JOB_RESUME_SECONDS fails.
  */
 @Injectable()
 export class ImportJobRunner implements OnApplicationBootstrap, OnApplicationShutdown {
   /** This process, as lease owner. */
   readonly instanceId = randomUUID();
   private readonly logger = new Logger(ImportJobRunner.name);
-  private readonly running = new Map<string, AbortController>();
+  private readonly running = new Map<string, Run>();
   private timer: NodeJS.Timeout | null = null;
+  /** Set at shutdown: no more jobs are claimed here. */
+  private stopping = false;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly jobs: ImportJobsRepository,
     private readonly imports: ImportService,
     private readonly events: JobEvents,
+    private readonly shutdown: ShutdownState,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
+    this.shutdown.onDrainStart('import-jobs', () => this.handBack());
+    this.shutdown.onDrained('import-jobs', () => this.handedBack());
     await this.sweep();
     const every = Math.min(30_000, (this.config.importJobLeaseSeconds * 1000) / 2);
     this.timer = setInterval(() => void this.sweep(), every);
@@ -50,9 +72,26 @@ export class ImportJobRunner implements OnApplicationBootstrap, OnApplicationShu
   }
 
   onApplicationShutdown(): void {
+    this.stopClaiming();
+    for (const run of this.running.values()) run.controller.abort();
+  }
+
+  /** Draining: claim nothing more and stop the running jobs so that they go back to the queue. */
+  handBack(): void {
+    this.stopClaiming();
+    for (const run of this.running.values()) run.controller.abort(HAND_BACK);
+  }
+
+  /** Resolves once every run stopped by handBack has released its job (before the pool closes). */
+  async handedBack(): Promise<void> {
+    this.handBack();
+    await Promise.all([...this.running.values()].map((run) => run.ended));
+  }
+
+  private stopClaiming(): void {
+    this.stopping = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    for (const controller of this.running.values()) controller.abort();
   }
 
   /** The lease a job of this instance holds from now. */
@@ -66,14 +105,16 @@ export class ImportJobRunner implements OnApplicationBootstrap, OnApplicationShu
 
   /** Stops a job running here at its next step. */
   abort(id: string): void {
-    this.running.get(id)?.abort();
+    this.running.get(id)?.controller.abort();
   }
 
   /** Runs a job this instance inserted (queued, under its lease), on the next turn. */
   start(job: ImportJobEntity, upload: ImportUpload, actor: AuthUser): void {
     const controller = new AbortController();
-    this.running.set(job.id, controller);
-    setImmediate(() => void this.run(job.id, upload, actor, controller));
+    let ended: () => void = () => undefined;
+    this.running.set(job.id, { controller, ended: new Promise((r) => (ended = r)) });
+    if (this.stopping) controller.abort(HAND_BACK);
+    setImmediate(() => void this.run(job.id, upload, actor, controller).finally(ended));
   }
 
   private async run(
@@ -82,16 +123,23 @@ export class ImportJobRunner implements OnApplicationBootstrap, OnApplicationShu
     actor: AuthUser,
     controller: AbortController,
   ): Promise<void> {
+    // The upload stays while another instance runs the job (it claimed it first) or it waits
+    // to be resumed; otherwise the job has ended and its upload goes.
+    let keepUpload = false;
     try {
       if (await this.jobs.claim(id, this.instanceId, this.leaseUntil(), new Date()))
-        await this.execute(id, upload, actor, controller);
+        keepUpload = await this.execute(id, upload, actor, controller);
+      else keepUpload = !FINISHED_STATES.includes((await this.jobs.find(id))?.state ?? 'failed');
     } catch (error) {
       this.logger.error({ msg: 'import job not recorded', jobId: id, error: String(error) });
     } finally {
       this.running.delete(id);
-      await rm(upload.tempDir, { recursive: true, force: true });
+      if (!keepUpload) await rm(upload.tempDir, { recursive: true, force: true });
       const job = await this.jobs.find(id).catch(() => null);
-      if (job) this.events.finished(id, toImportJobResource(job));
+      // Followers here hear the end, or that the job went back to the queue (they follow it
+      // again, wherever it is resumed).
+      if (job && (FINISHED_STATES.includes(job.state) || job.state === 'queued'))
+        this.events.finished(id, toImportJobResource(job));
     }
   }
 
@@ -100,7 +148,7 @@ export class ImportJobRunner implements OnApplicationBootstrap, OnApplicationShu
     upload: ImportUpload,
     actor: AuthUser,
     controller: AbortController,
-  ): Promise<void> {
+  ): Promise<boolean> {
     const heartbeat = new JobHeartbeat(id, this, this.jobs, controller, upload.receivedBytes);
     const onProgress = (progress: ImportProgress) => {
       if (heartbeat.note(progress)) this.events.progress(id, progress);
@@ -122,21 +170,40 @@ export class ImportJobRunner implements OnApplicationBootstrap, OnApplicationShu
     } finally {
       heartbeat.stop();
     }
+    if (result.state === 'cancelled' && controller.signal.reason === HAND_BACK) {
+      const resumeBy = new Date(Date.now() + this.config.importJobResumeSeconds * 1000);
+      const received = {
+        phase: 'receiving' as const,
+        done: upload.receivedBytes,
+        total: upload.receivedBytes,
+      };
+      if (await this.jobs.release(id, this.instanceId, resumeBy, received)) {
+        this.logger.log({ msg: 'import job handed back', jobId: id });
+        return true;
+      }
+    }
     await this.jobs.finish(
       id,
       { ...result, finishedAt: new Date(), progress: heartbeat.last },
       this.instanceId,
     );
+    return false;
   }
 
-  /** Fails jobs whose instance stopped, deletes their uploads, forgets old records. */
+  /**
+   * Resumes jobs handed back whose upload is here, fails jobs whose instance stopped (and
+   * handed-back ones nobody resumed in time), deletes their uploads, forgets old records.
+   */
   async sweep(now = new Date()): Promise<void> {
     try {
+      await this.resumeHandedBack();
       for (const job of await this.jobs.listExpired(now)) {
         if (this.isLocal(job.id)) continue;
+        const problem =
+          job.state === 'queued' ? notResumedProblem(job.id) : interruptedProblem(job.id);
         const failed = await this.jobs.failExpired(
           job.id,
-          { state: 'failed', finishedAt: now, problem: interruptedProblem(job.id) },
+          { state: 'failed', finishedAt: now, problem },
           now,
         );
         if (failed) {
@@ -152,10 +219,44 @@ export class ImportJobRunner implements OnApplicationBootstrap, OnApplicationShu
     }
   }
 
+  /** Claims and runs the handed-back jobs whose upload folder is in this data folder. */
+  private async resumeHandedBack(): Promise<void> {
+    for (const job of await this.jobs.listHandedBack()) {
+      if (this.stopping) return;
+      const { request } = job;
+      if (this.isLocal(job.id) || !this.isOurs(request.tempDir)) continue;
+      if (
+        !(await stat(request.tempDir).then(
+          (s) => s.isDirectory(),
+          () => false,
+        ))
+      )
+        continue;
+      this.logger.log({ msg: 'import job resumed', jobId: job.id });
+      const upload: ImportUpload = {
+        options: request.options,
+        files: request.files,
+        tempDir: request.tempDir,
+        receivedBytes: request.receivedBytes,
+        async: true,
+        // Its Idempotency-Key answer was stored when it was received; nothing replays it here.
+        fingerprint: '',
+      };
+      // Import runs only for administrators; the job was checked when it was received.
+      const actor: AuthUser = { ...request.createdBy, role: 'admin', groups: [], via: 'session' };
+      this.start(job, upload, actor);
+    }
+  }
+
+  /** Whether `tempDir` is an upload folder under this data folder (never trust a row's path). */
+  private isOurs(tempDir: string): boolean {
+    const inside = relative(tempFolder(this.config.dataDir), tempDir);
+    return Boolean(tempDir) && Boolean(inside) && !inside.startsWith('..') && !isAbsolute(inside);
+  }
+
   /** An upload folder left by a dead instance, if it is under this data folder. */
   private async removeUpload(tempDir: string): Promise<void> {
-    const inside = relative(tempFolder(this.config.dataDir), tempDir);
-    if (!tempDir || inside.startsWith('..') || isAbsolute(inside)) return;
+    if (!this.isOurs(tempDir)) return;
     await rm(tempDir, { recursive: true, force: true });
   }
 }

@@ -79,6 +79,48 @@ export class ImportJobsRepository {
     );
   }
 
+  /**
+   * running → queued without an owner, for whichever instance resumes it before `resumeBy`:
+   * the run was stopped by a graceful shutdown before it committed anything. False when this
+   * instance no longer owned it, or a cancel was asked for (the job ends cancelled instead).
+   */
+  async release(
+    id: string,
+    owner: string,
+    resumeBy: Date,
+    progress: ImportProgress,
+  ): Promise<boolean> {
+    const result = await this.db.write((t) =>
+      t.manager
+        .createQueryBuilder()
+        .update(ImportJobEntity)
+        .set({
+          state: 'queued',
+          startedAt: null,
+          leaseOwner: null,
+          leaseExpiresAt: resumeBy,
+          progress,
+        } as Changes)
+        .where('id = :id', { id })
+        .andWhere("state = 'running'")
+        .andWhere('lease_owner = :owner', { owner })
+        .andWhere('cancel_requested = 0')
+        .execute(),
+    );
+    return Boolean(result.affected);
+  }
+
+  /** Queued jobs no instance owns: handed back at a shutdown, waiting to be resumed. */
+  listHandedBack(): Promise<ImportJobEntity[]> {
+    return this.db
+      .manager()
+      .createQueryBuilder(ImportJobEntity, 'j')
+      .where("j.state = 'queued'")
+      .andWhere('j.lease_owner IS NULL')
+      .orderBy('j.created_at', 'ASC')
+      .getMany();
+  }
+
   /** Asks the running job's instance to stop (it reads the flag at its next heartbeat). */
   requestCancel(id: string): Promise<boolean> {
     return this.update(id, { cancelRequested: true }, ['running']);

@@ -40,3 +40,17 @@ export function interruptedProblem(jobId: string): ProblemBody {
     jobId,
   };
 }
+
+/** The problem of a job handed back at a shutdown that no instance resumed in time. */
+export function notResumedProblem(jobId: string): ProblemBody {
+  return {
+    type: problemType('import_interrupted'),
+    title: titleFor(500),
+    status: 500,
+    detail:
+      'The kb instance running this import shut down and handed it back, but no instance holding its upload resumed it within IMPORT_JOB_RESUME_SECONDS; nothing of it was written. Start the import again.',
+    instance: INSTANCE,
+    code: 'import_interrupted',
+    jobId,
+  };
+}

@@ -17,6 +17,7 @@ import {
   rewriteDocument,
 } from '../reference-resolver';
 import { MANIFEST_PATH } from '../sources/kb-archive';
+import { dropExtension, slugFromPath } from '../slugs';
 import { expandUploads } from '../source-tree';
 import { importedPage } from './imported-page';
 import { RunMedia } from './run-media-step';
@@ -42,6 +43,8 @@ export interface RunPlan {
   asAttachment: Set<string>;
   existingBySlug: Map<string, PageRecord>;
   siteVariables: Record<string, string>;
+  /** mode=mirror: the live pages under the prefix, which the upload may no longer hold. */
+  mirrored: PageRecord[];
 }
 
 /**
@@ -147,7 +150,12 @@ export class ImportRun {
       ...conversion.documents.map((d) => d.slug),
     ]);
     const existing = await this.deps.pages.findLiveBySlugs([...slugs].filter(isPlausibleSlug));
+    const mirrored =
+      this.options.mode === 'mirror'
+        ? await this.deps.pages.findLiveUnder(this.options.prefix)
+        : [];
     return {
+      mirrored,
       conversion,
       index,
       assets: references.assets,
@@ -219,17 +227,36 @@ export class ImportRun {
         this.report.unchanged.push(doc.slug);
       else this.report.replaced.push(doc.slug);
     }
+    this.report.binned = this.toBin(plan).map((page) => page.slug);
     this.progress('writing pages', documents.length, documents.length);
+  }
+
+  /**
+   * mode=mirror: the pages under the prefix that the upload no longer holds. A page whose file
+   * was skipped as invalid (skipInvalid) is still in the upload, so it stays.
+   */
+  private toBin(plan: RunPlan): PageRecord[] {
+    if (plan.mirrored.length === 0) return [];
+    const held = new Set(plan.conversion.documents.map((doc) => doc.slug));
+    for (const skipped of this.report.skipped) {
+      const slug = slugFromPath(dropExtension(skipped.path));
+      if (slug) held.add(`${this.options.prefix}/${slug}`);
+    }
+    return plan.mirrored.filter((page) => !held.has(page.slug));
   }
 
   /** Media, pages and site variables in one transaction; media files removed on rollback. */
   private async write(plan: RunPlan): Promise<void> {
     const media = new RunMedia(this, plan, this.deps.media);
+    let binned: PageRecord[] = [];
     try {
       await this.deps.db.transaction(async (tx) => {
         const stored = await media.store(tx, this.actor);
         const context = this.rewriteContext(plan, false, (path) => stored.get(path)?.url);
         await this.writePages(tx, plan, context);
+        // Mirror: what the upload no longer holds goes to the bin, in the same transaction.
+        binned = this.toBin(plan);
+        for (const page of binned) await this.deps.pages.binWithin(tx, page, this.actor);
         // Set or overwrite the archive's names, keep the other site variables.
         await this.deps.siteVariables.mergeWithin(tx, plan.siteVariables);
         // The last moment a cancel can still undo everything.
@@ -247,6 +274,8 @@ export class ImportRun {
       }
       throw error;
     }
+    this.report.binned = binned.map((page) => page.slug);
+    this.deps.pages.announceBinned(binned, this.actor);
   }
 
   private async writePages(
@@ -264,6 +293,8 @@ export class ImportRun {
     ];
     this.progress('writing pages', 0, ordered.length);
     for (const [done, doc] of ordered.entries()) {
+      // Yields between slices; writes queued behind this transaction are told it is moving.
+      this.deps.db.heartbeat();
       await this.tick();
       this.progress('writing pages', done, ordered.length);
       const content = rewriteDocument(doc, plan.index, context);

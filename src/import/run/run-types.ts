@@ -36,6 +36,8 @@ export interface ImportUpload {
   receivedBytes: number;
   /** `async=true`: answer 202 with a job instead of the report. */
   async: boolean;
+  /** The request's fields, file names and file bytes, hashed (for Idempotency-Key). */
+  fingerprint: string;
 }
 
 /** What a caller may follow and stop a run with. */

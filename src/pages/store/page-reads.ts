@@ -55,6 +55,19 @@ export async function findLiveBySlugs(sql: Sql, slugs: string[]): Promise<PageRe
   return rows.map(decodePage);
 }
 
+/**
+ * Live pages strictly under `prefix` (`docs/…`, never `docs` itself nor `docs-old/…`), by slug:
+ * the range `prefix/` ≤ slug < `prefix0` (`0` follows `/`), as the tree reads a level.
+ */
+export async function findLiveUnder(sql: Sql, prefix: string): Promise<PageRecord[]> {
+  const rows = await sql.all(
+    PAGE_SQL + 'p.live_slug >= ? AND p.live_slug < ? ORDER BY p.live_slug ASC',
+    [`${prefix}/`, `${prefix}0`],
+  );
+  // The range is by the database's collation; the prefix test is by code points.
+  return rows.map(decodePage).filter((page) => page.slug.startsWith(`${prefix}/`));
+}
+
 /** Group ids and names of a page (page_groups resolved to the groups), by name. */
 export function groupsOf(sql: Sql, pageId: string): Promise<{ id: string; name: string }[]> {
   return sql.all(

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
+import { brokenLinks, LinkReportPosition } from './link-report';
 import { randomUUID } from 'node:crypto';
 import { Database, Tx } from '../../common/database/database';
 import { findMediaIds } from '../../common/text/media-urls';
@@ -84,6 +85,10 @@ export class PagesRepository {
     return reads.findLiveBySlugs(this.db.sql(tx), slugs);
   }
 
+  findLiveUnder(prefix: string, tx?: Tx): Promise<PageRecord[]> {
+    return reads.findLiveUnder(this.db.sql(tx), prefix);
+  }
+
   groupsOf(pageId: string, tx?: Tx): Promise<{ id: string; name: string }[]> {
     return reads.groupsOf(this.db.sql(tx), pageId);
   }
@@ -113,6 +118,16 @@ export class PagesRepository {
   /** One level of the page tree below `parent` ('' for the top), by segment name. */
   listTreeLevel(viewer: Viewer, parent: string, after: string | undefined, limit: number) {
     return this.db.read(listTreeLevel, toViewer(viewer), parent, after, limit);
+  }
+
+  /** Broken links and missing media in the visible pages under `prefix` (read worker). */
+  brokenLinks(
+    viewer: Viewer,
+    prefix: string | null,
+    from: LinkReportPosition | null,
+    limit: number,
+  ) {
+    return this.db.read(brokenLinks, toViewer(viewer), prefix, from, limit);
   }
 
   graph(viewer: Viewer) {

@@ -9,6 +9,7 @@ import {
   mediaReferences,
   visibleLiveSlugs,
 } from './page-lists';
+import { brokenLinks } from './link-report';
 import { listTreeLevel } from './page-tree';
 import { listRevisions } from './revisions';
 import { searchPages } from './search/search-pages';
@@ -30,6 +31,7 @@ export const PAGES_READ_QUERIES = readQueriesByName([
   archiveBatch,
   listRevisions,
   searchPages,
+  brokenLinks,
 ]);
 
 /** The name the SQLite read pool's workers look the registry up by (database.module.ts). */

@@ -4,6 +4,7 @@ const counts = {
   created: 2,
   replaced: 1,
   unchanged: 0,
+  binned: 0,
   skipped: 1,
   images: 0,
   attachments: 0,
@@ -21,6 +22,7 @@ const report: ImportReport = {
   created: ['docs/a', 'docs/b'],
   replaced: ['docs/c'],
   unchanged: [],
+  binned: [],
   skipped: [{ path: 'bad.md', reason: 'The file has no # Title.', code: 'missing_title' }],
   images: [],
   attachments: [],
@@ -60,5 +62,24 @@ describe('the import plan', () => {
     expect(summary({ ...report, dryRun: false })).toBe(
       '2 created, 1 replaced, 0 unchanged, 1 skipped',
     );
+  });
+
+  it('lists the pages a mirror import bins, linked only while they are still live (dry run)', () => {
+    const mirrored = { ...report, binned: ['docs/old'], counts: { ...counts, binned: 1 } };
+    expect(planRows(mirrored).filter((r) => r.action === 'bin')).toEqual([
+      {
+        action: 'bin',
+        subject: 'docs/old',
+        isPage: true,
+        detail: 'not in the upload (mirror); restorable from the bin',
+      },
+    ]);
+    expect(planRows({ ...mirrored, dryRun: false }).find((r) => r.action === 'bin')?.isPage).toBe(
+      false,
+    );
+    expect(summary(mirrored)).toBe(
+      '2 to create, 1 to replace, 0 unchanged, 1 skipped, 1 to move to the bin',
+    );
+    expect(summary({ ...mirrored, dryRun: false })).toContain('1 moved to the bin');
   });
 });

@@ -7,6 +7,7 @@ export type PlanAction =
   | 'create'
   | 'replace'
   | 'unchanged'
+  | 'bin'
   | 'skip'
   | 'unresolved link'
   | 'unresolved image'
@@ -16,7 +17,7 @@ export type PlanAction =
 
 export interface PlanRow {
   action: PlanAction;
-  /** A page's slug (create, replace, unchanged) or the file's path. */
+  /** A page's slug (create, replace, unchanged, bin) or the file's path. */
   subject: string;
   /** Whether `subject` is a page slug (the report links it). */
   isPage: boolean;
@@ -27,6 +28,7 @@ export const PLAN_ACTION_LABELS: Record<PlanAction, string> = {
   create: 'Create',
   replace: 'Replace',
   unchanged: 'Leave unchanged',
+  bin: 'Move to bin',
   skip: 'Skip',
   'unresolved link': 'Unresolved link',
   'unresolved image': 'Unresolved image',
@@ -59,6 +61,11 @@ export function planRows(report: ImportReport): PlanRow[] {
     ...report.created.map(page('create', 'new page')),
     ...report.replaced.map(page('replace', 'a new revision; metadata kept')),
     ...report.unchanged.map(page('unchanged', 'already the same')),
+    // Mirror: after the import the page is in the bin, so only the plan links it.
+    ...report.binned.map((slug) => ({
+      ...page('bin', 'not in the upload (mirror); restorable from the bin')(slug),
+      isPage: report.dryRun,
+    })),
     ...report.skipped.map(file('skip')),
     ...report.unresolvedLinks.map(ref('unresolved link')),
     ...report.unresolvedImages.map(ref('unresolved image')),
@@ -89,5 +96,8 @@ export function summary(report: ImportReport): string {
     `${c.replaced} ${verb[1]}`,
     `${c.unchanged} unchanged`,
     `${c.skipped} skipped`,
+    ...(c.binned > 0
+      ? [`${c.binned} ${report.dryRun ? 'to move to the bin' : 'moved to the bin'}`]
+      : []),
   ].join(', ');
 }
