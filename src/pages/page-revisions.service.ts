@@ -13,8 +13,6 @@ import {
 import { normaliseSlug } from './slug';
 import { PagesRepository } from './store/pages.repository';
 
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** Revisions of visible live pages: list newest first, read one. Restore is a write (PageWriterService). */
 @Injectable()
 export class PageRevisionsService {
@@ -48,7 +46,6 @@ export class PageRevisionsService {
   }
 
   async get(id: string, user: AuthUser): Promise<RevisionResponse> {
-    if (!UUID.test(id)) throw new NotFoundProblem('revision');
     const found = await this.pages.findRevision(id);
     const page = found ? await this.pages.findById(found.revision.pageId) : null;
     if (!found || !page || !this.access.canSee(page, user)) throw new NotFoundProblem('revision');

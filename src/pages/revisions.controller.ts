@@ -1,3 +1,4 @@
+import { UuidParam } from '../common/http/uuid-param.pipe';
 import {
   Body,
   Controller,
@@ -15,11 +16,10 @@ import { AdminOnly, CurrentUser, Editors } from '../common/auth/route-policy';
 import { PageQueryDto } from '../common/http/page-query.dto';
 import { Page, parsePageRequest } from '../common/http/pagination';
 import { ApiProblems, ApiResult } from '../common/openapi/api-result.decorator';
-import { NotFoundProblem } from '../common/problems/problem';
 import { RestoreRevisionDto } from './dto/page.dto';
 import { RevisionListQueryDto } from './dto/page-query.dto';
 import { PageBinService } from './page-bin.service';
-import { PageRevisionsService, UUID } from './page-revisions.service';
+import { PageRevisionsService } from './page-revisions.service';
 import { PageWriterService } from './page-writer.service';
 import {
   BinItemList,
@@ -57,7 +57,10 @@ export class RevisionsController {
   @Get(':id')
   @ApiOperation({ summary: 'One revision with its title, content and metadata' })
   @ApiResult(RevisionResponse)
-  getRevision(@Param('id') id: string, @CurrentUser() user: AuthUser): Promise<RevisionResponse> {
+  getRevision(
+    @Param('id', new UuidParam('revision')) id: string,
+    @CurrentUser() user: AuthUser,
+  ): Promise<RevisionResponse> {
     return this.revisions.get(id, user);
   }
 
@@ -70,12 +73,11 @@ export class RevisionsController {
   @ApiResult(PageResponse)
   @ApiProblems(409)
   async restoreRevision(
-    @Param('id') id: string,
+    @Param('id', new UuidParam('revision')) id: string,
     @Body() body: RestoreRevisionDto,
     @Headers('if-match') ifMatch: string | undefined,
     @CurrentUser() user: AuthUser,
   ): Promise<PageResponse> {
-    if (!UUID.test(id)) throw new NotFoundProblem('revision');
     const pageId = await this.writer.restoreRevision(id, user, {
       ifMatch,
       baseRevision: body.baseRevision,
@@ -106,18 +108,19 @@ export class BinController {
   @ApiResult(PageResponse)
   @ApiProblems(409)
   async restoreFromBin(
-    @Param('id') id: string,
+    @Param('id', new UuidParam('page')) id: string,
     @CurrentUser() user: AuthUser,
   ): Promise<PageResponse> {
-    if (!UUID.test(id)) throw new NotFoundProblem('page');
     return (await this.pages.readById((await this.bin.restore(id, user)).id, user)).body;
   }
 
   @Delete(':id')
   @HttpCode(204)
   @ApiOperation({ summary: 'Purge a binned page for good (admin)' })
-  purge(@Param('id') id: string, @CurrentUser() user: AuthUser): Promise<void> {
-    if (!UUID.test(id)) throw new NotFoundProblem('page');
+  purge(
+    @Param('id', new UuidParam('page')) id: string,
+    @CurrentUser() user: AuthUser,
+  ): Promise<void> {
     return this.bin.purge(id, user);
   }
 }

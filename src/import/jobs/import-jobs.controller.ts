@@ -1,3 +1,4 @@
+import { UuidParam } from '../../common/http/uuid-param.pipe';
 import { Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
@@ -27,7 +28,7 @@ export class ImportJobsController {
   @Get(':id')
   @ApiOperation({ summary: 'One import job: state, progress, report or problem (admin)' })
   @ApiResult(ImportJobResponse)
-  getImportJob(@Param('id') id: string): Promise<ImportJobResource> {
+  getImportJob(@Param('id', new UuidParam('import_job')) id: string): Promise<ImportJobResource> {
     return this.jobs.get(id);
   }
 
@@ -41,7 +42,7 @@ export class ImportJobsController {
   })
   @ApiFileResult({ 'text/event-stream': 'text' })
   async followImportJob(
-    @Param('id') id: string,
+    @Param('id', new UuidParam('import_job')) id: string,
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
@@ -65,7 +66,9 @@ export class ImportJobsController {
   })
   @ApiResult(ImportJobResponse)
   @ApiProblems(409)
-  cancelImportJob(@Param('id') id: string): Promise<ImportJobResource> {
+  cancelImportJob(
+    @Param('id', new UuidParam('import_job')) id: string,
+  ): Promise<ImportJobResource> {
     return this.jobs.cancel(id);
   }
 }

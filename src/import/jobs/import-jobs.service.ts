@@ -15,8 +15,6 @@ import { JobEvents, JobListener } from './job-events';
 /** How often a follower of a job running on another instance reads its row. */
 const POLL_MS = 500;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * Import jobs: POST /api/import with async=true, and /api/import/jobs. The row in the
  * database is the truth any instance answers from; the instance that received the upload
@@ -170,7 +168,7 @@ export class ImportJobsService {
   }
 
   private async require(id: string): Promise<ImportJobEntity> {
-    const job = UUID.test(id) ? await this.jobs.find(id) : null;
+    const job = await this.jobs.find(id);
     if (!job) throw new NotFoundProblem('import_job');
     return job;
   }
