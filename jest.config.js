@@ -9,7 +9,7 @@ module.exports = {
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/bench/', '/test/corpora/'],
   moduleFileExtensions: ['ts', 'js', 'json'],
   transform: { '^.+\\.ts$': ['@swc/jest', swc] },
-  testTimeout: 60_000,
+  testTimeout: 120_000,
   // The MariaDB run drops test databases left by crashed runs, before and after (never live ones).
   globalSetup: '<rootDir>/test/support/mysql-cleanup.ts',
   globalTeardown: '<rootDir>/test/support/mysql-cleanup.ts',

@@ -108,11 +108,16 @@ export class WebhooksService {
     await this.get(id);
     const delivery = await this.deliveries.find(id, deliveryId);
     if (!delivery) throw new NotFoundProblem('delivery');
-    await this.deliveries.requeue(deliveryId, new Date());
+    const now = new Date();
+    await this.deliveries.requeue(deliveryId, now);
     audit('webhook.redelivered', { actorId: actor.id, target: `webhook:${id}`, deliveryId });
+    // The answer is the delivery as queued: the dispatcher may send it before a re-read.
+    const attempts = await this.deliveries.attemptsOf([deliveryId]);
     this.dispatcher.kick();
-    const requeued = (await this.deliveries.find(id, deliveryId))!;
-    return toDeliveryResponse(requeued, await this.deliveries.attemptsOf([deliveryId]));
+    return toDeliveryResponse(
+      { ...delivery, state: 'pending', tries: 0, nextAttemptAt: now },
+      attempts,
+    );
   }
 
   /**

@@ -150,5 +150,5 @@ describe('pages: imports (upsertImported)', () => {
     expect(Number(n)).toBe(COUNT);
     const [{ l }] = await t.dataSource.query('SELECT COUNT(*) AS l FROM page_links');
     expect(Number(l)).toBeGreaterThan(COUNT);
-  });
+  }, 300_000);
 });
