@@ -17,7 +17,7 @@ import {
   UploadedMedia,
   uploadAttachment,
   uploadImage,
-} from './export-fixtures';
+} from '../support/export-fixtures';
 
 const ISO = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
 

@@ -6,7 +6,7 @@ import { createConnection } from 'mysql2/promise';
 import { RunningKb, startKb } from '../support/kb-process';
 import { createTestDatabase, TestDatabase } from '../support/mysql-databases';
 import { DB_TYPE } from '../support/test-app';
-import { manyPages } from './import-jobs-helpers';
+import { manyPages } from '../support/import-jobs-helpers';
 
 const PASSWORD = 'handback-password';
 const PAGES = 2500;
