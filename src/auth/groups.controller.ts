@@ -2,7 +2,7 @@ import { Body, Controller, Get, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuthUser } from '../common/auth/auth-user';
 import { AdminOnly, CurrentUser } from '../common/auth/route-policy';
-import { Page } from '../common/http/pagination';
+import { Paged } from '../common/http/pagination';
 import { ApiProblems, ApiResult } from '../common/openapi/api-result.decorator';
 import { toGroupResponse } from './auth.mapper';
 import { GroupList, GroupResponse } from './dto/auth-response.dto';
@@ -17,7 +17,7 @@ export class GroupsController {
   @Get()
   @ApiOperation({ summary: 'Groups the caller may assign: all for admins, their own for others' })
   @ApiResult(GroupList)
-  async listGroups(@CurrentUser() user: AuthUser): Promise<Page<GroupResponse>> {
+  async listGroups(@CurrentUser() user: AuthUser): Promise<Paged<GroupResponse>> {
     const groups = await this.groups.listAssignable(user);
     return { items: groups.map(toGroupResponse), nextCursor: null };
   }

@@ -2,13 +2,13 @@ import { Body, Controller, Get, Param, Patch, Post, Query } from '@nestjs/common
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuthUser } from '../common/auth/auth-user';
 import { AdminOnly, CurrentUser } from '../common/auth/route-policy';
-import { Page, parsePageRequest } from '../common/http/pagination';
+import { Paged, parseListRequest } from '../common/http/pagination';
 import { ApiProblems, ApiResult } from '../common/openapi/api-result.decorator';
 import { toUserResponse } from './auth.mapper';
 import { UserList, UserResponse } from './dto/auth-response.dto';
 import { CreateUserDto, UpdateUserDto } from './dto/user.dto';
 import { UsersService } from './users.service';
-import { PageQueryDto } from '../common/http/page-query.dto';
+import { ListQueryDto } from '../common/http/list-query.dto';
 
 @ApiTags('users')
 @AdminOnly()
@@ -30,8 +30,8 @@ export class UsersController {
   @Get()
   @ApiOperation({ summary: 'List users by username (admin)' })
   @ApiResult(UserList)
-  listUsers(@Query() query: PageQueryDto): Promise<Page<UserResponse>> {
-    return this.users.list(parsePageRequest(query));
+  listUsers(@Query() query: ListQueryDto): Promise<Paged<UserResponse>> {
+    return this.users.list(parseListRequest(query));
   }
 
   @Get(':id')

@@ -3,8 +3,8 @@ import { Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/c
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuthUser } from '../common/auth/auth-user';
 import { AdminOnly, CurrentUser } from '../common/auth/route-policy';
-import { PageQueryDto } from '../common/http/page-query.dto';
-import { Page, parsePageRequest } from '../common/http/pagination';
+import { ListQueryDto } from '../common/http/list-query.dto';
+import { Paged, parseListRequest } from '../common/http/pagination';
 import { ApiProblems, ApiResult } from '../common/openapi/api-result.decorator';
 import { PageBinService } from './page-bin.service';
 import { BinItemList, PageResponse } from './dto/page-response.dto';
@@ -23,8 +23,8 @@ export class BinController {
   @Get()
   @ApiOperation({ summary: 'Pages in the bin, most recently binned first (admin)' })
   @ApiResult(BinItemList)
-  listBin(@Query() query: PageQueryDto): Promise<Page<BinItemResponse>> {
-    return this.bin.list(parsePageRequest(query));
+  listBin(@Query() query: ListQueryDto): Promise<Paged<BinItemResponse>> {
+    return this.bin.list(parseListRequest(query));
   }
 
   @Post(':id/restore')

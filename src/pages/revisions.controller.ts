@@ -3,7 +3,7 @@ import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query } from '@n
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuthUser } from '../common/auth/auth-user';
 import { CurrentUser, Editors } from '../common/auth/route-policy';
-import { Page, parsePageRequest } from '../common/http/pagination';
+import { Paged, parseListRequest } from '../common/http/pagination';
 import { ApiProblems, ApiResult } from '../common/openapi/api-result.decorator';
 import { RestoreRevisionDto } from './dto/page.dto';
 import { RevisionListQueryDto } from './dto/page-query.dto';
@@ -33,8 +33,8 @@ export class RevisionsController {
   listRevisions(
     @Query() query: RevisionListQueryDto,
     @CurrentUser() user: AuthUser,
-  ): Promise<Page<RevisionSummaryResponse>> {
-    return this.revisions.list(query.slug, user, parsePageRequest(query));
+  ): Promise<Paged<RevisionSummaryResponse>> {
+    return this.revisions.list(query.slug, user, parseListRequest(query));
   }
 
   @Get(':id')

@@ -3,8 +3,8 @@ import { Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { AdminOnly } from '../../common/auth/route-policy';
-import { Page, parsePageRequest } from '../../common/http/pagination';
-import { PageQueryDto } from '../../common/http/page-query.dto';
+import { Paged, parseListRequest } from '../../common/http/pagination';
+import { ListQueryDto } from '../../common/http/list-query.dto';
 import { ApiFileResult, ApiProblems, ApiResult } from '../../common/openapi/api-result.decorator';
 import { ImportJobList, ImportJobResponse } from '../dto/import-job.dto';
 import type { ImportJobResource } from './import-job.types';
@@ -21,8 +21,8 @@ export class ImportJobsController {
   @Get()
   @ApiOperation({ summary: 'Recent import jobs, newest first (admin)' })
   @ApiResult(ImportJobList)
-  listImportJobs(@Query() query: PageQueryDto): Promise<Page<ImportJobResource>> {
-    return this.jobs.list(parsePageRequest(query));
+  listImportJobs(@Query() query: ListQueryDto): Promise<Paged<ImportJobResource>> {
+    return this.jobs.list(parseListRequest(query));
   }
 
   @Get(':id')
