@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '../common/auth/auth-user';
 import { Database } from '../common/database/database';
-import { Page, PageRequest } from '../common/http/pagination';
+import { Paged, ListRequest } from '../common/http/pagination';
 import { audit } from '../common/logging/audit';
 import { fieldProblem } from '../common/problems/problem';
 import { AuthCache } from './auth-cache';
@@ -62,7 +62,7 @@ export class AccountsService {
   }
 
   /** A user's tokens for an administrator; 404 for an unknown user. */
-  async listTokens(userId: string, page: PageRequest): Promise<Page<TokenResponse>> {
+  async listTokens(userId: string, page: ListRequest): Promise<Paged<TokenResponse>> {
     await this.users.get(userId);
     return this.tokens.list(userId, page);
   }

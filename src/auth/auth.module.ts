@@ -26,7 +26,8 @@ import { UsersRepository } from './store/users.repository';
 import { TokensController } from './tokens.controller';
 import { TokensService } from './tokens.service';
 import { UserCredentialsController } from './user-credentials.controller';
-import { GroupsController, UsersController } from './users.controller';
+import { GroupsController } from './groups.controller';
+import { UsersController } from './users.controller';
 import { UsersService } from './users.service';
 
 /** Purges expired sessions and login-throttle rows every hour. */

@@ -12,8 +12,8 @@ import {
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuthUser } from '../common/auth/auth-user';
 import { CurrentUser, SessionOnly } from '../common/auth/route-policy';
-import { Page, parsePageRequest } from '../common/http/pagination';
-import { PageQueryDto } from '../common/http/page-query.dto';
+import { Paged, parseListRequest } from '../common/http/pagination';
+import { ListQueryDto } from '../common/http/list-query.dto';
 import { ApiResult } from '../common/openapi/api-result.decorator';
 import { toTokenResponse, TokenResponse } from './auth.mapper';
 import { CreatedTokenResponse, TokenList } from './dto/auth-response.dto';
@@ -44,9 +44,9 @@ export class TokensController {
   @ApiResult(TokenList)
   listTokens(
     @CurrentUser() user: AuthUser,
-    @Query() query: PageQueryDto,
-  ): Promise<Page<TokenResponse>> {
-    return this.tokens.list(user.id, parsePageRequest(query));
+    @Query() query: ListQueryDto,
+  ): Promise<Paged<TokenResponse>> {
+    return this.tokens.list(user.id, parseListRequest(query));
   }
 
   @Delete(':id')

@@ -3,7 +3,7 @@ import { DATE_RULE, parseIsoDate } from '../common/dates/iso-date';
 import { randomUUID } from 'node:crypto';
 import type { AuthUser } from '../common/auth/auth-user';
 import { narrowerRole, roleAtLeast } from '../common/auth/roles';
-import { cursorPosition, Page, PageRequest, toPage } from '../common/http/pagination';
+import { cursorPosition, Paged, ListRequest, toPaged } from '../common/http/pagination';
 import { audit } from '../common/logging/audit';
 import { fieldProblem, NotFoundProblem } from '../common/problems/problem';
 import { AuthCache } from './auth-cache';
@@ -71,9 +71,9 @@ export class TokensService {
   }
 
   /** A user's tokens, newest first (never their secrets). */
-  async list(userId: string, page: PageRequest): Promise<Page<TokenResponse>> {
+  async list(userId: string, page: ListRequest): Promise<Paged<TokenResponse>> {
     const rows = await this.tokens.listOfUser(userId, cursorPosition(page.cursor), page.limit + 1);
-    return toPage(rows, page.limit, toTokenResponse, (t) => ({
+    return toPaged(rows, page.limit, toTokenResponse, (t) => ({
       at: t.createdAt.toISOString(),
       id: t.id,
     }));

@@ -2,8 +2,8 @@ import { Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/c
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuthUser } from '../common/auth/auth-user';
 import { AdminOnly, CurrentUser, SessionOnly } from '../common/auth/route-policy';
-import { PageQueryDto } from '../common/http/page-query.dto';
-import { Page, parsePageRequest } from '../common/http/pagination';
+import { ListQueryDto } from '../common/http/list-query.dto';
+import { Paged, parseListRequest } from '../common/http/pagination';
 import { ApiResult } from '../common/openapi/api-result.decorator';
 import { AccountsService } from './accounts.service';
 import { TokenResponse } from './auth.mapper';
@@ -25,9 +25,9 @@ export class UserCredentialsController {
   @ApiResult(TokenList)
   listUserTokens(
     @Param('id') id: string,
-    @Query() query: PageQueryDto,
-  ): Promise<Page<TokenResponse>> {
-    return this.accounts.listTokens(id, parsePageRequest(query));
+    @Query() query: ListQueryDto,
+  ): Promise<Paged<TokenResponse>> {
+    return this.accounts.listTokens(id, parseListRequest(query));
   }
 
   @SessionOnly(['admin'])

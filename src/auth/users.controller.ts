@@ -2,14 +2,13 @@ import { Body, Controller, Get, Param, Patch, Post, Query } from '@nestjs/common
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuthUser } from '../common/auth/auth-user';
 import { AdminOnly, CurrentUser } from '../common/auth/route-policy';
-import { Page, parsePageRequest } from '../common/http/pagination';
+import { Paged, parseListRequest } from '../common/http/pagination';
 import { ApiProblems, ApiResult } from '../common/openapi/api-result.decorator';
-import { toGroupResponse, toUserResponse } from './auth.mapper';
-import { GroupList, GroupResponse, UserList, UserResponse } from './dto/auth-response.dto';
-import { CreateGroupDto, CreateUserDto, UpdateUserDto } from './dto/user.dto';
-import { GroupsService } from './groups.service';
+import { toUserResponse } from './auth.mapper';
+import { UserList, UserResponse } from './dto/auth-response.dto';
+import { CreateUserDto, UpdateUserDto } from './dto/user.dto';
 import { UsersService } from './users.service';
-import { PageQueryDto } from '../common/http/page-query.dto';
+import { ListQueryDto } from '../common/http/list-query.dto';
 
 @ApiTags('users')
 @AdminOnly()
@@ -31,8 +30,8 @@ export class UsersController {
   @Get()
   @ApiOperation({ summary: 'List users by username (admin)' })
   @ApiResult(UserList)
-  listUsers(@Query() query: PageQueryDto): Promise<Page<UserResponse>> {
-    return this.users.list(parsePageRequest(query));
+  listUsers(@Query() query: ListQueryDto): Promise<Paged<UserResponse>> {
+    return this.users.list(parseListRequest(query));
   }
 
   @Get(':id')
@@ -54,31 +53,5 @@ export class UsersController {
     @CurrentUser() actor: AuthUser,
   ): Promise<UserResponse> {
     return toUserResponse(await this.users.update(id, body, actor.id));
-  }
-}
-
-@ApiTags('users')
-@Controller('api/groups')
-export class GroupsController {
-  constructor(private readonly groups: GroupsService) {}
-
-  @Get()
-  @ApiOperation({ summary: 'Groups the caller may assign: all for admins, their own for others' })
-  @ApiResult(GroupList)
-  async listGroups(@CurrentUser() user: AuthUser): Promise<Page<GroupResponse>> {
-    const groups = await this.groups.listAssignable(user);
-    return { items: groups.map(toGroupResponse), nextCursor: null };
-  }
-
-  @AdminOnly()
-  @Post()
-  @ApiOperation({ summary: 'Create a group (admin)' })
-  @ApiResult(GroupResponse)
-  @ApiProblems(409)
-  async createGroup(
-    @Body() body: CreateGroupDto,
-    @CurrentUser() actor: AuthUser,
-  ): Promise<GroupResponse> {
-    return toGroupResponse(await this.groups.create(body.name, actor.id));
   }
 }

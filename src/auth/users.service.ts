@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { APP_CONFIG, AppConfig } from '../common/config/app-config';
 import { Database } from '../common/database/database';
 import type { Role } from '../common/auth/roles';
-import { cursorString, Page, PageRequest, toPage } from '../common/http/pagination';
+import { cursorString, Paged, ListRequest, toPaged } from '../common/http/pagination';
 import { audit } from '../common/logging/audit';
 import { ConflictProblem, fieldProblem, NotFoundProblem } from '../common/problems/problem';
 import { canonicalUsername, hasRefusedUsernameCharacters } from '../common/text/username';
@@ -89,10 +89,10 @@ export class UsersService {
     return saved;
   }
 
-  async list(page: PageRequest): Promise<Page<UserResponse>> {
+  async list(page: ListRequest): Promise<Paged<UserResponse>> {
     const after = page.cursor ? cursorString(page.cursor, 'after') : undefined;
     const rows = await this.users.listByUsername(after, page.limit + 1);
-    return toPage(rows, page.limit, toUserResponse, (u) => ({ after: u.username }));
+    return toPaged(rows, page.limit, toUserResponse, (u) => ({ after: u.username }));
   }
 
   /** `actorId`: the administrator making the change; null for the CLI. */

@@ -4,8 +4,8 @@ import type { Response } from 'express';
 import { AuthUser } from '../common/auth/auth-user';
 import { CurrentUser, Editors } from '../common/auth/route-policy';
 import { JsonBodyBudget } from '../common/http/json-budget';
-import { Page, parsePageRequest } from '../common/http/pagination';
-import { PageQueryDto } from '../common/http/page-query.dto';
+import { Paged, parseListRequest } from '../common/http/pagination';
+import { ListQueryDto } from '../common/http/list-query.dto';
 import { joinSlugParam } from '../common/http/slug-param';
 import { ApiResult } from '../common/openapi/api-result.decorator';
 import { DraftResponse, DraftSummaryList } from './dto/draft-response.dto';
@@ -26,9 +26,9 @@ export class DraftsController {
   @ApiResult(DraftSummaryList)
   listDrafts(
     @CurrentUser() user: AuthUser,
-    @Query() query: PageQueryDto,
-  ): Promise<Page<DraftSummary>> {
-    return this.drafts.list(user, parsePageRequest(query));
+    @Query() query: ListQueryDto,
+  ): Promise<Paged<DraftSummary>> {
+    return this.drafts.list(user, parseListRequest(query));
   }
 
   @Get('*key')

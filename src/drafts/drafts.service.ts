@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { AuthUser } from '../common/auth/auth-user';
 import { APP_CONFIG, AppConfig } from '../common/config/app-config';
 import { isUniqueViolation } from '../common/database/unique-violation';
-import { cursorPosition, Page, PageRequest, toPage } from '../common/http/pagination';
+import { cursorPosition, Paged, ListRequest, toPaged } from '../common/http/pagination';
 import { NotFoundProblem, PayloadTooLargeProblem } from '../common/problems/problem';
 import { assertValidKey, parseDraftBody } from './draft-rules';
 import { DraftSummary, toDraftSummary } from './drafts.mapper';
@@ -72,13 +72,13 @@ export class DraftsService {
   }
 
   /** The caller's drafts, most recently saved first (summaries without content). */
-  async list(owner: AuthUser, page: PageRequest): Promise<Page<DraftSummary>> {
+  async list(owner: AuthUser, page: ListRequest): Promise<Paged<DraftSummary>> {
     const rows = await this.drafts.listOfUser(
       owner.id,
       cursorPosition(page.cursor),
       page.limit + 1,
     );
-    return toPage(rows, page.limit, toDraftSummary, (d) => ({
+    return toPaged(rows, page.limit, toDraftSummary, (d) => ({
       at: d.updatedAt.toISOString(),
       id: d.id,
     }));

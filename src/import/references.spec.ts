@@ -46,6 +46,9 @@ describe('slugs', () => {
     expect(slugProblem(Array.from({ length: 21 }, () => 'a').join('/'))).toContain('20 segments');
     expect(slugProblem('a'.repeat(256))).toContain('255');
     expect(slugProblem('docs/intro')).toBeUndefined();
+    // Lengths count code points, as the pages module does: 200 astral letters are 400 UTF-16 units.
+    expect(slugProblem('\u{1D400}'.repeat(200))).toBeUndefined();
+    expect(slugProblem('\u{1D400}'.repeat(256))).toContain('255');
   });
 
   it('normalises the prefix field', () => {

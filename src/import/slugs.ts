@@ -11,10 +11,13 @@
  * A segment left empty, more than 20 segments, more than 255 characters or a last segment
  * `raw` make the document invalid (reported, never silently renamed).
  */
-export const MAX_SLUG_LENGTH = 255;
-export const MAX_SLUG_SEGMENTS = 20;
-
-const SEGMENT = /^[\p{L}\p{M}\p{N}_.-]+$/u;
+import {
+  MAX_SLUG_LENGTH,
+  MAX_SLUG_SEGMENTS,
+  normaliseSlug,
+  RESERVED_LAST_SEGMENT,
+  slugProblems,
+} from '../pages/slug';
 
 export function slugifySegment(segment: string): string {
   return segment
@@ -89,25 +92,26 @@ export function joinSlug(prefix: string, slug: string): string {
   return prefix ? `${prefix}/${slug}` : slug;
 }
 
-/** Why a slug cannot be stored, or undefined when it can. */
+/**
+ * Why a slug cannot be stored, or undefined when it can: the pages module's slug rule
+ * (pages/slug.ts, lengths in code points), worded for the import report.
+ */
 export function slugProblem(slug: string): string | undefined {
-  const segments = slug.split('/');
-  if (slug.length > MAX_SLUG_LENGTH)
+  const codes = slugProblems(slug).map((p) => p.code);
+  if (codes.includes('slug_too_long'))
     return `gives a path longer than ${MAX_SLUG_LENGTH} characters`;
-  if (segments.length > MAX_SLUG_SEGMENTS)
+  if (codes.includes('slug_too_many_segments'))
     return `gives a path of more than ${MAX_SLUG_SEGMENTS} segments`;
-  if (segments.some((s) => !SEGMENT.test(s) || s === '.' || s === '..'))
-    return `gives an invalid path "${slug}"`;
-  if (segments[segments.length - 1] === 'raw')
-    return 'gives a path ending in "raw", which is reserved';
+  if (codes.some((code) => code !== 'slug_reserved')) return `gives an invalid path "${slug}"`;
+  if (codes.includes('slug_reserved'))
+    return `gives a path ending in "${RESERVED_LAST_SEGMENT}", which is reserved`;
   return undefined;
 }
 
 /** The `prefix` field: a slug as the user typed it (slashes around it allowed), normalised. */
 export function normalizePrefix(raw: string | undefined): { prefix: string } | { error: string } {
-  const trimmed = (raw ?? '').trim().replace(/^\/+|\/+$/g, '');
-  if (trimmed === '') return { prefix: '' };
-  const prefix = trimmed.normalize('NFC').toLowerCase();
+  const prefix = normaliseSlug(raw ?? '');
+  if (prefix === '') return { prefix: '' };
   const problem = slugProblem(prefix);
   if (problem && !/reserved/.test(problem))
     return { error: `The prefix ${problem.replace(/^gives /, 'is ')}.` };

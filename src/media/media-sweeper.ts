@@ -9,7 +9,7 @@ import { lstat, readdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { APP_CONFIG, AppConfig } from '../common/config/app-config';
 import { MediaService } from './media.service';
-import { tempFolder } from './upload/temp-file';
+import { tempFolder } from '../common/files/temp-folder';
 
 /**
  * What an import in progress holds back from a sweep: everything stored since `since` (its

@@ -21,8 +21,8 @@ import {
 import type { Request, Response } from 'express';
 import type { AuthUser } from '../common/auth/auth-user';
 import { CurrentUser, Editors } from '../common/auth/route-policy';
-import { PageQueryDto } from '../common/http/page-query.dto';
-import { Page, parsePageRequest } from '../common/http/pagination';
+import { ListQueryDto } from '../common/http/list-query.dto';
+import { Paged, parseListRequest } from '../common/http/pagination';
 import type { MediaKind } from './entities/media.entity';
 import { contentConditions, sendContent } from './http/content-response';
 import { MediaContentService } from './media-content.service';
@@ -92,10 +92,10 @@ function mediaController(kind: MediaKind): Type<unknown> {
     })
     @ApiResult(MediaList)
     list(
-      @Query() query: PageQueryDto,
+      @Query() query: ListQueryDto,
       @CurrentUser() user: AuthUser,
-    ): Promise<Page<MediaResponse>> {
-      return this.media.list(kind, parsePageRequest(query), user);
+    ): Promise<Paged<MediaResponse>> {
+      return this.media.list(kind, parseListRequest(query), user);
     }
 
     @Get(':id')

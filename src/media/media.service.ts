@@ -7,7 +7,7 @@ import type { Readable } from 'node:stream';
 import type { AuthUser } from '../common/auth/auth-user';
 import { APP_CONFIG, AppConfig } from '../common/config/app-config';
 import type { Tx } from '../common/database/database';
-import { cursorPosition, Page, PageRequest, toPage } from '../common/http/pagination';
+import { cursorPosition, Paged, ListRequest, toPaged } from '../common/http/pagination';
 import {
   ConflictProblem,
   fieldProblem,
@@ -112,13 +112,13 @@ export class MediaService {
   /** The items of `kind` that `viewer` may see (MediaAccess), newest first. */
   async list(
     kind: MediaKind,
-    page: PageRequest,
+    page: ListRequest,
     viewer: MediaViewer,
-  ): Promise<Page<MediaResponse>> {
+  ): Promise<Paged<MediaResponse>> {
     const after = cursorPosition(page.cursor);
     if (after && Number.isNaN(after.at.getTime())) return { items: [], nextCursor: null };
     const rows = await this.media.list(kind, this.access.visibleSql(viewer), after, page.limit + 1);
-    return toPage(rows, page.limit, toMediaResponse, (m) => ({
+    return toPaged(rows, page.limit, toMediaResponse, (m) => ({
       at: m.createdAt.toISOString(),
       id: m.id,
     }));

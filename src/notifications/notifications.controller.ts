@@ -2,11 +2,10 @@ import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '../common/auth/auth-user';
 import { CurrentUser } from '../common/auth/route-policy';
-import { parsePageRequest } from '../common/http/pagination';
+import { parseListRequest } from '../common/http/pagination';
 import { NotificationQueryDto } from './dto/notification-query.dto';
 import { ApiResult } from '../common/openapi/api-result.decorator';
 import { NotificationList } from './dto/notification-response.dto';
-import { NotificationPage } from './notifications.mapper';
 import { NotificationsService } from './notifications.service';
 
 /** The caller's own inbox: any signed-in user, by session or token. */
@@ -24,8 +23,8 @@ export class NotificationsController {
   listNotifications(
     @CurrentUser() user: AuthUser,
     @Query() query: NotificationQueryDto,
-  ): Promise<NotificationPage> {
-    return this.notifications.list(user, parsePageRequest(query), query.unread === 'true');
+  ): Promise<NotificationList> {
+    return this.notifications.list(user, parseListRequest(query), query.unread === 'true');
   }
 
   // Declared before `:id/read` so "all" is never taken for an id.

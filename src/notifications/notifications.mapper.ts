@@ -3,7 +3,7 @@ import type { NotificationEntity } from './entities/notification.entity';
 
 // The response shapes (and their OpenAPI schemas) are in dto/notification-response.dto.ts.
 export type { NotificationResponse } from './dto/notification-response.dto';
-export type { NotificationList as NotificationPage } from './dto/notification-response.dto';
+export type { NotificationList } from './dto/notification-response.dto';
 
 export function toNotificationResponse(n: NotificationEntity): NotificationResponse {
   return {

@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { AuthUser } from '../common/auth/auth-user';
-import { cursorPosition, PageRequest, toPage } from '../common/http/pagination';
+import { cursorPosition, ListRequest, toPaged } from '../common/http/pagination';
 import { NotFoundProblem } from '../common/problems/problem';
 import { PageAccessService } from '../pages/page-access.service';
 import { PagesService } from '../pages/pages.service';
 import { UsersService } from '../auth/users.service';
 import { NotificationKind } from './entities/notification.entity';
-import { NotificationPage, toNotificationResponse } from './notifications.mapper';
+import { NotificationList, toNotificationResponse } from './notifications.mapper';
 import { Inbox, NotificationsRepository } from './notifications.repository';
 
 export interface NewNotification {
@@ -30,7 +30,7 @@ export class NotificationsService {
     private readonly users: UsersService,
   ) {}
 
-  async list(user: AuthUser, page: PageRequest, unreadOnly: boolean): Promise<NotificationPage> {
+  async list(user: AuthUser, page: ListRequest, unreadOnly: boolean): Promise<NotificationList> {
     const after = cursorPosition(page.cursor);
     if (after && Number.isNaN(after.at.getTime()))
       return { items: [], nextCursor: null, unreadCount: await this.unreadCount(user) };
@@ -38,7 +38,7 @@ export class NotificationsService {
       this.notifications.list(this.inbox(user, unreadOnly), after, page.limit + 1),
       this.unreadCount(user),
     ]);
-    const result = toPage(rows, page.limit, toNotificationResponse, (n) => ({
+    const result = toPaged(rows, page.limit, toNotificationResponse, (n) => ({
       at: n.createdAt.toISOString(),
       id: n.id,
     }));

@@ -11,7 +11,7 @@ import {
   PagePurgedEvent,
   PageRestoredEvent,
 } from '../common/events/domain-events';
-import { cursorDate, cursorString, Page, PageRequest, toPage } from '../common/http/pagination';
+import { cursorDate, cursorString, Paged, ListRequest, toPaged } from '../common/http/pagination';
 import { audit } from '../common/logging/audit';
 import {
   ConflictProblem,
@@ -88,12 +88,12 @@ export class PageBinService {
     } satisfies PageBinnedEvent);
   }
 
-  async list(page: PageRequest): Promise<Page<BinItemResponse>> {
+  async list(page: ListRequest): Promise<Paged<BinItemResponse>> {
     const after = page.cursor
       ? { binnedAt: cursorDate(page.cursor, 'b'), id: cursorString(page.cursor, 'i') }
       : undefined;
     const rows = await this.pages.listBin(after, page.limit + 1);
-    return toPage(rows, page.limit, toBinItem, (r) => ({
+    return toPaged(rows, page.limit, toBinItem, (r) => ({
       b: r.page.binnedAt!.toISOString(),
       i: r.page.id,
     }));

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AuthUser } from '../common/auth/auth-user';
-import { cursorDate, cursorString, Page, PageRequest, toPage } from '../common/http/pagination';
+import { cursorDate, cursorString, Paged, ListRequest, toPaged } from '../common/http/pagination';
 import type { ReviewDueItemResponse } from './dto/page-response.dto';
 import {
   GraphResponse,
@@ -19,9 +19,9 @@ export class PageBrowseService {
   /** Visible live pages, most recently updated first. */
   async listRecent(
     user: AuthUser,
-    page: PageRequest,
+    page: ListRequest,
     filter: { tag?: string } = {},
-  ): Promise<Page<PageSummaryResponse>> {
+  ): Promise<Paged<PageSummaryResponse>> {
     const rows = await this.pages.listRecent(
       user,
       {
@@ -33,19 +33,19 @@ export class PageBrowseService {
       },
       page.limit + 1,
     );
-    return toPage(rows, page.limit, toPageSummary, (r) => ({
+    return toPaged(rows, page.limit, toPageSummary, (r) => ({
       u: r.page.updatedAt.toISOString(),
       i: r.page.id,
     }));
   }
 
   /** Live pages past their review date (every page: admins only), oldest date first. */
-  async listReviewDue(page: PageRequest, now = new Date()): Promise<Page<ReviewDueItemResponse>> {
+  async listReviewDue(page: ListRequest, now = new Date()): Promise<Paged<ReviewDueItemResponse>> {
     const after = page.cursor
       ? { nextReviewAt: cursorDate(page.cursor, 'r'), id: cursorString(page.cursor, 'i') }
       : undefined;
     const rows = await this.pages.listReviewDue(now, page.limit + 1, after);
-    return toPage(
+    return toPaged(
       rows,
       page.limit,
       (r) => ({
@@ -59,10 +59,10 @@ export class PageBrowseService {
   }
 
   /** Tags with the number of visible pages carrying each, by name. */
-  async listTags(user: AuthUser, page: PageRequest): Promise<Page<TagResponse>> {
+  async listTags(user: AuthUser, page: ListRequest): Promise<Paged<TagResponse>> {
     const after = page.cursor ? cursorString(page.cursor, 'after') : undefined;
     const rows = await this.pages.listTags(user, after, page.limit + 1);
-    return toPage(
+    return toPaged(
       rows,
       page.limit,
       (r) => r,

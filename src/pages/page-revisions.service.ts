@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AuthUser } from '../common/auth/auth-user';
-import { Page, PageRequest, toPage } from '../common/http/pagination';
+import { Paged, ListRequest, toPaged } from '../common/http/pagination';
 import { BadRequestProblem, NotFoundProblem } from '../common/problems/problem';
 import { visibleDeprecatedTarget } from './deprecated-target';
 import { PageAccessService } from './page-access.service';
@@ -13,8 +13,6 @@ import {
 import { normaliseSlug } from './slug';
 import { PagesRepository } from './store/pages.repository';
 
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** Revisions of visible live pages: list newest first, read one. Restore is a write (PageWriterService). */
 @Injectable()
 export class PageRevisionsService {
@@ -26,8 +24,8 @@ export class PageRevisionsService {
   async list(
     slug: string | undefined,
     user: AuthUser,
-    page: PageRequest,
-  ): Promise<Page<RevisionSummaryResponse>> {
+    page: ListRequest,
+  ): Promise<Paged<RevisionSummaryResponse>> {
     if (slug === undefined || slug.trim() === '')
       throw new BadRequestProblem('slug_required', 'Name the page: /api/revisions?slug=<slug>.');
     const target = await this.pages.findLive(normaliseSlug(slug));
@@ -39,7 +37,7 @@ export class PageRevisionsService {
         throw new BadRequestProblem('invalid_cursor', 'The cursor is not one this API issued.');
     }
     const rows = await this.pages.listRevisions(target.id, before, page.limit + 1);
-    return toPage(
+    return toPaged(
       rows,
       page.limit,
       (r) => toRevisionSummary(r.revision, r.author),
@@ -48,7 +46,6 @@ export class PageRevisionsService {
   }
 
   async get(id: string, user: AuthUser): Promise<RevisionResponse> {
-    if (!UUID.test(id)) throw new NotFoundProblem('revision');
     const found = await this.pages.findRevision(id);
     const page = found ? await this.pages.findById(found.revision.pageId) : null;
     if (!found || !page || !this.access.canSee(page, user)) throw new NotFoundProblem('revision');

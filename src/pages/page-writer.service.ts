@@ -266,11 +266,6 @@ export class PageWriterService {
     return 'replaced';
   }
 
-  /** A visible live page by slug, or 404. */
-  async findVisible(slug: string, actor: AuthUser): Promise<PageRecord> {
-    return (await this.findVisibleRow(slug, actor)).page;
-  }
-
   private async findVisibleRow(slug: string, actor: AuthUser): Promise<PageRow> {
     const row = await this.pages.findLiveRow(normaliseSlug(slug));
     if (!row || !this.access.canSee(row.page, actor)) throw new NotFoundProblem('page');

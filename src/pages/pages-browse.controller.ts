@@ -2,9 +2,9 @@ import { Body, Controller, Get, HttpCode, Put, Post, Query } from '@nestjs/commo
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuthUser } from '../common/auth/auth-user';
 import { AdminOnly, CurrentUser, Editors } from '../common/auth/route-policy';
-import { PageQueryDto } from '../common/http/page-query.dto';
+import { ListQueryDto } from '../common/http/list-query.dto';
 import { ApiResult } from '../common/openapi/api-result.decorator';
-import { Page, parsePageRequest } from '../common/http/pagination';
+import { Paged, parseListRequest } from '../common/http/pagination';
 import { PreviewDto, SiteVariablesDto } from './dto/page.dto';
 import { PageBrowseService } from './page-browse.service';
 import { PagePreviewService } from './page-preview.service';
@@ -33,20 +33,20 @@ export class PagesBrowseController {
   @ApiOperation({ summary: 'Recently updated visible pages' })
   @ApiResult(PageSummaryList)
   listRecent(
-    @Query() query: PageQueryDto,
+    @Query() query: ListQueryDto,
     @CurrentUser() user: AuthUser,
-  ): Promise<Page<PageSummaryResponse>> {
-    return this.browse.listRecent(user, parsePageRequest(query));
+  ): Promise<Paged<PageSummaryResponse>> {
+    return this.browse.listRecent(user, parseListRequest(query));
   }
 
   @Get('tags')
   @ApiOperation({ summary: 'Tags with the number of visible pages, by name' })
   @ApiResult(TagList)
   listTags(
-    @Query() query: PageQueryDto,
+    @Query() query: ListQueryDto,
     @CurrentUser() user: AuthUser,
-  ): Promise<Page<TagResponse>> {
-    return this.browse.listTags(user, parsePageRequest(query));
+  ): Promise<Paged<TagResponse>> {
+    return this.browse.listTags(user, parseListRequest(query));
   }
 
   @Get('graph')
@@ -62,8 +62,8 @@ export class PagesBrowseController {
     summary: 'Live pages past their next review date, oldest first, with their owners (admin)',
   })
   @ApiResult(ReviewDueList)
-  listReviewDue(@Query() query: PageQueryDto): Promise<Page<ReviewDueItemResponse>> {
-    return this.browse.listReviewDue(parsePageRequest(query));
+  listReviewDue(@Query() query: ListQueryDto): Promise<Paged<ReviewDueItemResponse>> {
+    return this.browse.listReviewDue(parseListRequest(query));
   }
 
   @Post('preview')

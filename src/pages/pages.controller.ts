@@ -18,7 +18,7 @@ import { AdminOnly, CurrentUser, Editors } from '../common/auth/route-policy';
 import { etagMatches } from '../common/http/etag';
 import { ApiAlias } from '../common/openapi/api-alias.decorator';
 import { ApiProblems, ApiResult, ApiSentResult } from '../common/openapi/api-result.decorator';
-import { Page, parsePageRequest } from '../common/http/pagination';
+import { Paged, parseListRequest } from '../common/http/pagination';
 import { joinSlugParam } from '../common/http/slug-param';
 import { Idempotent } from '../common/idempotency/idempotency.module';
 import { CreatePageBody, UpdatePageBody } from './dto/page-body.dto';
@@ -64,8 +64,8 @@ export class PagesController {
   listPages(
     @Query() query: PageListQueryDto,
     @CurrentUser() user: AuthUser,
-  ): Promise<Page<PageSummaryResponse>> {
-    return this.browse.listRecent(user, parsePageRequest(query), { tag: query.tag });
+  ): Promise<Paged<PageSummaryResponse>> {
+    return this.browse.listRecent(user, parseListRequest(query), { tag: query.tag });
   }
 
   @Post()

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { UsersService } from '../auth/users.service';
 import { AuthUser } from '../common/auth/auth-user';
 import type { Tx } from '../common/database/database';
 import { etagMatches } from '../common/http/etag';
@@ -31,7 +30,7 @@ export function etagOf(revision: number): string {
 }
 
 /**
- * Page reads and the services other features call (CONTRACTS.md): other modules reach pages
+ * Page reads and the services other features call (docs/CONTRACTS.md): other modules reach pages
  * data through these methods only. Writes live in PageWriterService, lists in
  * PageBrowseService; visibility in PageAccessService; SQL in store/.
  */
@@ -40,7 +39,6 @@ export class PagesService {
   constructor(
     private readonly pages: PagesRepository,
     private readonly access: PageAccessService,
-    private readonly users: UsersService,
     private readonly browse: PageBrowseService,
     private readonly writer: PageWriterService,
     private readonly renderer: MarkdownRenderer,
@@ -116,14 +114,8 @@ export class PagesService {
     this.bin.announceBinned(pages, actor);
   }
 
-  /** CONTRACTS: slugs of pages (live or in the bin) whose Markdown references the image or attachment. */
-  async slugsReferencingMedia(mediaId: string): Promise<string[]> {
-    const rows = await this.pages.mediaReferences(mediaId);
-    return [...new Set(rows.map((r) => r.slug))].sort();
-  }
-
   /**
-   * The pages referencing a media item as far as `viewer` may know them: slugs of those it
+   * CONTRACTS: the pages referencing a media item as far as `viewer` may know them: slugs of those it
    * may see (live and visible; admins also the bin), the others only counted.
    */
   async mediaReferences(mediaId: string, viewer: Viewer): Promise<MediaReferences> {
@@ -147,21 +139,8 @@ export class PagesService {
     return this.pages.listReviewDue(now, limit, after);
   }
 
-  /** CONTRACTS: whether an active user may see a live page, by the same rule as every read. */
-  async canUserSeePage(pageId: string, userId: string): Promise<boolean> {
-    const [page, user] = await Promise.all([
-      this.pages.findById(pageId),
-      this.users.findActiveById(userId),
-    ]);
-    if (!page || !user) return false;
-    return this.access.canSee(page, {
-      role: user.role,
-      groups: (user.groups ?? []).map((g) => g.name),
-    });
-  }
-
   /**
-   * Whether `viewer` would see a stored page (live or in the bin) if it were live, by the same
+   * CONTRACTS: whether `viewer` would see a stored page (live or in the bin) if it were live, by the same
    * rule as every read; false for a purged page.
    */
   async wouldSee(pageId: string, viewer: Viewer): Promise<boolean> {

@@ -1,33 +1,16 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  Headers,
-  HttpCode,
-  Param,
-  Post,
-  Query,
-} from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { UuidParam } from '../common/http/uuid-param.pipe';
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuthUser } from '../common/auth/auth-user';
-import { AdminOnly, CurrentUser, Editors } from '../common/auth/route-policy';
-import { PageQueryDto } from '../common/http/page-query.dto';
-import { Page, parsePageRequest } from '../common/http/pagination';
+import { CurrentUser, Editors } from '../common/auth/route-policy';
+import { Paged, parseListRequest } from '../common/http/pagination';
 import { ApiProblems, ApiResult } from '../common/openapi/api-result.decorator';
-import { NotFoundProblem } from '../common/problems/problem';
-import { RestoreFromBinDto, RestoreRevisionDto } from './dto/page.dto';
+import { RestoreRevisionDto } from './dto/page.dto';
 import { RevisionListQueryDto } from './dto/page-query.dto';
-import { PageBinService } from './page-bin.service';
-import { PageRevisionsService, UUID } from './page-revisions.service';
+import { PageRevisionsService } from './page-revisions.service';
 import { PageWriterService } from './page-writer.service';
-import {
-  BinItemList,
-  PageResponse,
-  RevisionResponse,
-  RevisionSummaryList,
-} from './dto/page-response.dto';
-import { BinItemResponse, RevisionSummaryResponse } from './pages.mapper';
+import { PageResponse, RevisionResponse, RevisionSummaryList } from './dto/page-response.dto';
+import { RevisionSummaryResponse } from './pages.mapper';
 import { PagesService } from './pages.service';
 
 /**
@@ -50,14 +33,17 @@ export class RevisionsController {
   listRevisions(
     @Query() query: RevisionListQueryDto,
     @CurrentUser() user: AuthUser,
-  ): Promise<Page<RevisionSummaryResponse>> {
-    return this.revisions.list(query.slug, user, parsePageRequest(query));
+  ): Promise<Paged<RevisionSummaryResponse>> {
+    return this.revisions.list(query.slug, user, parseListRequest(query));
   }
 
   @Get(':id')
   @ApiOperation({ summary: 'One revision with its title, content and metadata' })
   @ApiResult(RevisionResponse)
-  getRevision(@Param('id') id: string, @CurrentUser() user: AuthUser): Promise<RevisionResponse> {
+  getRevision(
+    @Param('id', new UuidParam('revision')) id: string,
+    @CurrentUser() user: AuthUser,
+  ): Promise<RevisionResponse> {
     return this.revisions.get(id, user);
   }
 
@@ -70,60 +56,15 @@ export class RevisionsController {
   @ApiResult(PageResponse)
   @ApiProblems(409)
   async restoreRevision(
-    @Param('id') id: string,
+    @Param('id', new UuidParam('revision')) id: string,
     @Body() body: RestoreRevisionDto,
     @Headers('if-match') ifMatch: string | undefined,
     @CurrentUser() user: AuthUser,
   ): Promise<PageResponse> {
-    if (!UUID.test(id)) throw new NotFoundProblem('revision');
     const pageId = await this.writer.restoreRevision(id, user, {
       ifMatch,
       baseRevision: body.baseRevision,
     });
     return (await this.pages.readById(pageId, user)).body;
-  }
-}
-
-@ApiTags('pages')
-@AdminOnly()
-@Controller('api/bin')
-export class BinController {
-  constructor(
-    private readonly bin: PageBinService,
-    private readonly pages: PagesService,
-  ) {}
-
-  @Get()
-  @ApiOperation({ summary: 'Pages in the bin, most recently binned first (admin)' })
-  @ApiResult(BinItemList)
-  listBin(@Query() query: PageQueryDto): Promise<Page<BinItemResponse>> {
-    return this.bin.list(parsePageRequest(query));
-  }
-
-  @Post(':id/restore')
-  @HttpCode(200)
-  @ApiOperation({
-    summary:
-      'Restore a binned page, under its slug or a new one given as `slug` (409 when that slug is taken) (admin)',
-  })
-  @ApiBody({ type: RestoreFromBinDto, required: false })
-  @ApiResult(PageResponse)
-  @ApiProblems(409, 422)
-  async restoreFromBin(
-    @Param('id') id: string,
-    @Body() body: RestoreFromBinDto,
-    @CurrentUser() user: AuthUser,
-  ): Promise<PageResponse> {
-    if (!UUID.test(id)) throw new NotFoundProblem('page');
-    const page = await this.bin.restore(id, user, body.slug);
-    return (await this.pages.readById(page.id, user)).body;
-  }
-
-  @Delete(':id')
-  @HttpCode(204)
-  @ApiOperation({ summary: 'Purge a binned page for good (admin)' })
-  purge(@Param('id') id: string, @CurrentUser() user: AuthUser): Promise<void> {
-    if (!UUID.test(id)) throw new NotFoundProblem('page');
-    return this.bin.purge(id, user);
   }
 }

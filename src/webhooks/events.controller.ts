@@ -2,7 +2,7 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '../common/auth/auth-user';
 import { CurrentUser } from '../common/auth/route-policy';
-import { parsePageRequest } from '../common/http/pagination';
+import { parseListRequest } from '../common/http/pagination';
 import { ApiResult } from '../common/openapi/api-result.decorator';
 import { EventQueryDto } from './dto/webhook.dto';
 import { EventFeed } from './dto/webhook-response.dto';
@@ -21,6 +21,6 @@ export class EventsController {
   })
   @ApiResult(EventFeed)
   listEvents(@CurrentUser() user: AuthUser, @Query() query: EventQueryDto): Promise<EventFeed> {
-    return this.events.feed(user, query.after, parsePageRequest({ limit: query.limit }).limit);
+    return this.events.feed(user, query.after, parseListRequest({ limit: query.limit }).limit);
   }
 }

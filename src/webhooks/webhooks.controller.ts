@@ -2,8 +2,8 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } fr
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '../common/auth/auth-user';
 import { AdminOnly, CurrentUser } from '../common/auth/route-policy';
-import { Page, parsePageRequest } from '../common/http/pagination';
-import { PageQueryDto } from '../common/http/page-query.dto';
+import { Paged, parseListRequest } from '../common/http/pagination';
+import { ListQueryDto } from '../common/http/list-query.dto';
 import { ApiResult } from '../common/openapi/api-result.decorator';
 import { CreateWebhookDto, UpdateWebhookDto } from './dto/webhook.dto';
 import {
@@ -39,7 +39,7 @@ export class WebhooksController {
   @Get()
   @ApiOperation({ summary: 'Every webhook (without secrets)' })
   @ApiResult(WebhookList)
-  async listWebhooks(): Promise<Page<WebhookResponse>> {
+  async listWebhooks(): Promise<Paged<WebhookResponse>> {
     return { items: (await this.webhooks.list()).map(toWebhookResponse), nextCursor: null };
   }
 
@@ -73,9 +73,9 @@ export class WebhooksController {
   @ApiResult(WebhookDeliveryList)
   listWebhookDeliveries(
     @Param('id') id: string,
-    @Query() query: PageQueryDto,
-  ): Promise<Page<WebhookDeliveryResponse>> {
-    return this.webhooks.listDeliveries(id, parsePageRequest(query));
+    @Query() query: ListQueryDto,
+  ): Promise<Paged<WebhookDeliveryResponse>> {
+    return this.webhooks.listDeliveries(id, parseListRequest(query));
   }
 
   @Post(':id/deliveries/:deliveryId/redeliver')

@@ -4,7 +4,7 @@ import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import type { AuthUser } from '../common/auth/auth-user';
 import { APP_CONFIG, AppConfig } from '../common/config/app-config';
-import { cursorString, encodeCursor, Page, PageRequest } from '../common/http/pagination';
+import { cursorString, encodeCursor, Paged, ListRequest } from '../common/http/pagination';
 import { audit } from '../common/logging/audit';
 import { fieldProblem, NotFoundProblem } from '../common/problems/problem';
 import { hostOf, isPrivateAddress } from './destination-guard';
@@ -75,7 +75,7 @@ export class WebhooksService {
   }
 
   /** A webhook's deliveries, newest first, each with its attempts. */
-  async listDeliveries(id: string, page: PageRequest): Promise<Page<WebhookDeliveryResponse>> {
+  async listDeliveries(id: string, page: ListRequest): Promise<Paged<WebhookDeliveryResponse>> {
     await this.get(id);
     const before = page.cursor ? Number(cursorString(page.cursor, 's')) : null;
     const rows = await this.deliveries.list(

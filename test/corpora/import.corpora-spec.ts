@@ -10,7 +10,7 @@ import { MarkdownRenderer } from '../../src/pages/rendering/markdown-renderer';
 import { problem } from '../support/problems';
 import { createTestApp, TestApp } from '../support/test-app';
 import { Client, signedIn } from '../support/users';
-import { count, pageRow, postImport } from '../e2e/import-helpers';
+import { count, pageRow, postImport } from '../support/import-helpers';
 import {
   confluenceLanguages,
   documentKeys,

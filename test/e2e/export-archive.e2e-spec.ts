@@ -2,8 +2,8 @@ import { unzipSync } from 'fflate';
 import { request as httpRequest } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { MediaService } from '../../src/media/media.service';
 import { createPage } from '../support/pages';
 import { fieldErrors, problem } from '../support/problems';
@@ -17,7 +17,7 @@ import {
   UploadedMedia,
   uploadAttachment,
   uploadImage,
-} from './export-fixtures';
+} from '../support/export-fixtures';
 
 const ISO = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
 
@@ -283,7 +283,6 @@ describe('export: archive (admin)', () => {
     for (let i = 0; i < blobs; i++)
       await uploadAttachment(admin, randomBytes(1024 * 1024), `blob-${i}.bin`);
     const opened = jest.spyOn(t.get(MediaService), 'openContent');
-    const before = new Set(readdirSync(tmpdir()).filter((n) => n.startsWith('kb-archive-')));
     const server = t.app.getHttpServer();
     if (!server.listening)
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -329,9 +328,11 @@ describe('export: archive (admin)', () => {
     expect(opened.mock.calls.length).toBeLessThan(blobs);
     opened.mockRestore();
     await t.http().get('/healthz').expect(200);
-    const leftovers = readdirSync(tmpdir()).filter(
-      (n) => n.startsWith('kb-archive-') && !before.has(n),
-    );
+    // Temporary folders live under <dataDir>/tmp, like uploads and imports.
+    const tmp = join(t.dataDir, 'tmp');
+    const leftovers = existsSync(tmp)
+      ? readdirSync(tmp).filter((n) => n.startsWith('kb-archive-'))
+      : [];
     expect(leftovers).toEqual([]);
   });
 });

@@ -10,7 +10,7 @@ import {
   UploadedMedia,
   uploadAttachment,
   uploadImage,
-} from './export-fixtures';
+} from '../support/export-fixtures';
 
 const MISSING = '00000000-0000-4000-8000-000000000000';
 

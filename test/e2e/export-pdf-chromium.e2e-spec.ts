@@ -14,7 +14,7 @@ import {
   testPng,
   uploadAttachment,
   uploadImage,
-} from './export-fixtures';
+} from '../support/export-fixtures';
 
 /** The whole chain with the real Chromium-backed service from scripts/pdf-service.js. */
 describe('export: real PDFs from the Chromium-backed PDF service', () => {

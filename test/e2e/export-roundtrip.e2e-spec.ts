@@ -8,7 +8,7 @@ import {
   testPng,
   uploadAttachment,
   uploadImage,
-} from './export-fixtures';
+} from '../support/export-fixtures';
 
 interface MediaItem {
   id: string;

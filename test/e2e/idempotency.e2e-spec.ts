@@ -4,7 +4,7 @@ import { IdempotencyStore } from '../../src/common/idempotency/idempotency.store
 import { problem } from '../support/problems';
 import { createPeerApp, createTestApp, TestApp } from '../support/test-app';
 import { Client, signedIn } from '../support/users';
-import { count, postImport, zip } from './import-helpers';
+import { count, postImport, zip } from '../support/import-helpers';
 
 const FOLDER = zip({
   'index.md': '# Handbook\n\nStart with [installing](howto/install.md).\n',

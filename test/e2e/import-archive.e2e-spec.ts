@@ -1,6 +1,6 @@
 import { createTestApp, TestApp } from '../support/test-app';
 import { Client, createGroup, createUser, signedIn } from '../support/users';
-import { count, fixture, MEDIA_URL, pageRow, postImport, zip } from './import-helpers';
+import { count, fixture, MEDIA_URL, pageRow, postImport, zip } from '../support/import-helpers';
 
 /** A kb archive as docs/export.md describes it: `<slug>.md`, `media/<id>/<name>`, manifest.json. */
 function kbArchive(owner: string, siteVariables: Record<string, unknown> = {}): Buffer {

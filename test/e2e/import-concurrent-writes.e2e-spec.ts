@@ -2,8 +2,8 @@ import { createTestApp, TestApp } from '../support/test-app';
 import { anonymous, Client, signedIn } from '../support/users';
 import { createPage } from '../support/pages';
 import type { StreamEvent } from '../support/event-stream';
-import { count } from './import-helpers';
-import { jobEvents, manyPages, startJob } from './import-jobs-helpers';
+import { count } from '../support/import-helpers';
+import { jobEvents, manyPages, startJob } from '../support/import-jobs-helpers';
 
 const PAGES = 2000;
 const EDITS = 12;

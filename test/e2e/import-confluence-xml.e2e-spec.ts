@@ -7,7 +7,7 @@ import {
   readTree,
   zip,
   useImportApp,
-} from './import-helpers';
+} from '../support/import-helpers';
 
 const UUID = '[0-9a-f-]{36}';
 const HOME = 'operations-home';

@@ -7,7 +7,7 @@ import {
   readTree,
   zip,
   useImportApp,
-} from './import-helpers';
+} from '../support/import-helpers';
 
 /**
  * Migration fidelity (issue 14, defects 1–8): links between imported files resolve, slugs are

@@ -8,8 +8,8 @@ import {
   testPng,
   uploadAttachment,
   uploadImage,
-} from './export-fixtures';
-import { count, postImport, zip } from './import-helpers';
+} from '../support/export-fixtures';
+import { count, postImport, zip } from '../support/import-helpers';
 
 const SLUGS = [
   'handbook',

@@ -7,7 +7,7 @@ import { eventually } from '../support/eventually';
 import { RunningKb, startKb } from '../support/kb-process';
 import { createTestDatabase, TestDatabase } from '../support/mysql-databases';
 import { DB_TYPE } from '../support/test-app';
-import { manyPages } from './import-jobs-helpers';
+import { manyPages } from '../support/import-jobs-helpers';
 
 const PASSWORD = 'handback-password';
 const PAGES = 2500;

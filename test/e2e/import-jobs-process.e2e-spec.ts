@@ -8,8 +8,8 @@ import { png } from '../support/images';
 import { RunningKb, startKb } from '../support/kb-process';
 import { createTestDatabase, TestDatabase } from '../support/mysql-databases';
 import { DB_TYPE } from '../support/test-app';
-import { zip } from './import-helpers';
-import { expectOrderedProgress } from './import-jobs-helpers';
+import { zip } from '../support/import-helpers';
+import { expectOrderedProgress } from '../support/import-jobs-helpers';
 
 const PASSWORD = 'jobs-process-password';
 /** The tables an import writes to: none of them may hold anything of an interrupted job. */

@@ -1,13 +1,13 @@
 import { createTestApp, TestApp } from '../support/test-app';
 import { anonymous, Client, signedIn } from '../support/users';
-import { count, postImport, zip } from './import-helpers';
+import { count, postImport, zip } from '../support/import-helpers';
 import {
   expectOrderedProgress,
   finishedJob,
   jobEvents,
   manyPages,
   startJob,
-} from './import-jobs-helpers';
+} from '../support/import-jobs-helpers';
 
 describe('Import jobs (POST /api/import async=true, /api/import/jobs)', () => {
   let t: TestApp;

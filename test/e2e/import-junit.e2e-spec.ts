@@ -2,9 +2,9 @@ import { parse, TestCase, TestSuites } from 'junit2json';
 import { createPage } from '../support/pages';
 import { problem } from '../support/problems';
 import { anonymous, signedIn } from '../support/users';
-import { testPng } from './export-fixtures';
-import { useImportApp, zip } from './import-helpers';
-import { finishedJob, manyPages, startJob } from './import-jobs-helpers';
+import { testPng } from '../support/export-fixtures';
+import { useImportApp, zip } from '../support/import-helpers';
+import { finishedJob, manyPages, startJob } from '../support/import-jobs-helpers';
 
 /** An upload with every kind of file outcome, and names that need XML escaping. */
 function mixedUpload(): Buffer {

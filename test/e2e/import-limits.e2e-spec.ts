@@ -5,8 +5,8 @@ import { zipSync } from 'fflate';
 import { problem, PROBLEM_CONTENT_TYPE } from '../support/problems';
 import { createTestApp, TestApp } from '../support/test-app';
 import { Client, signedIn } from '../support/users';
-import { filesUnder } from './media-support';
-import { count, postImport, zip } from './import-helpers';
+import { filesUnder } from '../support/media-support';
+import { count, postImport, zip } from '../support/import-helpers';
 
 const MIB = 1024 * 1024;
 const text = (s: string) => new TextEncoder().encode(s);

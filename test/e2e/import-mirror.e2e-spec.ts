@@ -2,8 +2,8 @@ import { eventually } from '../support/eventually';
 import { createPage } from '../support/pages';
 import { problem } from '../support/problems';
 import { Client } from '../support/users';
-import { count, pageRow, postImport, useImportApp, zip } from './import-helpers';
-import { finishedJob, startJob } from './import-jobs-helpers';
+import { count, pageRow, postImport, useImportApp, zip } from '../support/import-helpers';
+import { finishedJob, startJob } from '../support/import-jobs-helpers';
 
 /** The docs folder as a pipeline pushes it: three pages under the prefix `docs`. */
 const FULL = {

@@ -3,7 +3,7 @@ import { png } from '../support/images';
 import { problem, PROBLEM_CONTENT_TYPE } from '../support/problems';
 import { createTestApp, TestApp } from '../support/test-app';
 import { anonymous, Client, createUser, signedIn } from '../support/users';
-import { rawMultipart } from './media-support';
+import { rawMultipart } from '../support/media-support';
 
 /**
  * Issue 9 item 6: a body whose Content-Encoding lies answers 400 `invalid_content_encoding`

@@ -2,7 +2,7 @@ import { png } from '../support/images';
 import { problem } from '../support/problems';
 import { createTestApp, TestApp } from '../support/test-app';
 import { Client, createUser, login, signedIn, TestUser } from '../support/users';
-import { rawMultipart } from './media-support';
+import { rawMultipart } from '../support/media-support';
 
 /**
  * Issue 9 item 13: names kb shows (display names, group names, token names, uploaded file

@@ -3,7 +3,7 @@ import { png } from '../support/images';
 import { createPage } from '../support/pages';
 import { problem } from '../support/problems';
 import { anonymous, Client, signedIn } from '../support/users';
-import { clearStoredMedia, upload } from './media-support';
+import { clearStoredMedia, upload } from '../support/media-support';
 
 describe('media route policies', () => {
   let t: TestApp;

@@ -2,7 +2,7 @@ import { createTestApp, TestApp } from '../support/test-app';
 import { GIF_HTML_POLYGLOT, jpeg, png, SVG_WITH_SCRIPT, webp } from '../support/images';
 import { problem } from '../support/problems';
 import { anonymous, Client, signedIn } from '../support/users';
-import { binary, clearStoredMedia, rawMultipart, sha256, upload } from './media-support';
+import { binary, clearStoredMedia, rawMultipart, sha256, upload } from '../support/media-support';
 
 const SANDBOX_CSP = "default-src 'none'; sandbox";
 const IMMUTABLE = 'private, max-age=31536000, immutable';

@@ -4,7 +4,7 @@ import { createPage } from '../support/pages';
 import { problem } from '../support/problems';
 import { createTestApp, TestApp } from '../support/test-app';
 import { Client, createGroup, signedIn } from '../support/users';
-import { binary, clearStoredMedia, storedMedia, upload } from './media-support';
+import { binary, clearStoredMedia, storedMedia, upload } from '../support/media-support';
 
 interface Item {
   id: string;

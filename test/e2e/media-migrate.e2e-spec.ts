@@ -7,7 +7,7 @@ import { runEntry } from '../support/kb-process';
 import { S3_TEST_BUCKET, S3TestServer, startS3Server } from '../support/s3-server';
 import { createTestApp, TestApp } from '../support/test-app';
 import { signedIn } from '../support/users';
-import { sha256, upload } from './media-support';
+import { sha256, upload } from '../support/media-support';
 
 /**
  * `npm run cli -- media:migrate --to s3` as its own process: local media of a running app's

@@ -12,7 +12,7 @@ import {
   sha256,
   storedMedia,
   upload,
-} from './media-support';
+} from '../support/media-support';
 
 async function waitFor(condition: () => boolean, timeoutMs = 3000): Promise<void> {
   const started = Date.now();

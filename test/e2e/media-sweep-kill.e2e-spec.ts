@@ -7,8 +7,8 @@ import { createTestDatabase } from '../support/mysql-databases';
 import { startS3Server, S3TestServer } from '../support/s3-server';
 import { eventually } from '../support/eventually';
 import { DB_TYPE } from '../support/test-app';
-import { sha256 } from './media-support';
-import { zip } from './import-helpers';
+import { sha256 } from '../support/media-support';
+import { zip } from '../support/import-helpers';
 
 const PASSWORD = 'sweep-admin-password';
 

@@ -8,7 +8,7 @@ import { MEDIA_STORAGE, MediaStorage } from '../../src/media/storage/media-stora
 import { png } from '../support/images';
 import { createTestApp, TestApp } from '../support/test-app';
 import { Client, signedIn } from '../support/users';
-import { binary, clearStoredMedia, sha256, storedMedia, upload } from './media-support';
+import { binary, clearStoredMedia, sha256, storedMedia, upload } from '../support/media-support';
 
 const GRACE_SECONDS = 600;
 const later = (seconds: number) => new Date(Date.now() + seconds * 1000);

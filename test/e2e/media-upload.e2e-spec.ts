@@ -20,7 +20,7 @@ import {
   storedMedia,
   upload,
   UUID,
-} from './media-support';
+} from '../support/media-support';
 
 const IMAGE_LIMIT = 150_000;
 const ATTACHMENT_LIMIT = 200_000;

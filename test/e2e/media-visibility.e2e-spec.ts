@@ -3,7 +3,7 @@ import { png } from '../support/images';
 import { createPage } from '../support/pages';
 import { problem } from '../support/problems';
 import { Client, createGroup, signedIn } from '../support/users';
-import { clearStoredMedia, upload } from './media-support';
+import { clearStoredMedia, upload } from '../support/media-support';
 
 /**
  * A refused delete (409 media_in_use) must not name pages the caller cannot see: it lists the

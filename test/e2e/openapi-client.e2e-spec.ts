@@ -7,7 +7,7 @@ import type { ImportReport } from '../../src/import/import.types';
 import type { ImportJobResource } from '../../src/import/jobs/import-job.types';
 import type { MediaResponse } from '../../src/media/media.mapper';
 import type {
-  NotificationPage,
+  NotificationList,
   NotificationResponse,
 } from '../../src/notifications/notifications.mapper';
 import type {
@@ -68,7 +68,7 @@ const generatedTypesAreTheServers: Record<string, true> = {
   draft: true satisfies Same<Schemas['DraftResponse'], DraftResponse>,
   draftSummary: true satisfies Same<Schemas['DraftSummary'], DraftSummary>,
   notification: true satisfies Same<Schemas['NotificationResponse'], NotificationResponse>,
-  notificationList: true satisfies Same<Schemas['NotificationList'], NotificationPage>,
+  notificationList: true satisfies Same<Schemas['NotificationList'], NotificationList>,
   importReport: true satisfies Same<Schemas['ImportReportResponse'], ImportReport>,
   importJob: true satisfies Same<Schemas['ImportJobResponse'], ImportJobResource>,
   problem: true satisfies Same<Schemas['Problem'], ProblemBody>,

@@ -3,7 +3,7 @@ import { captureLogs, eventually, LogCapture, LogLine } from '../support/log-cap
 import { refusedUrl } from '../support/pdf';
 import { createTestApp, TestApp } from '../support/test-app';
 import { Client, createUser, login, TestUser } from '../support/users';
-import { postImport } from './import-helpers';
+import { postImport } from '../support/import-helpers';
 
 const NEST_BOOT_CONTEXTS = ['NestFactory', 'InstanceLoader', 'RoutesResolver', 'RouterExplorer'];
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { RunningKb, startKb } from '../support/kb-process';
 import { createTestDatabase, TestDatabase } from '../support/mysql-databases';
 import { DB_TYPE } from '../support/test-app';
-import { sha256 } from './media-support';
+import { sha256 } from '../support/media-support';
 
 const PASSWORD = 'shutdown-password';
 

@@ -7,7 +7,7 @@ import { PageRevisionEntity } from '../../src/pages/entities/page-revision.entit
 import { PageEntity } from '../../src/pages/entities/page.entity';
 import type { AuthUser } from '../../src/common/auth/auth-user';
 
-/** The services other features call (CONTRACTS.md). */
+/** The services other features call (docs/CONTRACTS.md). */
 describe('pages: exported services', () => {
   let t: TestApp;
   let admin: Client;

@@ -79,7 +79,7 @@ describe('pages: links, graph, backlinks, tags, media references', () => {
     ]);
   });
 
-  it('records media references for slugsReferencingMedia (live and binned pages)', async () => {
+  it('records media references for mediaReferences (live and binned pages)', async () => {
     const image = '3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d';
     const file = '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
     await createPage(c.editor, 'with-image', { content: `![x](/api/images/${image}/content)` });
@@ -87,11 +87,14 @@ describe('pages: links, graph, backlinks, tags, media references', () => {
       content: `![x](/api/images/${image}/content) [f](/api/attachments/${file}/content)`,
     });
     const pages = c.t.get(PagesService);
-    expect(await pages.slugsReferencingMedia(image)).toEqual(['with-both', 'with-image']);
-    expect(await pages.slugsReferencingMedia(file)).toEqual(['with-both']);
+    // The admin's view: every referencing page, live or in the bin, by slug.
+    const admin = { id: c.admin.user!.id, role: 'admin' as const, groups: [] };
+    const slugsReferencing = async (id: string) => (await pages.mediaReferences(id, admin)).slugs;
+    expect(await slugsReferencing(image)).toEqual(['with-both', 'with-image']);
+    expect(await slugsReferencing(file)).toEqual(['with-both']);
     await c.admin.delete('/api/pages/with-image').expect(204);
-    expect(await pages.slugsReferencingMedia(image)).toEqual(['with-both', 'with-image']);
+    expect(await slugsReferencing(image)).toEqual(['with-both', 'with-image']);
     await updatePage(c.editor, 'with-both', { content: 'no media' });
-    expect(await pages.slugsReferencingMedia(file)).toEqual([]);
+    expect(await slugsReferencing(file)).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@ import { createPage, updatePage } from '../support/pages';
 import { validationProblem } from '../support/problems';
 import { createTestApp, TestApp } from '../support/test-app';
 import { Client, createUser, signedIn } from '../support/users';
-import { postImport, zip } from './import-helpers';
+import { postImport, zip } from '../support/import-helpers';
 
 describe('page owners: the creator owns a new page', () => {
   let t: TestApp;

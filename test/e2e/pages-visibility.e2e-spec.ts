@@ -2,6 +2,7 @@ import { createTestApp, TestApp } from '../support/test-app';
 import { Client, createGroup, signedIn } from '../support/users';
 import { problem } from '../support/problems';
 import { allItems, createPage } from '../support/pages';
+import { NotificationsService } from '../../src/notifications/notifications.service';
 import { PagesService } from '../../src/pages/pages.service';
 import { PageEntity } from '../../src/pages/entities/page.entity';
 
@@ -208,14 +209,15 @@ describe('pages: visibility by groups', () => {
     expect((await allItems(outsider, '/api/tags')).map((tag) => tag.name)).toContain('moving');
   });
 
-  it('canUserSeePage and getVisible apply the same rule', async () => {
+  it('the rule by user id (notifications) and getVisible are the same rule', async () => {
     const pages = t.get(PagesService);
+    const notifications = t.get(NotificationsService);
     const secret = await t.dataSource
       .getRepository(PageEntity)
       .findOneByOrFail({ liveSlug: 'hr/salaries' });
-    expect(await pages.canUserSeePage(secret.id, insider.user!.id)).toBe(true);
-    expect(await pages.canUserSeePage(secret.id, outsider.user!.id)).toBe(false);
-    expect(await pages.canUserSeePage(secret.id, admin.user!.id)).toBe(true);
+    expect(await notifications.recipientWouldSee(insider.user!.id, secret.id)).toBe(true);
+    expect(await notifications.recipientWouldSee(outsider.user!.id, secret.id)).toBe(false);
+    expect(await notifications.recipientWouldSee(admin.user!.id, secret.id)).toBe(true);
     await expect(
       pages.getVisible('hr/salaries', {
         id: outsider.user!.id,

@@ -3,7 +3,7 @@ import { SqliteDatabase } from '../../src/common/database/sqlite-database';
 import { eventually } from '../support/eventually';
 import { createTestApp, DB_TYPE, TestApp } from '../support/test-app';
 import { Client, createGroup, createUser, login, TestUser } from '../support/users';
-import { createPage } from './search-support';
+import { createPage } from '../support/search-support';
 
 /** What each list route answers, read through the read pool and on the main thread. */
 const READS = [

@@ -1,7 +1,7 @@
 import { createTestApp, TestApp } from '../support/test-app';
 import { anonymous, Client, createGroup, signedIn } from '../support/users';
 import { fieldErrors, problem } from '../support/problems';
-import { createPage, fillerPages, search, slugsFor } from './search-support';
+import { createPage, fillerPages, search, slugsFor } from '../support/search-support';
 
 describe('GET /api/search', () => {
   let t: TestApp;

@@ -3,7 +3,7 @@ import { SqlitePageSearchIndex } from '../../src/pages/store/search/sqlite-page-
 import { tokenize } from '../../src/pages/search/search-terms';
 import { createTestApp, DB_TYPE, TestApp } from '../support/test-app';
 import { Client, signedIn } from '../support/users';
-import { createPage, search } from './search-support';
+import { createPage, search } from '../support/search-support';
 
 describe('search ranking', () => {
   let t: TestApp;

@@ -1,11 +1,11 @@
 import { BadRequestProblem, fieldProblem } from '../problems/problem';
 
-export interface Page<T> {
+export interface Paged<T> {
   items: T[];
   nextCursor: string | null;
 }
 
-export interface PageRequest {
+export interface ListRequest {
   limit: number;
   /** Decoded cursor payload, or null for the first page. */
   cursor: Record<string, unknown> | null;
@@ -15,10 +15,10 @@ export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
 
 /** Parses `limit` and `cursor` query parameters; a bad value is a 400/422 problem. */
-export function parsePageRequest(
+export function parseListRequest(
   query: { limit?: unknown; cursor?: unknown },
   maxLimit = MAX_LIMIT,
-): PageRequest {
+): ListRequest {
   let limit = DEFAULT_LIMIT;
   if (query.limit !== undefined && query.limit !== '') {
     const raw = String(query.limit);
@@ -57,12 +57,12 @@ export function decodeCursor(cursor: string): Record<string, unknown> {
 /**
  * Builds a page from `limit + 1` fetched rows: the extra row only says whether there is more.
  */
-export function toPage<R, T>(
+export function toPaged<R, T>(
   rows: R[],
   limit: number,
   map: (row: R) => T,
   cursorOf: (row: R) => Record<string, unknown>,
-): Page<T> {
+): Paged<T> {
   const hasMore = rows.length > limit;
   const pageRows = hasMore ? rows.slice(0, limit) : rows;
   return {

@@ -1,13 +1,13 @@
 import { Type } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
-import type { Page } from '../http/pagination';
+import type { Paged } from '../http/pagination';
 
 /**
  * The list answer `{items, nextCursor}` of `item`, as a base class for a named list schema:
  * `export class PageSummaryList extends listOf(PageSummaryResponse) {}`.
  */
-export function listOf<T>(item: Type<T>): Type<Page<T>> {
-  class List implements Page<T> {
+export function listOf<T>(item: Type<T>): Type<Paged<T>> {
+  class List implements Paged<T> {
     @ApiProperty({ type: [item] })
     items: T[];
 

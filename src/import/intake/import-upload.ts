@@ -7,10 +7,10 @@ import {
   NestInterceptor,
 } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import type { Observable } from 'rxjs';
 import { APP_CONFIG, AppConfig } from '../../common/config/app-config';
+import { makeTempDir } from '../../common/files/temp-folder';
 import {
   multipartFingerprint,
   RECEIVED_BODY,
@@ -27,11 +27,6 @@ import { receiveMultipart } from './multipart-intake';
 
 const FILE_FIELDS = ['files', 'files[]', 'file'] as const;
 
-/** Where uploads wait: under the data folder (same disk as the media store). */
-export function importTempRoot(config: AppConfig): string {
-  return join(config.dataDir, 'tmp');
-}
-
 /**
  * Receives a multipart import request into a fresh temp folder and checks its fields: the
  * typed, validated request, or a 413/415/422 problem (the folder is then removed already).
@@ -40,9 +35,7 @@ export async function receiveImport(
   req: IncomingMessage,
   config: AppConfig,
 ): Promise<ImportUpload> {
-  const tempRoot = importTempRoot(config);
-  await mkdir(tempRoot, { recursive: true });
-  const tempDir = await mkdtemp(join(tempRoot, 'import-'));
+  const tempDir = await makeTempDir(config.dataDir, 'import-');
   try {
     const parts = await receiveMultipart(req, {
       maxBytes: config.importMaxBytes,

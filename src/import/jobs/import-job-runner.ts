@@ -14,7 +14,7 @@ import { APP_CONFIG, AppConfig } from '../../common/config/app-config';
 import { ShutdownState } from '../../common/health/shutdown-state';
 import { MediaSweeper, SweepHold } from '../../media/media-sweeper';
 import { ImportService } from '../import.service';
-import { importTempRoot } from '../intake/import-upload';
+import { tempFolder } from '../../common/files/temp-folder';
 import { ImportCancelled, ImportProgress, ImportUpload } from '../run/run-types';
 import type { ImportJobEntity } from './entities/import-job.entity';
 import { FINISHED_STATES } from './import-job.types';
@@ -278,7 +278,7 @@ export class ImportJobRunner
 
   /** Whether `tempDir` is an upload folder under this data folder (never trust a row's path). */
   private isOurs(tempDir: string): boolean {
-    const inside = relative(importTempRoot(this.config), tempDir);
+    const inside = relative(tempFolder(this.config.dataDir), tempDir);
     return Boolean(tempDir) && Boolean(inside) && !inside.startsWith('..') && !isAbsolute(inside);
   }
 

@@ -1,9 +1,10 @@
+import { UuidParam } from '../../common/http/uuid-param.pipe';
 import { Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { AdminOnly } from '../../common/auth/route-policy';
-import { Page, parsePageRequest } from '../../common/http/pagination';
-import { PageQueryDto } from '../../common/http/page-query.dto';
+import { Paged, parseListRequest } from '../../common/http/pagination';
+import { ListQueryDto } from '../../common/http/list-query.dto';
 import {
   ApiFileResult,
   ApiProblems,
@@ -40,14 +41,14 @@ export class ImportJobsController {
   @Get()
   @ApiOperation({ summary: 'Recent import jobs, newest first (admin)' })
   @ApiResult(ImportJobList)
-  listImportJobs(@Query() query: PageQueryDto): Promise<Page<ImportJobResource>> {
-    return this.jobs.list(parsePageRequest(query));
+  listImportJobs(@Query() query: ListQueryDto): Promise<Paged<ImportJobResource>> {
+    return this.jobs.list(parseListRequest(query));
   }
 
   @Get(':id')
   @ApiOperation({ summary: 'One import job: state, progress, report or problem (admin)' })
   @ApiResult(ImportJobResponse)
-  getImportJob(@Param('id') id: string): Promise<ImportJobResource> {
+  getImportJob(@Param('id', new UuidParam('import_job')) id: string): Promise<ImportJobResource> {
     return this.jobs.get(id);
   }
 
@@ -61,7 +62,7 @@ export class ImportJobsController {
   })
   @ApiFileResult({ 'text/event-stream': 'text' })
   async followImportJob(
-    @Param('id') id: string,
+    @Param('id', new UuidParam('import_job')) id: string,
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
@@ -111,7 +112,9 @@ export class ImportJobsController {
   })
   @ApiResult(ImportJobResponse)
   @ApiProblems(409)
-  cancelImportJob(@Param('id') id: string): Promise<ImportJobResource> {
+  cancelImportJob(
+    @Param('id', new UuidParam('import_job')) id: string,
+  ): Promise<ImportJobResource> {
     return this.jobs.cancel(id);
   }
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import type { AuthUser } from '../../common/auth/auth-user';
-import { cursorPosition, Page, PageRequest, toPage } from '../../common/http/pagination';
+import { cursorPosition, Paged, ListRequest, toPaged } from '../../common/http/pagination';
 import { ConflictProblem, NotFoundProblem } from '../../common/problems/problem';
 import type { ImportProgress, ImportUpload } from '../run/run-types';
 import { ImportJobEntity } from './entities/import-job.entity';
@@ -16,8 +16,6 @@ import type { ImportReport } from '../import.types';
 
 /** How often a follower of a job running on another instance reads its row. */
 const POLL_MS = 500;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Import jobs: POST /api/import with async=true, and /api/import/jobs. The row in the
@@ -73,11 +71,11 @@ export class ImportJobsService {
     return toImportJobResource(await this.require(id));
   }
 
-  async list(page: PageRequest): Promise<Page<ImportJobResource>> {
+  async list(page: ListRequest): Promise<Paged<ImportJobResource>> {
     const after = cursorPosition(page.cursor);
     if (after && Number.isNaN(after.at.getTime())) return { items: [], nextCursor: null };
     const rows = await this.jobs.list(after, page.limit + 1);
-    return toPage(rows, page.limit, toImportJobResource, (job) => ({
+    return toPaged(rows, page.limit, toImportJobResource, (job) => ({
       at: job.createdAt.toISOString(),
       id: job.id,
     }));
@@ -202,7 +200,7 @@ export class ImportJobsService {
   }
 
   private async require(id: string): Promise<ImportJobEntity> {
-    const job = UUID.test(id) ? await this.jobs.find(id) : null;
+    const job = await this.jobs.find(id);
     if (!job) throw new NotFoundProblem('import_job');
     return job;
   }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Readable, Transform, TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { SNIFF_BYTES } from './file-type';
+import { tempFolder } from '../../common/files/temp-folder';
 
 /** A file written to the temp folder while being hashed and counted. */
 export interface TempFile {
@@ -51,10 +52,6 @@ class HashingCounter extends Transform {
   head(): Buffer {
     return Buffer.concat(this.headChunks);
   }
-}
-
-export function tempFolder(dataDir: string): string {
-  return join(dataDir, 'tmp');
 }
 
 /**

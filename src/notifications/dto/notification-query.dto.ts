@@ -1,8 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
-import { PageQueryDto } from '../../common/http/page-query.dto';
+import { ListQueryDto } from '../../common/http/list-query.dto';
 
-export class NotificationQueryDto extends PageQueryDto {
+export class NotificationQueryDto extends ListQueryDto {
   @ApiPropertyOptional({ enum: ['true', 'false'], description: 'true: only unread notices' })
   @IsOptional()
   @IsIn(['true', 'false'])

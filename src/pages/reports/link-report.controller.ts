@@ -2,7 +2,7 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '../../common/auth/auth-user';
 import { CurrentUser } from '../../common/auth/route-policy';
-import type { Page } from '../../common/http/pagination';
+import type { Paged } from '../../common/http/pagination';
 import { ApiResult } from '../../common/openapi/api-result.decorator';
 import type { BrokenLink } from '../store/link-report';
 import { BrokenLinkList, LinkReportQueryDto } from './link-report.dto';
@@ -24,7 +24,7 @@ export class LinkReportController {
   listBrokenLinks(
     @Query() query: LinkReportQueryDto,
     @CurrentUser() user: AuthUser,
-  ): Promise<Page<BrokenLink>> {
+  ): Promise<Paged<BrokenLink>> {
     return this.reports.brokenLinks(user, query);
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '../../common/auth/auth-user';
-import { encodeCursor, Page, parsePageRequest } from '../../common/http/pagination';
+import { encodeCursor, Paged, parseListRequest } from '../../common/http/pagination';
 import { BadRequestProblem, fieldProblem } from '../../common/problems/problem';
 import { isValidSlug, normaliseSlug } from '../slug';
 import type { BrokenLink, LinkReportPosition } from '../store/link-report';
@@ -18,8 +18,8 @@ function invalidCursor(): BadRequestProblem {
 export class LinkReportService {
   constructor(private readonly pages: PagesRepository) {}
 
-  async brokenLinks(user: AuthUser, query: LinkReportQueryDto): Promise<Page<BrokenLink>> {
-    const request = parsePageRequest(query, MAX_LINK_REPORT_LIMIT);
+  async brokenLinks(user: AuthUser, query: LinkReportQueryDto): Promise<Paged<BrokenLink>> {
+    const request = parseListRequest(query, MAX_LINK_REPORT_LIMIT);
     let prefix: string | null = null;
     if (query.prefix !== undefined && normaliseSlug(query.prefix) !== '') {
       prefix = normaliseSlug(query.prefix);

@@ -1,8 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsOptional, IsString } from 'class-validator';
-import { PageQueryDto } from '../../common/http/page-query.dto';
+import { ListQueryDto } from '../../common/http/list-query.dto';
 
-export class SearchQueryDto extends PageQueryDto {
+export class SearchQueryDto extends ListQueryDto {
   @ApiProperty({
     description:
       'Words to find in titles, content and tags (all must match; the last also as a prefix). 1-256 characters.',

@@ -2,7 +2,7 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '../../common/auth/auth-user';
 import { CurrentUser } from '../../common/auth/route-policy';
-import type { Page } from '../../common/http/pagination';
+import type { Paged } from '../../common/http/pagination';
 import { ApiResult } from '../../common/openapi/api-result.decorator';
 import { SearchResultList } from './search-response.dto';
 import { SearchQueryDto } from './search-query.dto';
@@ -25,7 +25,7 @@ export class SearchController {
   searchPages(
     @Query() query: SearchQueryDto,
     @CurrentUser() user: AuthUser,
-  ): Promise<Page<SearchResultItem>> {
+  ): Promise<Paged<SearchResultItem>> {
     return this.searchService.search(query, user);
   }
 }

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AuthUser } from '../../common/auth/auth-user';
 import { Database } from '../../common/database/database';
-import { encodeCursor, Page, parsePageRequest } from '../../common/http/pagination';
+import { encodeCursor, Paged, parseListRequest } from '../../common/http/pagination';
 import { BadRequestProblem } from '../../common/problems/problem';
 import { PAGE_SEARCH_INDEX, PageSearchIndex } from '../store/search/page-search-index';
 import { isDatabaseIndex } from '../store/search/page-search-indexes';
@@ -23,9 +23,9 @@ export class SearchService {
     private readonly db: Database,
   ) {}
 
-  async search(query: SearchQueryDto, user: AuthUser): Promise<Page<SearchResultItem>> {
+  async search(query: SearchQueryDto, user: AuthUser): Promise<Paged<SearchResultItem>> {
     const terms = parseSearchQuery(query.q);
-    const { limit, cursor } = parsePageRequest(query);
+    const { limit, cursor } = parseListRequest(query);
     const offset = cursor ? cursorOffset(cursor) : 0;
     if (terms.words.length === 0) return { items: [], nextCursor: null };
     const viewer = toViewer(user);

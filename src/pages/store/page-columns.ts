@@ -36,7 +36,7 @@ const meta = { metadata: true, archive: true } as const;
  * summary and archive selections, the revision metadata, the page state the writers store, the
  * response mappers and the import types all derive from it. A new page field is one entry here
  * (plus its migration, its request DTO member and input rule, and its response class member:
- * see docs/architecture.md).
+ * see docs/data-layer.md).
  * Metadata fields are in the order their JSON documents list them.
  */
 export const PAGE_COLUMNS = {

@@ -1,4 +1,5 @@
 import { AnyReadQuery, readQueriesByName, readQuery } from '../../common/database/sql';
+import * as linkReport from './link-report';
 import * as lists from './page-lists';
 import { listTreeLevel } from './page-tree';
 import { PAGES_READ_QUERIES } from './read-queries';
@@ -8,7 +9,13 @@ import { searchPages } from './search/search-pages';
 describe('PAGES_READ_QUERIES', () => {
   it('holds every ReadQuery of the pages store under its own name', () => {
     const defined = (
-      [...Object.values(lists), listTreeLevel, listRevisions, searchPages] as unknown[]
+      [
+        ...Object.values(lists),
+        ...Object.values(linkReport),
+        listTreeLevel,
+        listRevisions,
+        searchPages,
+      ] as unknown[]
     ).filter(
       (value): value is AnyReadQuery =>
         typeof value === 'object' && value !== null && 'run' in value && 'name' in value,

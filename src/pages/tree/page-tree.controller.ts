@@ -2,7 +2,7 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuthUser } from '../../common/auth/auth-user';
 import { CurrentUser } from '../../common/auth/route-policy';
-import { Page, parsePageRequest } from '../../common/http/pagination';
+import { Paged, parseListRequest } from '../../common/http/pagination';
 import { ApiResult } from '../../common/openapi/api-result.decorator';
 import { PageTreeList, PageTreeNodeResponse, PageTreeQueryDto } from './page-tree.dto';
 import { PageTreeService } from './page-tree.service';
@@ -21,7 +21,7 @@ export class PageTreeController {
   listTree(
     @Query() query: PageTreeQueryDto,
     @CurrentUser() user: AuthUser,
-  ): Promise<Page<PageTreeNodeResponse>> {
-    return this.tree.children(user, query.parent, parsePageRequest(query));
+  ): Promise<Paged<PageTreeNodeResponse>> {
+    return this.tree.children(user, query.parent, parseListRequest(query));
   }
 }

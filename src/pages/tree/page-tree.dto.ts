@@ -1,9 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString } from 'class-validator';
-import { PageQueryDto } from '../../common/http/page-query.dto';
+import { ListQueryDto } from '../../common/http/list-query.dto';
 import { listOf } from '../../common/openapi/list-of';
 
-export class PageTreeQueryDto extends PageQueryDto {
+export class PageTreeQueryDto extends ListQueryDto {
   @ApiPropertyOptional({
     description: 'the slug whose children to list; absent: the top level',
     example: 'guides',

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AuthUser } from '../../common/auth/auth-user';
-import { cursorString, Page, PageRequest, toPage } from '../../common/http/pagination';
+import { cursorString, Paged, ListRequest, toPaged } from '../../common/http/pagination';
 import { fieldProblem } from '../../common/problems/problem';
 import { isValidSlug, normaliseSlugField } from '../slug';
 import { PagesRepository } from '../store/pages.repository';
@@ -18,15 +18,15 @@ export class PageTreeService {
   async children(
     user: AuthUser,
     parentInput: string | undefined,
-    page: PageRequest,
-  ): Promise<Page<PageTreeNodeResponse>> {
+    page: ListRequest,
+  ): Promise<Paged<PageTreeNodeResponse>> {
     const parent = parentInput === undefined ? '' : normaliseSlugField(parentInput);
     if (parentInput !== undefined && !isValidSlug(parent)) {
       throw fieldProblem('parent', 'invalid_slug', 'parent must be a page slug.');
     }
     const after = page.cursor ? cursorString(page.cursor, 'after') : undefined;
     const rows = await this.pages.listTreeLevel(user, parent, after, page.limit + 1);
-    return toPage(
+    return toPaged(
       rows,
       page.limit,
       (r) => ({ slug: parent ? `${parent}/${r.name}` : r.name, ...r }),

@@ -9,7 +9,7 @@ import {
   IsString,
   Length,
 } from 'class-validator';
-import { PageQueryDto } from '../../common/http/page-query.dto';
+import { ListQueryDto } from '../../common/http/list-query.dto';
 import { EVENT_TYPES, type EventType } from '../event-types';
 
 const EVENTS = { enum: EVENT_TYPES, enumName: 'EventType', isArray: true } as const;
@@ -71,7 +71,7 @@ export class UpdateWebhookDto {
   active?: boolean;
 }
 
-export class EventQueryDto extends PageQueryDto {
+export class EventQueryDto extends ListQueryDto {
   @ApiPropertyOptional({
     description:
       'Continue after this cursor (a `nextCursor`); `latest`: no items, the cursor of the newest event',

@@ -1,8 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import { IMPORT_PHASES } from '../../src/import/run/run-types';
-import { followEvents, StreamEvent } from '../support/event-stream';
-import type { TestApp } from '../support/test-app';
-import type { Client } from '../support/users';
+import { followEvents, StreamEvent } from './event-stream';
+import type { TestApp } from './test-app';
+import type { Client } from './users';
 import { postImport, zip } from './import-helpers';
 
 /** A ZIP of `n` Markdown pages, each linking to the next. */

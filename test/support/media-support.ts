@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type request from 'supertest';
-import type { TestApp } from '../support/test-app';
-import type { Client } from '../support/users';
+import type { TestApp } from './test-app';
+import type { Client } from './users';
 
 export const sha256 = (data: Buffer): string => createHash('sha256').update(data).digest('hex');
 

@@ -1,4 +1,4 @@
-import type { Client } from '../support/users';
+import type { Client } from './users';
 
 export interface PageInput {
   slug: string;

@@ -2,8 +2,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { zipSync, Zippable } from 'fflate';
 import type request from 'supertest';
-import { createTestApp, TestApp } from '../support/test-app';
-import { Client, signedIn } from '../support/users';
+import { createTestApp, TestApp } from './test-app';
+import { Client, signedIn } from './users';
 
 export const FIXTURES = join(__dirname, '..', 'fixtures', 'import');
 

@@ -1,8 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString } from 'class-validator';
 
-/** `limit` and `cursor`; parsed and range-checked by parsePageRequest. */
-export class PageQueryDto {
+/** `limit` and `cursor`; parsed and range-checked by parseListRequest. */
+export class ListQueryDto {
   // Defaults are said in descriptions, not `default`: generated clients (openapi-typescript)
   // would make a member with a default required.
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, description: 'default 20' })

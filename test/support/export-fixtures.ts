@@ -1,5 +1,5 @@
-import { png } from '../support/images';
-import type { Client } from '../support/users';
+import { png } from './images';
+import type { Client } from './users';
 import { binary, sha256, upload } from './media-support';
 
 export { binary, sha256 };
