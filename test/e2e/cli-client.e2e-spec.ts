@@ -1,6 +1,7 @@
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parse, TestSuites } from 'junit2json';
 import { RunningKb, runEntry, startKb } from '../support/kb-process';
 import { createTestDatabase, TestDatabase } from '../support/mysql-databases';
 import { DB_TYPE } from '../support/test-app';
@@ -94,9 +95,24 @@ describe('the kb CLI against a running kb', () => {
     expect((await api('/api/pages/docs/drafts/wip')).status).toBe(404);
     expect((await api('/api/pages/docs/notes.tmp')).status).toBe(404);
 
-    const again = await cli(['push', docs, '--format', 'markdown', '--prefix', 'docs']);
+    const junitFile = join(work, 'docs-import.xml');
+    const again = await cli([
+      'push',
+      docs,
+      '--format',
+      'markdown',
+      '--prefix',
+      'docs',
+      '--junit',
+      junitFile,
+    ]);
     expect(again.status).toBe(0);
-    expect(again.stdout).toMatch(/0 created, \d replaced, \d unchanged/);
+    expect(again.stdout).toContain('0 created, 0 replaced, 2 unchanged');
+    expect(again.stderr).toContain(`JUnit report written to ${junitFile}`);
+    const report = (await parse(readFileSync(junitFile, 'utf8'))) as TestSuites;
+    const suite = report.testsuite![0];
+    expect(suite).toMatchObject({ tests: 2, failures: 0, errors: 0 });
+    expect(suite.testcase!.map((c) => c.name).sort()).toEqual(['guides/setup.md', 'index.md']);
   });
 
   it('mirrors a folder: pages gone from it go to the bin, a dry run shows them first', async () => {
@@ -204,7 +220,11 @@ describe('the kb CLI against a running kb', () => {
     expect(failed.stderr).toMatch(/- files\[no-title\.md\]: /);
     // kb keeps no report for a refused import: the CLI writes the failures as JUnit itself.
     const xml = readFileSync(junitFile, 'utf8');
-    expect(xml).toMatch(/<testcase classname="kb\.import" name="no-title\.md">\s*<failure /);
+    const failures = (await parse(xml)) as TestSuites;
+    expect(failures).toMatchObject({ tests: 1, failures: 1 });
+    const [failedCase] = failures.testsuite![0].testcase!;
+    expect(failedCase.name).toBe('no-title.md');
+    expect(failedCase.failure![0].message).toEqual(expect.any(String));
 
     const unknownFormat = await cli(['push', bad, '--format', 'word', '--prefix', 'bad']);
     expect(unknownFormat.status).toBe(1);
