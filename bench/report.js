@@ -182,6 +182,17 @@ function writeReport(report, file) {
       lines.push(`- ${row.name}: ${row.value}${row.note ? ` (${row.note})` : ''}`);
     lines.push('');
   }
+  if ((report.cluster ?? []).length > 0) {
+    lines.push('## Cluster');
+    lines.push('');
+    lines.push(
+      '`bench/cluster-bench.js`: 1, 2 and 3 kb instances behind nginx (`deploy/nginx/kb.conf`) on one MariaDB database (`kb_bench_cluster`, created and dropped by the bench), all on this one machine; page reads, then the mixed workload of `test/cluster` (read, search, update with If-Match, create) per connection.',
+    );
+    lines.push('');
+    for (const row of report.cluster)
+      lines.push(`- ${row.name}: ${row.value}${row.note ? ` (${row.note})` : ''}`);
+    lines.push('');
+  }
   if ((report.console ?? []).length > 0) {
     lines.push('## Console');
     lines.push('');

@@ -10,9 +10,12 @@
 // 4. the import benchmark (bench/import-bench.js) on a fresh SQLite database and, when
 //    BENCH_MYSQL_URL (default mysql://root@127.0.0.1:3306) answers, on a fresh MariaDB database
 //    `kb_bench` that the bench creates and drops (BENCH_ONLY=import runs it alone);
-// 5. the console's cold start (bench/console-bench.js, Playwright + Chromium) on a fresh SQLite
+// 5. the cluster benchmark (bench/cluster-bench.js): page reads and the mixed workload through
+//    nginx at 1, 2 and 3 instances on a MariaDB database `kb_bench_cluster` (BENCH_ONLY=cluster
+//    runs it alone; skipped without nginx or a MariaDB at BENCH_MYSQL_URL);
+// 6. the console's cold start (bench/console-bench.js, Playwright + Chromium) on a fresh SQLite
 //    database (BENCH_ONLY=console runs it alone);
-// 6. docs/PERFORMANCE.md and bench/.work/results.json written.
+// 7. docs/PERFORMANCE.md and bench/.work/results.json written.
 //
 // kb runs as one HTTP process (KB_WORKERS=1) unless BENCH_KB_WORKERS sets the count (`default`:
 // kb's default, one per CPU); see bench/server.js.
@@ -30,6 +33,7 @@ const { bearerToken, startCeiling, startKb } = require('./server');
 const { writeReport } = require('./report');
 const { runImportBench } = require('./import-bench');
 const { runConsoleBench } = require('./console-bench');
+const { runClusterBench } = require('./cluster-bench');
 
 const ROOT = join(__dirname, '..');
 const WORK = join(__dirname, '.work');
@@ -48,6 +52,7 @@ const SETTINGS = {
   pages: envInt('BENCH_PAGES', QUICK ? 1_000 : 10_000),
   searchPages: envInt('BENCH_SEARCH_PAGES', QUICK ? 5_000 : 100_000),
   importPages: envInt('BENCH_IMPORT_PAGES', QUICK ? 500 : 10_000),
+  clusterPages: envInt('BENCH_CLUSTER_PAGES', QUICK ? 100 : 2_000),
   connections: envInt('BENCH_CONNECTIONS', 50),
   duration: envInt('BENCH_DURATION', QUICK ? 3 : 10),
   warmup: envInt('BENCH_WARMUP', QUICK ? 1 : 2),
@@ -339,6 +344,26 @@ async function main() {
   const imports = [];
   if (wanted('import')) await runImports(imports);
 
+  const cluster = [];
+  if (wanted('cluster')) {
+    if (await mysqlAnswers()) {
+      cluster.push(
+        ...(await runClusterBench({
+          settings: SETTINGS,
+          corpus,
+          workDir: join(WORK, 'cluster'),
+          mysqlUrl: SETTINGS.mysqlUrl,
+          log,
+        }).catch((error) => {
+          console.error(error);
+          return [{ name: 'Cluster benchmark', value: 'failed', ok: false, note: error.message }];
+        })),
+      );
+    } else {
+      cluster.push({ name: 'Cluster benchmark', value: 'skipped', ok: null, note: 'no MariaDB' });
+    }
+  }
+
   const consoleRows = [];
   if (wanted('console')) await runConsole(consoleRows);
 
@@ -349,6 +374,7 @@ async function main() {
     seeding,
     results,
     imports,
+    cluster,
     console: consoleRows,
     totalSeconds: (Date.now() - started) / 1000,
   };

@@ -1,28 +1,33 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
 import { RunningKb, startKb } from '../support/kb-process';
+import { createPrivateMariaDb, PrivateMariaDb } from '../support/private-mariadb';
 import { S3TestServer, startS3Server } from '../support/s3-server';
-import { Acknowledged, call, startLoad } from './load';
-import { freePort, Service, startMariadb, startNginx } from './services';
+import { Acknowledged, call, Outcome, startLoad } from './load';
+import { freePort, Service, startNginx } from './services';
 
 const PASSWORD = 'cluster-password';
 
 /**
- * The deployment of docs/deploy.md on one machine: a private MariaDB, an S3-protocol server,
- * three kb processes and nginx with deploy/nginx/kb.conf in front, all on 127.0.0.1.
+ * The deployment of docs/deploy.md on one machine: a private MariaDB and a replica of it, an
+ * S3-protocol server, three kb processes and nginx with deploy/nginx/kb.conf in front, all on
+ * 127.0.0.1.
  */
 describe('three kb instances behind nginx', () => {
   let dir: string;
-  let db: Service & { port: number };
+  let primary: PrivateMariaDb;
+  let replica: PrivateMariaDb;
+  const db = { url: '' };
   let s3: S3TestServer;
   let nginx: Service;
   const ports: number[] = [];
   const instances: RunningKb[] = [];
   let token: string;
-  const ack: Acknowledged = { pages: [], media: [] };
+  let readerToken: string;
+  const ack: Acknowledged = { pages: [], media: [], imported: [] };
 
   const envFor = (port: number): Record<string, string> => {
     const dataDir = join(dir, `kb-${port}`);
@@ -34,6 +39,9 @@ describe('three kb instances behind nginx', () => {
       KB_DATA_DIR: dataDir,
       DB_TYPE: 'mysql',
       DATABASE_URL: db.url,
+      DATABASE_REPLICA_URLS: replica.url('kb'),
+      // A job of a killed instance fails after its lease (the load waits for its imports).
+      IMPORT_JOB_LEASE_SECONDS: '10',
       KB_ADMIN_PASSWORD: PASSWORD,
       PASSWORD_HASH_COST: 'fast',
       TRUST_PROXY: 'loopback',
@@ -51,19 +59,34 @@ describe('three kb instances behind nginx', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'kb-cluster-'));
-    [db, s3] = await Promise.all([startMariadb(dir), startS3Server()]);
+    const mariadbArgs = ['--max-connections=300', '--innodb-buffer-pool-size=64M'];
+    [primary, replica, s3] = await Promise.all([
+      createPrivateMariaDb({ binlog: true, serverId: 1, extraArgs: mariadbArgs }),
+      createPrivateMariaDb({ serverId: 2, extraArgs: mariadbArgs }),
+      startS3Server(),
+    ]);
+    await Promise.all([primary.start(), replica.start()]);
+    await primary.query('CREATE DATABASE kb CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci');
+    await replica.replicate(primary);
+    db.url = primary.url('kb');
     for (let i = 0; i < 3; i++) ports.push(await freePort());
     // The first runs the migrations; the others start against the migrated database.
     instances[0] = await startKb(envFor(ports[0]));
     [instances[1], instances[2]] = await Promise.all([1, 2].map((i) => startKb(envFor(ports[i]))));
     nginx = await startNginx(dir, ports);
     token = await adminToken(nginx.url);
+    const reader = await call(nginx.url, token, 'POST', '/api/users', {
+      json: { username: 'cluster-reader', password: PASSWORD, role: 'reader' },
+    });
+    expect(reader.status).toBe(201);
+    readerToken = (await newToken(nginx.url, 'cluster-reader')).token;
   });
   afterAll(async () => {
     await Promise.all(instances.map((kb) => kb?.signal('SIGKILL')));
     await nginx?.stop();
     await s3?.close();
-    await db?.stop();
+    await replica?.destroy();
+    await primary?.destroy();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -71,13 +94,18 @@ describe('three kb instances behind nginx', () => {
     return (await newAdminToken(base)).token;
   }
 
-  async function newAdminToken(
+  function newAdminToken(base: string): Promise<{ token: string; id: string; cookie: string }> {
+    return newToken(base, 'admin');
+  }
+
+  async function newToken(
     base: string,
+    username: string,
   ): Promise<{ token: string; id: string; cookie: string }> {
     const login = await fetch(`${base}/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'admin', password: PASSWORD }),
+      body: JSON.stringify({ username, password: PASSWORD }),
     });
     expect(login.status).toBe(200);
     const cookie = login.headers.getSetCookie()[0].split(';')[0];
@@ -100,17 +128,51 @@ describe('three kb instances behind nginx', () => {
     return slugs;
   }
 
+  /** What to read when the load failed: the failures, nginx's error log, each instance's log tail. */
+  function diagnosis(failed: Outcome[], restarts: string[]): string {
+    const log = join(dir, 'nginx-error.log');
+    const tail = (text: string) => text.split('\n').slice(-40).join('\n');
+    return [
+      `${failed.length} failed requests:`,
+      ...failed.map((o) => `  ${o.op} ${o.status} ${o.detail}`),
+      'restarts:',
+      ...restarts.map((r) => `  ${r}`),
+      'nginx error log:',
+      existsSync(log) ? tail(readFileSync(log, 'utf8')) : '(none)',
+      ...instances.map(
+        (kb, i) => `instance ${i} (port ${ports[i]}) log tail:\n${tail(kb.output())}`,
+      ),
+    ].join('\n');
+  }
+
   it('serves a mixed load with zero failed requests while each instance restarts in turn (SIGTERM)', async () => {
-    const load = startLoad(nginx.url, token, await seedPages('rolling', 4), ack);
+    const selectsBefore = await replicaSelects();
+    const load = startLoad(nginx.url, token, await seedPages('rolling', 4), ack, readerToken);
+    const restarts: string[] = [];
     for (let i = 0; i < 3; i++) {
+      restarts.push(`${new Date().toISOString()} SIGTERM instance ${i} (port ${ports[i]})`);
       expect(await instances[i].signal('SIGTERM')).toBe(0);
       expect(instances[i].output()).toContain('shut down: every request finished');
+      restarts.push(`${new Date().toISOString()} instance ${i} stopped`);
       instances[i] = await startKb(envFor(ports[i]));
+      restarts.push(`${new Date().toISOString()} instance ${i} ready again`);
     }
     const outcomes = await load.stop();
     expect(outcomes.length).toBeGreaterThan(20);
-    expect(outcomes.filter((o) => o.detail !== undefined)).toEqual([]);
+    const failed = outcomes.filter((o) => o.detail !== undefined);
+    if (failed.length > 0) throw new Error(diagnosis(failed, restarts));
+    expect(outcomes.filter((o) => o.op === 'import job').length).toBeGreaterThan(0);
+    // Another user's lists and searches were served by the replica.
+    expect(await replicaSelects()).toBeGreaterThan(selectsBefore + 10);
   });
+
+  /** SELECT statements the replica has run so far. */
+  async function replicaSelects(): Promise<number> {
+    const rows = (await replica.query("SHOW GLOBAL STATUS LIKE 'Com_select'")) as {
+      Value: string;
+    }[];
+    return Number(rows[0].Value);
+  }
 
   it('keeps every acknowledged write after an instance is killed (SIGKILL), nothing half-written', async () => {
     const before = { pages: ack.pages.length, media: ack.media.length };
@@ -125,6 +187,10 @@ describe('three kb instances behind nginx', () => {
       const res = await call(nginx.url, token, 'GET', `/api/pages/${page.slug}`);
       expect({ slug: page.slug, status: res.status }).toEqual({ slug: page.slug, status: 200 });
       expect((res.body as { content: string }).content).toBe(page.content);
+    }
+    for (const slug of ack.imported) {
+      const res = await call(nginx.url, token, 'GET', `/api/pages/${slug}`);
+      expect({ slug, status: res.status }).toEqual({ slug, status: 200 });
     }
     for (const item of ack.media) {
       const res = await fetch(`${nginx.url}${item.url}`, {

@@ -1,8 +1,7 @@
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { ChildProcess, spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { createConnection } from 'mysql2/promise';
 
 const root = join(__dirname, '..', '..');
 
@@ -40,52 +39,6 @@ export interface Service {
   stop(): Promise<void>;
 }
 
-/** A private MariaDB server: its own datadir and port (never the shared one on 3306). */
-export async function startMariadb(dir: string): Promise<Service & { port: number }> {
-  const datadir = join(dir, 'mariadb');
-  mkdirSync(datadir, { recursive: true });
-  execFileSync(
-    'mariadb-install-db',
-    [
-      '--no-defaults',
-      `--datadir=${datadir}`,
-      '--user=root',
-      '--auth-root-authentication-method=normal',
-      '--skip-test-db',
-    ],
-    { stdio: 'ignore' },
-  );
-  const port = await freePort();
-  const child = spawn(
-    '/usr/sbin/mariadbd',
-    [
-      '--no-defaults',
-      `--datadir=${datadir}`,
-      `--port=${port}`,
-      '--bind-address=127.0.0.1',
-      `--socket=${join(dir, 'mariadb.sock')}`,
-      `--pid-file=${join(dir, 'mariadb.pid')}`,
-      '--user=root',
-      '--skip-name-resolve',
-      '--skip-grant-tables',
-      '--innodb-buffer-pool-size=64M',
-      '--innodb-flush-log-at-trx-commit=1',
-      '--max-connections=300',
-    ],
-    { stdio: 'ignore' },
-  );
-  const url = `mysql://root@127.0.0.1:${port}`;
-  await until('mariadbd', async () => {
-    const connection = await createConnection(url);
-    await connection.end();
-    return true;
-  });
-  const connection = await createConnection(url);
-  await connection.query('CREATE DATABASE kb CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci');
-  await connection.end();
-  return { url: `${url}/kb`, port, stop: () => stopChild(child) };
-}
-
 /**
  * nginx in front of the instances with deploy/nginx/kb.conf as shipped: only the upstream
  * ports and the listen port change, and the paths nginx writes go to `dir`.
@@ -98,7 +51,12 @@ export async function startNginx(dir: string, upstreamPorts: number[]): Promise<
       'upstream kb {\n',
       `upstream kb {\n${upstreamPorts.map((p) => `    server 127.0.0.1:${p} max_fails=0;\n`).join('')}`,
     )
-    .replace('listen 80;', `listen 127.0.0.1:${port};`);
+    .replace('listen 80;', `listen 127.0.0.1:${port};`)
+    // For the proof's failure reports only: which instance answered.
+    .replace(
+      'proxy_buffering off;',
+      'proxy_buffering off;\n        add_header X-Kb-Upstream $upstream_addr always;',
+    );
   const conf = `
 worker_processes 1;
 pid ${join(dir, 'nginx.pid')};

@@ -13,7 +13,15 @@ const run = promisify(execFile);
  * database to go away stops this one, never the shared server.
  */
 export interface PrivateMariaDb {
+  port: number;
   url: (database: string) => string;
+  /** Runs one statement as root (no database selected). */
+  query: (statement: string) => Promise<unknown>;
+  /**
+   * Makes this server a replica of `primary` (started with `binlog`) from its first event, with
+   * MariaDB's own replication (CHANGE MASTER TO … / START SLAVE), and waits until it runs.
+   */
+  replicate: (primary: PrivateMariaDb) => Promise<void>;
   start: () => Promise<void>;
   stop: () => Promise<void>;
   destroy: () => Promise<void>;
@@ -30,7 +38,18 @@ async function freePort(): Promise<number> {
   });
 }
 
-export async function createPrivateMariaDb(): Promise<PrivateMariaDb> {
+export interface PrivateMariaDbOptions {
+  /** A replication primary: binary log on (ROW), with this server id. */
+  binlog?: boolean;
+  /** The server id (distinct per server of one replication setup). */
+  serverId?: number;
+  /** More mariadbd options (e.g. `--max-connections=300`). */
+  extraArgs?: string[];
+}
+
+export async function createPrivateMariaDb(
+  options: PrivateMariaDbOptions = {},
+): Promise<PrivateMariaDb> {
   const dir = mkdtempSync(join(tmpdir(), 'kb-mariadb-'));
   const datadir = join(dir, 'data');
   await run('mariadb-install-db', [
@@ -55,8 +74,34 @@ export async function createPrivateMariaDb(): Promise<PrivateMariaDb> {
     throw new Error('private mariadbd did not start');
   };
 
+  const query = async (statement: string) => {
+    const connection = await createConnection({ host: '127.0.0.1', port, user: 'root' });
+    try {
+      return (await connection.query(statement))[0];
+    } finally {
+      await connection.end();
+    }
+  };
+
   const db: PrivateMariaDb = {
+    port,
     url: (database) => `mysql://root@127.0.0.1:${port}/${database}`,
+    query,
+    replicate: async (primary) => {
+      await query(
+        `CHANGE MASTER TO MASTER_HOST='127.0.0.1', MASTER_PORT=${primary.port}, ` +
+          "MASTER_USER='root', MASTER_PASSWORD='', MASTER_USE_GTID=slave_pos",
+      );
+      await query('START SLAVE');
+      for (let i = 0; i < 300; i++) {
+        const [status] = (await query('SHOW SLAVE STATUS')) as Record<string, string>[];
+        if (status?.Slave_IO_Running === 'Yes' && status.Slave_SQL_Running === 'Yes') return;
+        if (status?.Last_IO_Error || status?.Last_SQL_Error)
+          throw new Error(`replication failed: ${status.Last_IO_Error || status.Last_SQL_Error}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      throw new Error('replication did not start');
+    },
     start: async () => {
       child = spawn(
         'mariadbd',
@@ -69,7 +114,11 @@ export async function createPrivateMariaDb(): Promise<PrivateMariaDb> {
           `--socket=${join(dir, 'mariadb.sock')}`,
           '--skip-grant-tables',
           '--innodb-buffer-pool-size=16M',
-          '--skip-log-bin',
+          ...(options.binlog
+            ? ['--log-bin=mariadb-bin', '--binlog-format=ROW']
+            : ['--skip-log-bin']),
+          `--server-id=${options.serverId ?? 1}`,
+          ...(options.extraArgs ?? []),
         ],
         { stdio: 'ignore' },
       );

@@ -105,6 +105,9 @@ describe('loadConfig', () => {
     [{ DB_TYPE: 'mysql' }, 'DATABASE_URL'],
     [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL'],
     [{ DATABASE_URL: 'postgres://x@y/z' }, 'DATABASE_URL'],
+    [{ DATABASE_REPLICA_URLS: 'mysql://r@a/kb, replica-b' }, 'DATABASE_REPLICA_URLS'],
+    [{ DATABASE_REPLICA_URLS: 'postgres://x@y/z' }, 'DATABASE_REPLICA_URLS'],
+    [{ DATABASE_REPLICA_STICKY_SECONDS: '-1' }, 'DATABASE_REPLICA_STICKY_SECONDS'],
     [{ KB_ADMIN_USERNAME: 'no spaces please' }, 'KB_ADMIN_USERNAME'],
     [{ KB_ADMIN_PASSWORD: 'short' }, 'KB_ADMIN_PASSWORD'],
     [{ PDF_SERVICE_URL: 'ftp://files' }, 'PDF_SERVICE_URL'],
@@ -172,6 +175,20 @@ describe('loadConfig', () => {
       secretAccessKey: undefined,
       forcePathStyle: false,
     });
+  });
+
+  it('reads DATABASE_REPLICA_URLS as a comma-separated list, none by default', () => {
+    expect(loadConfig({}).replicaUrls).toEqual([]);
+    expect(loadConfig({}).replicaStickySeconds).toBe(10);
+    const config = loadConfig({
+      DATABASE_REPLICA_URLS: 'mysql://kb@replica-a:3306/kb, mariadb://kb@replica-b/kb,',
+      DATABASE_REPLICA_STICKY_SECONDS: '30',
+    });
+    expect(config.replicaUrls).toEqual([
+      'mysql://kb@replica-a:3306/kb',
+      'mariadb://kb@replica-b/kb',
+    ]);
+    expect(config.replicaStickySeconds).toBe(30);
   });
 
   it('treats blank values as unset', () => {

@@ -20,6 +20,13 @@ export interface AppConfig {
   sqlitePath: string;
   /** mysql://user:pass@host:port/db (mysql only). */
   databaseUrl?: string;
+  /**
+   * Read replicas (DATABASE_REPLICA_URLS, mysql only): lag-tolerant reads go there, except a
+   * user's own reads within `replicaStickySeconds` of their last write.
+   */
+  replicaUrls: string[];
+  /** DATABASE_REPLICA_STICKY_SECONDS: how long after a write that user reads from the primary. */
+  replicaStickySeconds: number;
   /** Create the MySQL database at start when it does not exist (else kb stops and says how). */
   dbCreate: boolean;
   adminUsername: string;
@@ -241,6 +248,17 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
   return raw;
 }
 
+/** A comma-separated list of URLs (empty entries ignored). */
+function urlList(env: Env, name: string, protocols: string[]): string[] {
+  const raw = str(env, name);
+  if (raw === undefined) return [];
+  return raw
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean)
+    .map((item) => url({ [name]: item }, name, protocols)!);
+}
+
 function rateLimits(env: Env): RateLimits {
   const limits = {} as RateLimits;
   for (const cls of RATE_LIMIT_CLASSES) {
@@ -326,6 +344,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     dbType,
     sqlitePath: resolve(dataDir, str(env, 'SQLITE_FILE') ?? 'kb.sqlite'),
     databaseUrl,
+    replicaUrls: urlList(env, 'DATABASE_REPLICA_URLS', ['mysql:', 'mariadb:']),
+    replicaStickySeconds: int(env, 'DATABASE_REPLICA_STICKY_SECONDS', 10, 0, 3600),
     dbCreate: bool(env, 'DB_CREATE', false),
     adminUsername: adminUsername.toLowerCase(),
     adminPassword,

@@ -1,10 +1,12 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, DataSourceOptions } from 'typeorm';
 import type { AppConfig } from '../config/app-config';
 import { buildDataSourceOptions } from './data-source';
 import { Database } from './database';
 import { MysqlDatabase } from './mysql-database';
+import { ReadYourWritesInterceptor } from './read-your-writes.interceptor';
 import type { AnyReadQuery } from './sql';
 import { SqliteConnection, SqliteDatabase } from './sqlite-database';
 import { SqliteReadPool } from './sqlite-read-pool';
@@ -47,7 +49,13 @@ export class DatabaseModule {
           provide: Database,
           inject: [DataSource],
           useFactory: (dataSource: DataSource): Database => {
-            if (config.dbType === 'mysql') return new MysqlDatabase(dataSource);
+            if (config.dbType === 'mysql')
+              return new MysqlDatabase(dataSource, {
+                urls: config.replicaUrls,
+                stickySeconds: config.replicaStickySeconds,
+                // A replica that hangs is given up on quickly: the read then runs on the primary.
+                options: { ...options, connectTimeout: 2000 } as DataSourceOptions,
+              });
             if (!sqlite) throw new Error('The SQLite connection was not opened');
             // KB_WORKERS > 1: the processes take turns at the primary's write lock.
             return new SqliteDatabase(
@@ -58,6 +66,7 @@ export class DatabaseModule {
             );
           },
         },
+        { provide: APP_INTERCEPTOR, useClass: ReadYourWritesInterceptor },
       ],
       exports: [Database],
     };

@@ -55,6 +55,17 @@ export abstract class Database {
     return query.run(this.sql(), ...args);
   }
 
+  /** Whether lag-tolerant reads may go to read replicas (DATABASE_REPLICA_URLS, MySQL only). */
+  get readsReplicas(): boolean {
+    return false;
+  }
+
+  /** Records that `userId` just wrote, so their next reads see it (only with read replicas). */
+  markWrite(userId: string): Promise<void> {
+    void userId;
+    return Promise.resolve();
+  }
+
   /**
    * Long work inside a transaction (an import's write phase) calls this between its steps: on
    * SQLite, writes waiting for the transaction keep waiting instead of giving up with 503.

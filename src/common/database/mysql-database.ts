@@ -1,9 +1,19 @@
-import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
+import type { DataSource, DataSourceOptions, EntityManager, QueryRunner } from 'typeorm';
 import { MYSQL_CONNECTION_LIMIT } from './data-source';
 import { Database, PoolStats, Tx } from './database';
 import { withTransactionRetry } from './database-errors';
 import { MYSQL } from './dialect';
-import type { Row, RunResult, Sql } from './sql';
+import { readContext } from './read-context';
+import { ReplicaReads } from './replica-reads';
+import type { ReadQuery, Row, RunResult, Sql } from './sql';
+
+/** DATABASE_REPLICA_URLS and how to reach them. */
+export interface ReplicaSettings {
+  urls: string[];
+  stickySeconds: number;
+  /** The primary's data source options (each replica gets them with its own URL). */
+  options: DataSourceOptions;
+}
 
 /**
  * `Sql` through TypeORM's MySQL driver: on the pool outside a transaction, on the
@@ -62,11 +72,40 @@ export class MysqlDatabase extends Database {
   private readonly usage = new PoolUsage();
   private readonly pooled: Sql;
   private readonly outside: Tx;
+  private readonly replicas: ReplicaReads | null;
 
-  constructor(dataSource: DataSource) {
+  constructor(dataSource: DataSource, replicas?: ReplicaSettings) {
     super(dataSource);
     this.pooled = new MysqlSql(dataSource, this.usage);
     this.outside = { sql: this.pooled, manager: dataSource.manager };
+    this.replicas =
+      replicas && replicas.urls.length > 0
+        ? new ReplicaReads({
+            ...replicas,
+            primary: this.pooled,
+            sqlOn: (source) => new MysqlSql(source, new PoolUsage()),
+          })
+        : null;
+  }
+
+  override get readsReplicas(): boolean {
+    return this.replicas !== null;
+  }
+
+  /** Lag-tolerant reads may go to a replica (ReplicaReads decides); the rest to the primary. */
+  override read<A extends unknown[], R>(query: ReadQuery<A, R>, ...args: A): Promise<R> {
+    if (!this.replicas || !query.lagTolerant) return super.read(query, ...args);
+    return this.replicas.read(readContext.getStore(), query, args, () =>
+      super.read(query, ...args),
+    );
+  }
+
+  override async markWrite(userId: string): Promise<void> {
+    await this.replicas?.markWrite(userId);
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.replicas?.close();
   }
 
   sql(tx?: Tx): Sql {

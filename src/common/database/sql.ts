@@ -56,13 +56,19 @@ export function placeholders(count: number): string {
 export interface ReadQuery<A extends unknown[], R> {
   readonly name: string;
   readonly run: (sql: Sql, ...args: A) => Promise<R>;
+  /**
+   * A read whose answer may be a moment old (lists, search, graph, tags, review due): with
+   * DATABASE_REPLICA_URLS it may run on a read replica. Never for a read a write depends on.
+   */
+  readonly lagTolerant: boolean;
 }
 
 export function readQuery<A extends unknown[], R>(
   name: string,
   run: (sql: Sql, ...args: A) => Promise<R>,
+  options: { lagTolerant?: boolean } = {},
 ): ReadQuery<A, R> {
-  return { name, run };
+  return { name, run, lagTolerant: options.lagTolerant ?? false };
 }
 
 /** Any ReadQuery: arguments differ per query; a registry only looks them up by name. */

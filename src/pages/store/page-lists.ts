@@ -57,6 +57,7 @@ export const listRecent = readQuery(
     );
     return rows.map(toSummaryRow);
   },
+  { lagTolerant: true },
 );
 
 /** Binned pages, most recently binned first, with who binned them. */
@@ -98,6 +99,7 @@ export const listTags = readQuery(
     );
     return rows.map((r) => ({ name: r.name, count: Number(r.count) }));
   },
+  { lagTolerant: true },
 );
 
 /** Visible pages as nodes (by slug); links between two visible live pages as edges. */
@@ -134,6 +136,7 @@ export const graph = readQuery(
       edges: links.map((e) => ({ from: e.source, to: e.target })),
     };
   },
+  { lagTolerant: true },
 );
 
 /** What listReviewDue answers (notifications). */
@@ -173,6 +176,7 @@ export const listReviewDue = readQuery(
       return { ...page, ownerName, nextReviewAt: page.nextReviewAt! };
     });
   },
+  { lagTolerant: true },
 );
 
 /**

@@ -55,4 +55,5 @@ export const listTreeLevel = readQuery(
       hasChildren: Number(r.has_children) === 1,
     }));
   },
+  { lagTolerant: true },
 );

@@ -106,4 +106,5 @@ export const searchPages = readQuery(
     if (generation !== null) cache.set(generation, key, hits);
     return hits;
   },
+  { lagTolerant: true },
 );
