@@ -1,7 +1,9 @@
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RunningKb, runEntry, startKb } from '../support/kb-process';
+import { parse, TestSuites } from 'junit2json';
+import { spawnSync } from 'node:child_process';
+import { RunningKb, runEntry, startKb, withTypeScript } from '../support/kb-process';
 import { createTestDatabase, TestDatabase } from '../support/mysql-databases';
 import { DB_TYPE } from '../support/test-app';
 
@@ -94,9 +96,24 @@ describe('the kb CLI against a running kb', () => {
     expect((await api('/api/pages/docs/drafts/wip')).status).toBe(404);
     expect((await api('/api/pages/docs/notes.tmp')).status).toBe(404);
 
-    const again = await cli(['push', docs, '--format', 'markdown', '--prefix', 'docs']);
+    const junitFile = join(work, 'docs-import.xml');
+    const again = await cli([
+      'push',
+      docs,
+      '--format',
+      'markdown',
+      '--prefix',
+      'docs',
+      '--junit',
+      junitFile,
+    ]);
     expect(again.status).toBe(0);
-    expect(again.stdout).toMatch(/0 created, \d replaced, \d unchanged/);
+    expect(again.stdout).toContain('0 created, 0 replaced, 2 unchanged');
+    expect(again.stderr).toContain(`JUnit report written to ${junitFile}`);
+    const report = (await parse(readFileSync(junitFile, 'utf8'))) as TestSuites;
+    const suite = report.testsuite![0];
+    expect(suite).toMatchObject({ tests: 2, failures: 0, errors: 0 });
+    expect(suite.testcase!.map((c) => c.name).sort()).toEqual(['guides/setup.md', 'index.md']);
   });
 
   it('mirrors a folder: pages gone from it go to the bin, a dry run shows them first', async () => {
@@ -204,7 +221,11 @@ describe('the kb CLI against a running kb', () => {
     expect(failed.stderr).toMatch(/- files\[no-title\.md\]: /);
     // kb keeps no report for a refused import: the CLI writes the failures as JUnit itself.
     const xml = readFileSync(junitFile, 'utf8');
-    expect(xml).toMatch(/<testcase classname="kb\.import" name="no-title\.md">\s*<failure /);
+    const failures = (await parse(xml)) as TestSuites;
+    expect(failures).toMatchObject({ tests: 1, failures: 1 });
+    const [failedCase] = failures.testsuite![0].testcase!;
+    expect(failedCase.name).toBe('no-title.md');
+    expect(failedCase.failure![0].message).toEqual(expect.any(String));
 
     const unknownFormat = await cli(['push', bad, '--format', 'word', '--prefix', 'bad']);
     expect(unknownFormat.status).toBe(1);
@@ -233,5 +254,60 @@ describe('the kb CLI against a running kb', () => {
     const notAFolder = await cli(['push', join(work, 'nope'), '--format', 'markdown']);
     expect(notAFolder.status).toBe(64);
     expect(notAFolder.stderr).toContain('is not a folder');
+  });
+
+  it('runs the shell script of docs/ci.md: exit 2 on broken links, 0 once they are fixed', async () => {
+    const doc = readFileSync(join(__dirname, '..', '..', 'docs', 'ci.md'), 'utf8');
+    const script = /```sh\n(#!\/bin\/sh\n# publish-docs\.sh[\s\S]*?)```/.exec(doc)?.[1];
+    expect(script).toBeDefined();
+    // Only how kb is started changes: from the sources (SWC), not a built dist/.
+    const launcher = join(work, 'kb-dev.js');
+    writeFileSync(
+      launcher,
+      // The launcher lives outside the clone: it resolves @swc/core from the clone's node_modules.
+      `module.paths.unshift(${JSON.stringify(join(__dirname, '..', '..', 'node_modules'))});` +
+        withTypeScript(`require(${JSON.stringify(join(__dirname, '..', '..', 'src', 'cli.ts'))});`),
+    );
+    const startLine = 'kb() { node "$KB_HOME/scripts/kb.js" "$@"; }';
+    expect(script).toContain(startLine);
+    const repo = join(work, 'repo');
+    folder(join(repo, 'docs'), {
+      'index.md': '# Handbook\n\nSee [the guide](guide.md).\n',
+      'guide.md': '# Guide\n\nAnd [a page that is not there](missing.md).\n',
+      'drafts/wip.md': '# WIP\n',
+      '.kbignore': 'drafts/\n',
+    });
+    writeFileSync(
+      join(repo, 'publish-docs.sh'),
+      script!.replace(startLine, `kb() { node ${JSON.stringify(launcher)} "$@"; }`),
+    );
+    const run = () =>
+      spawnSync('sh', ['publish-docs.sh'], {
+        cwd: repo,
+        env: {
+          PATH: process.env.PATH,
+          KB_URL: kb.url,
+          KB_TOKEN: token,
+          KB_HOME: join(__dirname, '..', '..'),
+        },
+        encoding: 'utf8',
+        timeout: 240_000,
+      });
+    const broken = run();
+    expect(broken.stderr).toContain('docs published, but with broken links');
+    expect(broken.stdout).toContain('docs/guide:1: broken link missing.md');
+    expect(broken.status).toBe(2);
+    const junit = (await parse(readFileSync(join(repo, 'kb-import.xml'), 'utf8'))) as TestSuites;
+    // (The first spec's docs/guides/setup is not in this folder: the mirror bins it, a case too.)
+    expect(junit.testsuite![0].testcase!.map((c) => c.name)).toEqual(
+      expect.arrayContaining(['guide.md', 'index.md']),
+    );
+
+    writeFileSync(join(repo, 'docs', 'guide.md'), '# Guide\n\nBack to [the handbook](index.md).\n');
+    const fixed = run();
+    expect(fixed.stdout).toContain('no broken links');
+    expect(fixed.stdout).toContain('docs published');
+    expect(fixed.status).toBe(0);
+    expect((await api('/api/pages/docs/drafts/wip')).status).toBe(404);
   });
 });
