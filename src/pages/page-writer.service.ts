@@ -215,16 +215,10 @@ export class PageWriterService {
    * verified; an existing live slug keeps its metadata unless the document sets it.
    */
   async upsertImported(tx: Tx, doc: ImportedPage, actor: AuthUser): Promise<ImportOutcome> {
-    const { slug: rawSlug, nextReviewAt, ...rest } = doc;
-    const slug = normaliseSlugField(rawSlug);
-    const existing = await this.pages.findLive(slug, tx);
-    const fields = {
-      ...rest,
-      nextReviewAt: nextReviewAt instanceof Date ? nextReviewAt.toISOString() : nextReviewAt,
-    };
-    // Imports are admin operations: group assignment and targets are checked as for an admin.
-    const importer: AuthUser = { ...actor, role: 'admin' };
-    if (!existing) {
+    const compared = await this.compareImported(doc, actor, tx);
+    if (compared.outcome === 'unchanged') return 'unchanged';
+    if (compared.outcome === 'created') {
+      const { slug, fields, importer } = compared;
       const problems = slugProblems(slug, 'slug', true);
       if (problems.length > 0) throw new FieldProblems(problems);
       const state = await this.input.resolve(
@@ -237,15 +231,7 @@ export class PageWriterService {
       await this.pages.insert({ state, derived, actorId: actor.id, action: 'imported' }, tx);
       return 'created';
     }
-    const current = stateOf(existing, await this.groupsOf(existing, tx));
-    // Content that differs only where Markdown does not (line ends, blank lines at the ends)
-    // is the stored content: re-importing an export changes nothing.
-    if (typeof fields.content === 'string' && sameMarkdown(fields.content, existing.content))
-      fields.content = existing.content;
-    const state = await this.input.resolve(fields, importer, current, tx, {
-      currentPageId: existing.id,
-    });
-    if (sameState(state, current)) return 'unchanged';
+    const { slug, existing, state, current } = compared;
     const written = await this.pages.updateIfAt(
       {
         pageId: existing.id,
@@ -264,6 +250,44 @@ export class PageWriterService {
         `The page "${slug}" changed during the import.`,
       );
     return 'replaced';
+  }
+
+  /**
+   * CONTRACTS: what upsertImported would answer for the document, without writing — the same
+   * comparison (title, content, every metadata field), so a dry run predicts what the import
+   * does. Throws the FieldProblems the write would throw for an existing page.
+   */
+  async predictImported(doc: ImportedPage, actor: AuthUser, tx?: Tx): Promise<ImportOutcome> {
+    return (await this.compareImported(doc, actor, tx)).outcome;
+  }
+
+  /** The one comparison of an imported document with the live page of its slug. */
+  private async compareImported(doc: ImportedPage, actor: AuthUser, tx: Tx | undefined) {
+    const { slug: rawSlug, nextReviewAt, ...rest } = doc;
+    const slug = normaliseSlugField(rawSlug);
+    const existing = await this.pages.findLive(slug, tx);
+    const fields = {
+      ...rest,
+      nextReviewAt: nextReviewAt instanceof Date ? nextReviewAt.toISOString() : nextReviewAt,
+    };
+    // Imports are admin operations: group assignment and targets are checked as for an admin.
+    const importer: AuthUser = { ...actor, role: 'admin' };
+    if (!existing) return { outcome: 'created' as const, slug, fields, importer };
+    const current = stateOf(existing, await this.groupsOf(existing, tx));
+    // Content that differs only where Markdown does not (line ends, blank lines at the ends)
+    // is the stored content: re-importing an export changes nothing.
+    if (typeof fields.content === 'string' && sameMarkdown(fields.content, existing.content))
+      fields.content = existing.content;
+    const state = await this.input.resolve(fields, importer, current, tx, {
+      currentPageId: existing.id,
+    });
+    return {
+      outcome: sameState(state, current) ? ('unchanged' as const) : ('replaced' as const),
+      slug,
+      existing,
+      state,
+      current,
+    };
   }
 
   private async findVisibleRow(slug: string, actor: AuthUser): Promise<PageRow> {

@@ -94,6 +94,11 @@ export class PagesService {
     return this.writer.upsertImported(tx, doc, actor);
   }
 
+  /** CONTRACTS: see PageWriterService.predictImported (the dry run's comparison). */
+  predictImported(doc: ImportedPage, actor: AuthUser): Promise<ImportOutcome> {
+    return this.writer.predictImported(doc, actor);
+  }
+
   /** CONTRACTS: live pages with these slugs (normalised), for import link rewriting. */
   findLiveBySlugs(slugs: string[]): Promise<PageRecord[]> {
     return this.pages.findLiveBySlugs([...new Set(slugs.map(normaliseSlug))]);

@@ -202,6 +202,42 @@ describe('export → import is a fixed point', () => {
     expect(archive.markdown['handbook/faq.md']).toContain('Because.');
   });
 
+  it('only metadata changed in the manifest: the dry run predicts replaced, as the import does', async () => {
+    const files = unzipSync(new Uint8Array(await exportArchive(admin)));
+    const manifest = JSON.parse(Buffer.from(files['manifest.json']).toString('utf8'));
+    const faq = manifest.pages.find((p: { slug: string }) => p.slug === 'handbook/faq');
+    expect(faq.tags).toEqual(['faq']);
+    faq.tags = ['faq', 'retagged'];
+    files['manifest.json'] = new TextEncoder().encode(JSON.stringify(manifest));
+    const archive = zip(files);
+    const before = await revisions(t);
+
+    const dry = await importArchive(admin, archive, true);
+    expect(dry.body.dryRun).toBe(true);
+    expect(dry.body.replaced).toEqual(['handbook/faq']);
+    expect(await revisions(t)).toEqual(before);
+    const real = await importArchive(admin, archive);
+    expect(real.body.replaced).toEqual(['handbook/faq']);
+    expect([...real.body.unchanged].sort()).toEqual([...dry.body.unchanged].sort());
+    expect(real.body.counts).toEqual(dry.body.counts);
+    expect(dry.body.counts).toMatchObject({ created: 0, replaced: 1, unchanged: SLUGS.length - 1 });
+    expect(await revisions(t)).toEqual({ ...before, 'handbook/faq': before['handbook/faq'] + 1 });
+    const page = (await admin.get('/api/pages/handbook/faq').expect(200)).body;
+    expect([...page.tags].sort()).toEqual(['faq', 'retagged']);
+
+    // And back: the dry run of the original metadata again predicts exactly what the write does.
+    faq.tags = ['faq'];
+    files['manifest.json'] = new TextEncoder().encode(JSON.stringify(manifest));
+    const back = zip(files);
+    const dryBack = await importArchive(admin, back, true);
+    expect(dryBack.body.replaced).toEqual(['handbook/faq']);
+    const realBack = await importArchive(admin, back);
+    expect(realBack.body.counts).toEqual(dryBack.body.counts);
+    const again = await importArchive(admin, back, true);
+    expect(again.body.replaced).toEqual([]);
+    expect(again.body.counts).toMatchObject({ replaced: 0, unchanged: SLUGS.length });
+  });
+
   it('the same folder imported twice: second time every page unchanged, no revision', async () => {
     const folder = zip({
       'index.md': '# Guide\n\nStart with [install](setup/install.md) and ![shot](img/shot.png).\n\n',

@@ -436,6 +436,8 @@ describe('POST /api/import: formats', () => {
         })
         .expect(201);
       const before = await count(t, 'page_revisions');
+      // The page exists unverified and its title and content are the document's: the import
+      // would only mark it verified, which is a change, so the dry run predicts `replaced`.
       const res = await postImport(admin, {
         format: 'markdown',
         dryRun: true,
@@ -446,13 +448,13 @@ describe('POST /api/import: formats', () => {
         format: 'markdown',
         dryRun: true,
         pages: expect.arrayContaining([
-          { path: 'README.md', slug: 'readme', outcome: 'unchanged' },
+          { path: 'README.md', slug: 'readme', outcome: 'replaced' },
           { path: 'guide/intro.md', slug: 'guide/intro', outcome: 'created' },
           { path: 'reference/api.md', slug: 'reference/api', outcome: 'created' },
         ]),
         created: ['guide/intro', 'reference/api'],
-        replaced: [],
-        unchanged: ['readme'],
+        replaced: ['readme'],
+        unchanged: [],
         binned: [],
         skipped: [
           expect.objectContaining({ path: 'notitle.md' }),
@@ -469,8 +471,8 @@ describe('POST /api/import: formats', () => {
         macros: [],
         counts: {
           created: 2,
-          replaced: 0,
-          unchanged: 1,
+          replaced: 1,
+          unchanged: 0,
           binned: 0,
           skipped: 2,
           images: 1,
@@ -487,6 +489,16 @@ describe('POST /api/import: formats', () => {
       expect(await count(t, 'pages')).toBe(1);
       expect(await count(t, 'page_revisions')).toBe(before);
       expect(await count(t, 'media')).toBe(0);
+      // The import itself does what the dry run said.
+      const real = await postImport(admin, {
+        format: 'markdown',
+        skipInvalid: true,
+        files: [{ name: 'docs.zip', data: zip(tree()) }],
+      }).expect(200);
+      expect(real.body.replaced).toEqual(['readme']);
+      expect(real.body.counts).toEqual(res.body.counts);
+      const readme = (await admin.get('/api/pages/readme').expect(200)).body;
+      expect(readme.verified).toBe(true);
     });
 
     it('a document the page rules refuse rolls everything back, stored images included', async () => {

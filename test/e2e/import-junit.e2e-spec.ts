@@ -151,7 +151,7 @@ describe('GET /api/import/jobs/{id}/report', () => {
     ]);
   });
 
-  it('406 for other media types; 404 for unknown jobs; 409 while running and when the job failed', async () => {
+  it('406 for other media types; 404 for unknown jobs; 409 while running and for a failure without per-file errors', async () => {
     const { admin, t } = ctx;
     const { id } = await startJob(admin, manyPages(1));
     await finishedJob(admin, id);
@@ -166,11 +166,46 @@ describe('GET /api/import/jobs/{id}/report', () => {
       .expect(404);
     expect(unknown.body).toEqual(problem(404, 'import_job_not_found'));
 
-    // A strict job refused for an invalid file: it failed, so it has no report.
-    const failed = await startJob(admin, zip({ 'x.md': 'no title' }));
-    expect((await finishedJob(admin, failed.id)).state).toBe('failed');
-    const none = await admin.get(`/api/import/jobs/${failed.id}/report`).expect(409);
-    expect(none.body).toEqual(problem(409, 'job_has_no_report', { state: 'failed' }));
+    // A job that failed without naming any file (interrupted: the row as the sweep leaves it).
+    const failed = await startJob(admin, manyPages(1, 'interrupted'));
+    await finishedJob(admin, failed.id);
+    const interrupted = {
+      type: 'https://kb.example/problems/import_interrupted',
+      title: 'Internal Server Error',
+      status: 500,
+      detail: 'The kb instance running this import stopped before it finished.',
+      instance: '/api/import',
+      code: 'import_interrupted',
+      jobId: failed.id,
+    };
+    await t.dataSource.query(
+      "UPDATE import_jobs SET state = 'failed', report = NULL, problem = ? WHERE id = ?",
+      [JSON.stringify(interrupted), failed.id],
+    );
+    expect((await admin.get(`/api/import/jobs/${failed.id}`).expect(200)).body).toMatchObject({
+      state: 'failed',
+      problem: { code: 'import_interrupted' },
+    });
+    for (const accept of ['application/xml', 'application/json']) {
+      const none = await admin
+        .get(`/api/import/jobs/${failed.id}/report`)
+        .set('Accept', accept)
+        .expect(409);
+      expect(none.body).toEqual(problem(409, 'job_has_no_report', { state: 'failed' }));
+    }
+
+    // A cancelled job (its row as a cancel leaves it): no report either.
+    const cancelled = await startJob(admin, manyPages(1, 'cancelled'));
+    await finishedJob(admin, cancelled.id);
+    await t.dataSource.query(
+      "UPDATE import_jobs SET state = 'cancelled', report = NULL WHERE id = ?",
+      [cancelled.id],
+    );
+    const gone = await admin
+      .get(`/api/import/jobs/${cancelled.id}/report`)
+      .set('Accept', 'application/xml')
+      .expect(409);
+    expect(gone.body).toEqual(problem(409, 'job_has_no_report', { state: 'cancelled' }));
 
     // A job not finished yet (its row as the runner leaves it while it runs).
     await t.dataSource.query("UPDATE import_jobs SET state = 'running' WHERE id = ?", [id]);
@@ -179,6 +214,72 @@ describe('GET /api/import/jobs/{id}/report', () => {
       .set('Accept', 'application/xml')
       .expect(409);
     expect(running.body).toEqual(problem(409, 'job_not_finished', { state: 'running' }));
+  });
+
+  it('a strict job refused for invalid files: JUnit names those files as failures; JSON stays 409', async () => {
+    const { admin } = ctx;
+    const { id } = await startJob(
+      admin,
+      zip({
+        'ok.md': '# Fine\n\nNothing wrong here.\n',
+        'x.md': 'no title',
+        'a&b <"y">.md': 'no title either',
+      }),
+      { prefix: 'strict' },
+    );
+    const job = await finishedJob(admin, id);
+    expect(job.state).toBe('failed');
+    const res = await admin
+      .get(`/api/import/jobs/${id}/report`)
+      .set('Accept', 'application/xml')
+      .buffer(true)
+      .expect(200);
+    expect(res.headers['content-type']).toBe('application/xml; charset=utf-8');
+    const suites = (await parse(res.text)) as TestSuites;
+    const byName = cases(suites);
+    // Only the refused files: nothing was written, so the valid page has no case.
+    expect([...byName.keys()].sort()).toEqual(['a&b <"y">.md', 'x.md']);
+    expect(suites.testsuite![0]).toMatchObject({
+      name: 'kb import markdown into strict (failed)',
+      tests: 2,
+      failures: 2,
+      errors: 0,
+      skipped: 0,
+    });
+    for (const name of ['x.md', 'a&b <"y">.md']) {
+      const failure = byName.get(name)!.failure!;
+      expect(failure).toHaveLength(1);
+      expect(failure[0].type).toBe('missing_title');
+      expect(failure[0].message).toContain(`"${name}"`);
+      expect(failure[0].message).toMatch(/level-one heading/);
+    }
+    const properties = Object.fromEntries(
+      suites.testsuite![0].properties!.map((p) => [p.name, p.value]),
+    );
+    expect(properties).toMatchObject({
+      job: id,
+      format: 'markdown',
+      prefix: 'strict',
+      dryRun: 'false',
+      problem: (job.problem as { code: string }).code,
+    });
+
+    // An upload that holds no document: the problem names the uploaded file, which fails.
+    const empty = await startJob(admin, zip({ 'notes.txt': 'no documents here' }));
+    expect((await finishedJob(admin, empty.id)).problem).toMatchObject({
+      errors: [{ field: 'files[docs.zip]', code: 'no_documents' }],
+    });
+    const emptyXml = await admin
+      .get(`/api/import/jobs/${empty.id}/report`)
+      .set('Accept', 'text/xml')
+      .buffer(true)
+      .expect(200);
+    const upload = cases((await parse(emptyXml.text)) as TestSuites).get('docs.zip')!;
+    expect(upload.failure).toEqual([
+      expect.objectContaining({ type: 'no_documents', message: expect.any(String) }),
+    ]);
+    const json = await admin.get(`/api/import/jobs/${id}/report`).expect(409);
+    expect(json.body).toEqual(problem(409, 'job_has_no_report', { state: 'failed' }));
   });
 
   it('is for administrators only', async () => {

@@ -85,7 +85,8 @@ export class ImportJobsController {
       '`Accept: application/xml` (or `text/xml`) answers the report as JUnit XML for CI: one `<testsuite>`, one `<testcase>` per file of the upload ' +
       '(a page fails with its unresolved links and images, a referenced file the media rules refused fails, skipped and ignored files are `<skipped>` with the reason, ' +
       "stored media pass) and one per page a mirror import moved to the bin. `application/json` or no Accept: the report as JSON (the job's `report`). " +
-      '409 `job_not_finished` while the job is queued or running, 409 `job_has_no_report` when it failed or was cancelled; 406 for other media types.',
+      'A failed job whose problem names files (`errors[].field` `files[<path>]`, e.g. a strict import refused for invalid files) answers JUnit with a suite named `… (failed)` holding those files as failures. ' +
+      '409 `job_not_finished` while the job is queued or running; 409 `job_has_no_report` for a cancelled job, a failed one without per-file errors, or JSON of any failed job; 406 for other media types.',
   })
   @ApiSentResult(ImportReportResponse, {
     content: { 'application/xml': 'text' },

@@ -11,7 +11,7 @@ import { toImportJobResource } from './import-job.mapper';
 import { ImportJobRunner } from './import-job-runner';
 import { ImportJobsRepository } from './import-jobs.repository';
 import { JobEvents, JobListener } from './job-events';
-import { importReportJUnit } from './junit-report';
+import { failedJobJUnit, fileErrorsOf, importReportJUnit } from './junit-report';
 import type { ImportReport } from '../import.types';
 
 /** How often a follower of a job running on another instance reads its row. */
@@ -83,8 +83,10 @@ export class ImportJobsService {
 
   /**
    * A succeeded job's report, as JSON or as JUnit XML (junit-report.ts). 409 `job_not_finished`
-   * while it is queued or running; 409 `job_has_no_report` when it failed or was cancelled
-   * (nothing was written; GET the job for its problem).
+   * while it is queued or running. A failed job whose problem names files (a strict import
+   * refused for invalid files) answers JUnit with those files failing; otherwise (JSON, a
+   * cancelled job, a failure without per-file errors) 409 `job_has_no_report` (nothing was
+   * written; GET the job for its problem).
    */
   async report(id: string, as: 'json' | 'junit'): Promise<ImportReport | string> {
     const job = await this.require(id);
@@ -94,6 +96,23 @@ export class ImportJobsService {
         `This import job is ${job.state}; its report comes when it has finished.`,
         { state: job.state },
       );
+    const options = job.request.options;
+    const junitJob = {
+      id: job.id,
+      startedAt: job.startedAt,
+      finishedAt: job.finishedAt,
+      prefix: options.prefix,
+      mode: options.mode ?? 'merge',
+    };
+    // A failed job whose problem names files (a strict import refused for invalid files):
+    // those files as JUnit failures. JSON has the job's problem instead.
+    const fileErrors = job.state === 'failed' ? fileErrorsOf(job.problem) : [];
+    if (as === 'junit' && fileErrors.length > 0 && job.problem)
+      return failedJobJUnit(
+        { ...junitJob, format: job.format, dryRun: job.dryRun },
+        job.problem,
+        fileErrors,
+      );
     if (job.state !== 'succeeded' || !job.report)
       throw new ConflictProblem(
         'job_has_no_report',
@@ -101,14 +120,7 @@ export class ImportJobsService {
         { state: job.state },
       );
     if (as === 'json') return job.report;
-    const options = job.request.options;
-    return importReportJUnit(job.report, {
-      id: job.id,
-      startedAt: job.startedAt,
-      finishedAt: job.finishedAt,
-      prefix: options.prefix,
-      mode: options.mode ?? 'merge',
-    });
+    return importReportJUnit(job.report, junitJob);
   }
 
   /**

@@ -61,24 +61,10 @@ export function importReportJUnit(report: ImportReport, job: JUnitJob): string {
       `${slug}: ${would}moved to the bin (under the prefix, not in the upload)`,
     );
 
-  const all = [...cases.values()];
-  const failures = all.filter((c) => c.failures.length > 0).length;
-  const skipped = all.filter((c) => c.skipped !== undefined && c.failures.length === 0).length;
-  const seconds =
-    job.startedAt && job.finishedAt
-      ? Math.max(0, job.finishedAt.getTime() - job.startedAt.getTime()) / 1000
-      : 0;
   const suiteName = `kb import ${report.format}${job.prefix ? ` into ${job.prefix}` : ''}${
     job.mode === 'mirror' ? ' (mirror)' : ''
   }${report.dryRun ? ' (dry run)' : ''}`;
-  const counts = `tests="${all.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${seconds.toFixed(3)}"`;
-  const lines = [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${attr(suiteName)}" ${counts}>`,
-    `  <testsuite name="${attr(suiteName)}" id="${attr(job.id)}" ${counts}${
-      job.finishedAt ? ` timestamp="${job.finishedAt.toISOString().slice(0, 19)}"` : ''
-    }>`,
-    '    <properties>',
+  return renderSuites(suiteName, job, [...cases.values()], [
     property('job', job.id),
     property('format', report.format),
     property('prefix', job.prefix),
@@ -87,6 +73,91 @@ export function importReportJUnit(report: ImportReport, job: JUnitJob): string {
     ...Object.entries(report.counts).map(([name, value]) =>
       property(`counts.${name}`, String(value)),
     ),
+  ]);
+}
+
+/** A per-file error of a failed job's problem (`errors[]` with `field: "files[<path>]"`). */
+export interface FileError {
+  path: string;
+  code: string;
+  message: string;
+}
+
+/**
+ * The per-file errors of a failed job's problem: a strict import refused for invalid files
+ * names each file as `files[<path>]`. Empty when the problem names no file.
+ */
+export function fileErrorsOf(problem: unknown): FileError[] {
+  const errors = (problem as { errors?: unknown } | null)?.errors;
+  if (!Array.isArray(errors)) return [];
+  const found: FileError[] = [];
+  for (const error of errors as { field?: unknown; code?: unknown; message?: unknown }[]) {
+    const field = typeof error?.field === 'string' ? error.field : '';
+    const match = /^files\[(.*)\]$/su.exec(field);
+    if (!match) continue;
+    found.push({
+      path: match[1],
+      code: typeof error.code === 'string' ? error.code : 'invalid_file',
+      message: typeof error.message === 'string' ? error.message : '',
+    });
+  }
+  return found;
+}
+
+/**
+ * A failed job as JUnit XML: nothing was written, so the suite holds only the files its problem
+ * names, each failing with its code and message (several errors of one file in its one
+ * `<failure>`). The suite's name ends in "(failed)"; its properties name the problem's code.
+ */
+export function failedJobJUnit(
+  job: JUnitJob & { format: string; dryRun: boolean },
+  problem: { code?: string; detail?: string },
+  errors: FileError[],
+): string {
+  const cases = new Map<string, TestCase>();
+  for (const error of errors) {
+    let found = cases.get(error.path);
+    if (!found) {
+      found = { name: error.path, classname: 'kb.import.file', failures: [], out: [] };
+      cases.set(error.path, found);
+    }
+    found.failures.push({ type: error.code, message: error.message });
+  }
+  const suiteName = `kb import ${job.format}${job.prefix ? ` into ${job.prefix}` : ''}${
+    job.mode === 'mirror' ? ' (mirror)' : ''
+  }${job.dryRun ? ' (dry run)' : ''} (failed)`;
+  return renderSuites(suiteName, job, [...cases.values()], [
+    property('job', job.id),
+    property('format', job.format),
+    property('prefix', job.prefix),
+    property('mode', job.mode),
+    property('dryRun', String(job.dryRun)),
+    property('problem', problem.code ?? ''),
+    ...(problem.detail ? [property('detail', problem.detail)] : []),
+  ]);
+}
+
+function renderSuites(
+  suiteName: string,
+  job: JUnitJob,
+  all: TestCase[],
+  properties: string[],
+): string {
+  const failures = all.filter((c) => c.failures.length > 0).length;
+  const skipped = all.filter((c) => c.skipped !== undefined && c.failures.length === 0).length;
+  const seconds =
+    job.startedAt && job.finishedAt
+      ? Math.max(0, job.finishedAt.getTime() - job.startedAt.getTime()) / 1000
+      : 0;
+  const counts = `tests="${all.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${seconds.toFixed(3)}"`;
+  const lines = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="${attr(suiteName)}" ${counts}>`,
+    `  <testsuite name="${attr(suiteName)}" id="${attr(job.id)}" ${counts}${
+      job.finishedAt ? ` timestamp="${job.finishedAt.toISOString().slice(0, 19)}"` : ''
+    }>`,
+    '    <properties>',
+    ...properties,
     '    </properties>',
     ...all.map(testCase),
     '  </testsuite>',

@@ -2,7 +2,6 @@ import type { AuthUser } from '../../common/auth/auth-user';
 import { isUniqueViolation } from '../../common/database/unique-violation';
 import type { Tx } from '../../common/database/database';
 import { ConflictProblem, FieldProblem, FieldProblems } from '../../common/problems/problem';
-import { sameMarkdown } from '../../pages/page-state';
 import { variableProblems } from '../../pages/variables';
 import type { PageRecord } from '../../pages/store/page-columns';
 import { ImportBudget } from '../import-budget';
@@ -223,23 +222,43 @@ export class ImportRun {
     const urls = await media.planWithoutWriting();
     const context = this.rewriteContext(plan, true, (path) => urls.get(path) ?? path);
     const documents = plan.conversion.documents;
+    const archiveSlugs = new Set(documents.filter((d) => d.metadata).map((d) => d.slug));
     this.progress('writing pages', 0, documents.length);
     for (const [done, doc] of documents.entries()) {
       await this.tick();
       this.progress('writing pages', done, documents.length);
       const content = rewriteDocument(doc, plan.index, context);
-      const current = plan.existingBySlug.get(doc.slug);
-      this.record(
-        doc,
-        !current
-          ? 'created'
-          : current.title === doc.title && sameMarkdown(content, current.content)
-            ? 'unchanged'
-            : 'replaced',
-      );
+      const isNew = !plan.existingBySlug.has(doc.slug);
+      this.record(doc, isNew ? 'created' : await this.predict(doc, content, archiveSlugs));
     }
     this.report.binned = this.toBin(plan).map((page) => page.slug);
     this.progress('writing pages', documents.length, documents.length);
+  }
+
+  /**
+   * The write's own comparison (title, content and metadata: PagesService.predictImported) for
+   * a document whose slug is a live page. A document the page rules would refuse here (e.g. a
+   * deprecated target that only this import creates) is predicted as replaced.
+   */
+  private async predict(
+    doc: ImportDocument,
+    content: string,
+    archiveSlugs: Set<string>,
+  ): Promise<ImportedPageOutcome['outcome']> {
+    const page = await importedPage(
+      this.deps.users,
+      doc,
+      content,
+      false,
+      this.options.prefix,
+      archiveSlugs,
+    );
+    try {
+      return await this.deps.pages.predictImported(page, this.actor);
+    } catch (error) {
+      if (error instanceof FieldProblems) return 'replaced';
+      throw error;
+    }
   }
 
   private record(doc: ImportDocument, outcome: ImportedPageOutcome['outcome']): void {
