@@ -6,7 +6,8 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import unzipper from 'unzipper';
-import { KbError, KbHttp, serverSentEvents } from './kb-http';
+import { failedImportJunit, FailedImportProblem } from './failure-junit';
+import { describeProblem, KbError, KbHttp, serverSentEvents } from './kb-http';
 import { folderFiles, zipStream } from './zip-folder';
 
 export const CLIENT_USAGE = `Usage: kb <command> [options]       (or: npm run cli -- <command> [options])
@@ -57,7 +58,7 @@ interface ImportJob {
   id: string;
   state: string;
   report: ImportReport | null;
-  problem: { title?: string; status?: number; code?: string; detail?: string } | null;
+  problem: (FailedImportProblem & { status?: number }) | null;
 }
 
 interface BrokenLink {
@@ -206,15 +207,16 @@ async function push(args: string[], values: Values, io: ClientIo): Promise<numbe
 
   job = await follow(http, job, io);
   if (job.state !== 'succeeded' || !job.report) {
-    const problem = job.problem;
     io.err.write(
       `kb: the import ${job.state}` +
-        (problem
-          ? `: ${problem.title ?? ''} (${problem.code ?? problem.status}): ${problem.detail ?? ''}`
-          : '') +
+        (job.problem ? `: ${describeProblem(job.problem, job.problem.status ?? 422)}` : '') +
         '\n',
     );
-    if (values.junit) await writeJunit(http, job.id, values.junit, io);
+    if (values.junit) {
+      await mkdir(dirname(resolve(values.junit)), { recursive: true });
+      await writeFile(values.junit, failedImportJunit(job.problem, job.state));
+      io.err.write(`kb: JUnit report written to ${values.junit}\n`);
+    }
     return 1;
   }
   printSummary(io, job.report);

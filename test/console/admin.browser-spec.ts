@@ -298,6 +298,41 @@ describe('console: the administrator’s workspace', () => {
     await app.as.admin.get('/api/pages/good').expect(404);
   });
 
+  it('mirrors a folder: the dry run plans the pages the files no longer hold for the bin, the import bins them', async () => {
+    for (const slug of ['mirrored/keep', 'mirrored/gone', 'mirrored-not/other'])
+      await app.as.admin.post('/api/pages').send({ slug, title: slug, content: 'x' }).expect(201);
+    await page.goto('/admin/import');
+    await page.getByRole('heading', { name: 'Import' }).waitFor();
+    await page.getByLabel('Format').selectOption({ label: 'Markdown' });
+    await page.getByLabel('Files').setInputFiles([
+      {
+        name: 'keep.md',
+        mimeType: 'text/markdown',
+        buffer: Buffer.from('# Keep\n\nStill here.'),
+      },
+    ]);
+    await page.getByLabel('Prefix').fill('mirrored');
+    await page.getByRole('checkbox', { name: /^Mirror:/ }).check();
+    await page.getByRole('button', { name: 'Dry run' }).click();
+    const plan = page.getByRole('table', { name: 'Plan' });
+    await plan.waitFor({ timeout: 60_000 });
+    await plan.getByRole('row', { name: /Move to bin.*mirrored\/gone/ }).waitFor();
+    expect(await plan.getByRole('row', { name: /mirrored-not/ }).count()).toBe(0);
+    await page
+      .getByText('0 to create, 1 to replace, 0 unchanged, 0 skipped, 1 to move to the bin.')
+      .waitFor();
+    await app.as.admin.get('/api/pages/mirrored/gone').expect(200);
+
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    const report = page.getByRole('table', { name: 'Report' });
+    await report.waitFor({ timeout: 60_000 });
+    await page
+      .getByText('0 created, 1 replaced, 0 unchanged, 0 skipped, 1 moved to the bin.')
+      .waitFor();
+    await app.as.admin.get('/api/pages/mirrored/gone').expect(404);
+    await app.as.admin.get('/api/pages/mirrored-not/other').expect(200);
+  }, 120_000);
+
   it('dry-runs a 3,000-page ZIP into a filterable plan, imports it as a job whose progress bar moves, and links the report', async () => {
     await page.goto('/admin/import');
     await page.getByRole('heading', { name: 'Import' }).waitFor();

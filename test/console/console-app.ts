@@ -257,7 +257,7 @@ export function useConsoleApp(
       harness.page = await harness.context.newPage();
       await signIn(harness.page, harness.app[options.signIn]);
     }
-  }, 60_000);
+  }, 240_000);
   afterAll(async () => {
     await harness.browser?.close();
     await harness.app?.close();

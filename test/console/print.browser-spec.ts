@@ -9,7 +9,7 @@ import { pdfText, startPdfService, type RunningPdfService } from '../support/pdf
  */
 describe('console: the print dialog', () => {
   let pdf: RunningPdfService;
-  beforeAll(async () => (pdf = await startPdfService()), 60_000);
+  beforeAll(async () => (pdf = await startPdfService()), 180_000);
   afterAll(() => pdf?.stop());
   const h = useConsoleApp({
     env: () => ({ PDF_SERVICE_URL: pdf.url }),
@@ -82,7 +82,7 @@ describe('console: the print dialog', () => {
     const pdfContent = await pdfText(readFileSync((await download.path())!));
     expect(pdfContent).toContain('Initech');
     expect(pdfContent).not.toContain('Globex');
-  }, 60_000);
+  }, 180_000);
 
   it('shows a 422 next to its field', async () => {
     await field('region').fill('x'.repeat(10_001));
@@ -127,5 +127,5 @@ describe('console: the print dialog', () => {
     expect(text).toContain('Globex');
     expect(text).toContain('ACME Corp');
     expect(text).not.toContain('Initech');
-  }, 60_000);
+  }, 180_000);
 });

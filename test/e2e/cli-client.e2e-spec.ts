@@ -188,9 +188,23 @@ describe('the kb CLI against a running kb', () => {
 
   it('exits non-zero with the problem in words', async () => {
     const bad = folder(join(work, 'bad'), { 'no-title.md': 'No heading here.\n' });
-    const failed = await cli(['push', bad, '--format', 'markdown', '--prefix', 'bad']);
+    const junitFile = join(work, 'reports', 'failed.xml');
+    const failed = await cli([
+      'push',
+      bad,
+      '--format',
+      'markdown',
+      '--prefix',
+      'bad',
+      '--junit',
+      junitFile,
+    ]);
     expect(failed.status).toBe(1);
-    expect(failed.stderr).toMatch(/the import failed: .*\(/);
+    expect(failed.stderr).toMatch(/the import failed: Unprocessable Content \(422, /);
+    expect(failed.stderr).toMatch(/- files\[no-title\.md\]: /);
+    // kb keeps no report for a refused import: the CLI writes the failures as JUnit itself.
+    const xml = readFileSync(junitFile, 'utf8');
+    expect(xml).toMatch(/<testcase classname="kb\.import" name="no-title\.md">\s*<failure /);
 
     const unknownFormat = await cli(['push', bad, '--format', 'word', '--prefix', 'bad']);
     expect(unknownFormat.status).toBe(1);

@@ -25,7 +25,7 @@ interface Job {
  * or by the same instance's next start (SQLite); every page is written exactly once.
  */
 describe('import jobs handed back at a graceful shutdown', () => {
-  jest.setTimeout(240_000);
+  jest.setTimeout(600_000);
   let dataDir: string;
   let database: TestDatabase | undefined;
   const running: RunningKb[] = [];
@@ -95,9 +95,16 @@ describe('import jobs handed back at a graceful shutdown', () => {
   }
 
   async function finished(kb: RunningKb, token: string, id: string): Promise<Job> {
+    const end = Date.now() + 360_000;
     for (;;) {
       const current = await job(kb, token, id);
       if (!['queued', 'running'].includes(current.state)) return current;
+      if (Date.now() > end)
+        throw new Error(
+          `job ${id} still ${JSON.stringify(current)} after 360 s; logs:\n${running
+            .map((p) => p.output().split('\n').slice(-30).join('\n'))
+            .join('\n---\n')}`,
+        );
       await new Promise((r) => setTimeout(r, 250));
     }
   }

@@ -56,7 +56,7 @@ describe('import jobs across kb processes', () => {
       KB_DATA_DIR: dataDir,
       PASSWORD_HASH_COST: 'fast',
       KB_ADMIN_PASSWORD: PASSWORD,
-      IMPORT_JOB_LEASE_SECONDS: '2',
+      IMPORT_JOB_LEASE_SECONDS: '6',
       ...(database ? { DB_TYPE: 'mysql', DATABASE_URL: database.url } : {}),
       ...env,
     });

@@ -58,7 +58,7 @@ describe.each(['local', 's3'] as const)(
         // Sweep often and with a short grace, so a sweep runs beside every import below.
         MEDIA_SWEEP_GRACE_SECONDS: '1',
         MEDIA_SWEEP_INTERVAL_SECONDS: '1',
-        IMPORT_JOB_LEASE_SECONDS: '2',
+        IMPORT_JOB_LEASE_SECONDS: '6',
         RATE_LIMIT_IMPORT: '1000/60s',
         ...(database ? { DB_TYPE: 'mysql', DATABASE_URL: database.url } : {}),
         ...(s3?.env ?? {}),

@@ -11,6 +11,8 @@ export interface ImportRequest {
   files: File[];
   prefix: string;
   skipInvalid: boolean;
+  /** mode=mirror: pages under the prefix that the upload does not hold go to the bin. */
+  mirror: boolean;
   dryRun: boolean;
   /** Run it as a job (POST answers 202 with its address) instead of in the request. */
   asJob: boolean;
@@ -37,6 +39,7 @@ function formOf(request: ImportRequest): FormData {
   if (request.prefix.trim()) form.append('prefix', request.prefix.trim());
   form.append('dryRun', String(request.dryRun));
   form.append('skipInvalid', String(request.skipInvalid));
+  if (request.mirror) form.append('mode', 'mirror');
   if (request.asJob) form.append('async', 'true');
   for (const file of request.files) form.append('files', file, file.name);
   return form;

@@ -82,12 +82,13 @@ export function ImportScreen() {
   const [files, setFiles] = useState<File[]>([]);
   const [prefix, setPrefix] = useState('');
   const [skipInvalid, setSkipInvalid] = useState(false);
+  const [mirror, setMirror] = useState(false);
   const busy = run.state.stage === 'uploading' || run.state.stage === 'running';
 
   const submit = (dryRun: boolean) => (event?: FormEvent) => {
     event?.preventDefault();
     const asJob = jobs.data?.available ?? false;
-    void run.start({ format, files, prefix, skipInvalid, dryRun, asJob });
+    void run.start({ format, files, prefix, skipInvalid, mirror, dryRun, asJob });
   };
   const { report, stage, error } = run.state;
 
@@ -127,6 +128,10 @@ export function ImportScreen() {
             onChange={(e) => setSkipInvalid(e.target.checked)}
           />
           Skip invalid documents (import the rest and list them)
+        </label>
+        <label className="check">
+          <input type="checkbox" checked={mirror} onChange={(e) => setMirror(e.target.checked)} />
+          Mirror: pages below that slug which the upload no longer holds go to the bin
         </label>
         <div className="admin__buttons">
           <button
