@@ -5,7 +5,6 @@ import type { MediaEntity } from './entities/media.entity';
 // The response shape (and its OpenAPI schema) is in dto/media-response.dto.ts.
 export type { MediaResponse } from './dto/media-response.dto';
 
-
 export function toMediaResponse(media: MediaEntity): MediaResponse {
   const uploader = media.uploader;
   return {

@@ -74,10 +74,6 @@ export class MediaRepository {
     return this.db.manager(tx).findOneBy(MediaEntity, { id });
   }
 
-  countWithHash(sha256: string, tx?: Tx): Promise<number> {
-    return this.db.manager(tx).countBy(MediaEntity, { sha256 });
-  }
-
   /** Which of `sha256s` at least one row (committed, or in `tx`) references. */
   async hashesInUse(sha256s: string[], tx?: Tx): Promise<Set<string>> {
     if (sha256s.length === 0) return new Set();
@@ -101,6 +97,24 @@ export class MediaRepository {
       .limit(limit)
       .getRawMany();
     return rows.map((row) => row.sha256);
+  }
+
+  /**
+   * Runs `work` in a transaction that holds back every insert of a row with `sha256` until it
+   * ends (on MySQL/MariaDB the locking read takes the index gap; on SQLite the transaction holds
+   * the one writer, across processes and workers). `work` gets whether a committed row still
+   * references the content. The media store's release deletes the bytes in there: an upload
+   * inserts its row and then checks its bytes are there, so it either made the release keep them
+   * or finds them gone and stores them again.
+   */
+  withHashLocked<T>(sha256: string, work: (inUse: boolean) => Promise<T>): Promise<T> {
+    return this.db.transaction(async ({ sql }) => {
+      const rows = await sql.all<{ id: string }>(
+        'SELECT id FROM media WHERE sha256 = ?' + sql.dialect.forUpdate,
+        [sha256],
+      );
+      return work(rows.length > 0);
+    });
   }
 
   async insert(media: MediaEntity, tx?: Tx): Promise<void> {

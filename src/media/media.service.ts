@@ -249,18 +249,31 @@ export class MediaService {
   }
 
   private async releaseStaleBlob(sha256: string, storedBefore: Date): Promise<boolean> {
-    return this.blobLocks.run(sha256, async () => {
-      const stored = await this.storage.stat(sha256);
-      if (!stored || stored.modifiedAt >= storedBefore) return false;
-      if ((await this.media.countWithHash(sha256)) > 0) return false;
-      await this.storage.delete(sha256);
-      return true;
-    });
+    return this.blobLocks.run(sha256, () =>
+      this.media.withHashLocked(sha256, async (inUse) => {
+        if (inUse) return false;
+        const stored = await this.storage.stat(sha256);
+        if (!stored || stored.modifiedAt >= storedBefore) return false;
+        await this.storage.delete(sha256);
+        return true;
+      }),
+    );
   }
 
+  /**
+   * Deletes the bytes of `sha256` when no row references them. The per-process lock only keeps
+   * this process's uploads and releases in line; across worker processes and instances (shared
+   * S3 bucket) the database does it: the check and the delete run while inserts of a row with
+   * these bytes wait (MediaRepository.withHashLocked), and an upload checks its bytes after its
+   * insert (storeTemp).
+   */
   private async releaseBlob(sha256: string): Promise<void> {
-    await this.blobLocks.run(sha256, async () => {
-      if ((await this.media.countWithHash(sha256)) === 0) await this.storage.delete(sha256);
+    await this.blobLocks.run(sha256, () => this.releaseUnlocked(sha256));
+  }
+
+  private releaseUnlocked(sha256: string): Promise<void> {
+    return this.media.withHashLocked(sha256, async (inUse) => {
+      if (!inUse) await this.storage.delete(sha256);
     });
   }
 
@@ -294,12 +307,11 @@ export class MediaService {
       } catch (error) {
         // No half state: bytes no row references go again (a caller's transaction does this
         // itself through removeOrphanFiles after its rollback).
-        if (!tx && (await this.media.countWithHash(temp.sha256)) === 0) {
-          await this.storage.delete(temp.sha256);
-        }
+        if (!tx) await this.releaseUnlocked(temp.sha256);
         throw error;
       }
-      // Another instance may have released these bytes between our put and insert.
+      // Another process or instance may have released these bytes between our put and insert
+      // (a release after the insert sees the row and keeps them: see releaseBlob).
       if (!(await this.storage.exists(temp.sha256))) await this.storage.put(temp.sha256, temp.path);
       return (await this.media.findById(id, { tx }))!;
     };

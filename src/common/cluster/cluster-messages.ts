@@ -6,7 +6,20 @@ export type ClusterMessage =
   | { kb: 'write-lock-progress' }
   | { kb: 'metrics-request'; id: number }
   | { kb: 'metrics-answer'; id: number; text?: string; error?: string }
-  | { kb: 'ready'; line: Record<string, unknown> };
+  | { kb: 'ready'; line: Record<string, unknown> }
+  /** A worker counts one request; the primary answers the instance's count (rate-count). */
+  | { kb: 'rate-hit'; id: number; key: string; expiresAt: number; syncMs: number }
+  | { kb: 'rate-count'; id: number; count: number }
+  /** The primary's counters reach the shared store (database or Redis) through a worker. */
+  | {
+      kb: 'rate-store';
+      id: number;
+      op: 'add' | 'read' | 'purge';
+      key: string;
+      hits: number;
+      at: number;
+    }
+  | { kb: 'rate-store-answer'; id: number; total?: number; error?: string };
 
 export function isClusterMessage(message: unknown): message is ClusterMessage {
   return typeof message === 'object' && message !== null && 'kb' in message;

@@ -2,6 +2,7 @@ import cluster, { Worker } from 'node:cluster';
 import type { LoggerService } from '@nestjs/common';
 import { AggregatorRegistry } from 'prom-client';
 import { ClusterMessage, isClusterMessage } from './cluster-messages';
+import { ClusterRateLimits } from './cluster-rate-limits';
 
 /**
  * The SQLite write lock across processes, held here: first come first served, handed to one
@@ -54,7 +55,8 @@ export class WriteLockQueue {
 
 /**
  * KB_WORKERS > 1: this process forks the HTTP workers (each a whole kb app on the shared port)
- * and serves them: the SQLite write lock, the aggregated /metrics, one start line. The first
+ * and serves them: the SQLite write lock, the request rate counters, the aggregated /metrics,
+ * one start line. The first
  * worker starts alone (it runs the migrations and creates the bootstrap admin), then the
  * others. SIGTERM/SIGINT are passed to every worker, which drains as a single process does
  * (graceful-shutdown.ts); the primary exits when all have, with the worst exit code. A worker
@@ -64,6 +66,9 @@ export async function runPrimary(workers: number, logger: LoggerService): Promis
   const lock = new WriteLockQueue();
   const aggregator = new AggregatorRegistry();
   const ready = new Set<Worker>();
+  const rates = new ClusterRateLimits(() =>
+    Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => !!worker),
+  );
   let stopping = false;
   let worst = 0;
   let announce!: (line: Record<string, unknown>) => void;
@@ -92,6 +97,10 @@ export async function runPrimary(workers: number, logger: LoggerService): Promis
             worker.send({ kb: 'metrics-answer', id: message.id, error: error.message }),
         );
         return;
+      case 'rate-hit':
+        return rates.hit(worker, message);
+      case 'rate-store-answer':
+        return rates.answered(message);
       case 'ready':
         ready.add(worker);
         firstLine ??= message.line;
@@ -103,6 +112,7 @@ export async function runPrimary(workers: number, logger: LoggerService): Promis
   const exited = new Promise<number>((resolve) => {
     cluster.on('exit', (worker: Worker, code: number | null, signal: string | null) => {
       lock.forget(worker);
+      rates.workerExited(worker);
       const wasReady = ready.delete(worker);
       const status = code ?? (signal ? 1 : 0);
       worst = Math.max(worst, status);

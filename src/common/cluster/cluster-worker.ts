@@ -1,5 +1,6 @@
 import cluster from 'node:cluster';
 import type { WriteLock } from '../database/sqlite-writer';
+import type { CounterStore } from '../rate-limit/counter-stores';
 import { ClusterMessage, isClusterMessage } from './cluster-messages';
 
 /** Whether this process is one of KB_WORKERS > 1 HTTP workers (node:cluster). */
@@ -26,7 +27,11 @@ function ask<T extends ClusterMessage>(message: ClusterMessage & { id: number })
     listening = true;
     process.on('message', (answer: unknown) => {
       if (!isClusterMessage(answer) || !('id' in answer)) return;
-      if (answer.kb === 'write-lock-granted' || answer.kb === 'metrics-answer') {
+      if (
+        answer.kb === 'write-lock-granted' ||
+        answer.kb === 'metrics-answer' ||
+        answer.kb === 'rate-count'
+      ) {
         const resolve = pending.get(answer.id);
         pending.delete(answer.id);
         resolve?.(answer);
@@ -79,4 +84,48 @@ export async function clusterMetricsText(): Promise<string> {
 /** Tells the primary this worker listens; the primary logs the start line once all do. */
 export function reportReady(line: Record<string, unknown>): void {
   send({ kb: 'ready', line });
+}
+
+/**
+ * Counts one request against `key` in the primary's counters (cluster-primary.ts), which all
+ * the workers share; answers the instance's count, other instances' hits included.
+ */
+export async function clusterRateHit(
+  key: string,
+  expiresAt: number,
+  syncMs: number,
+): Promise<number> {
+  const answer = await ask<Extract<ClusterMessage, { kb: 'rate-count' }>>({
+    kb: 'rate-hit',
+    id: ++nextId,
+    key,
+    expiresAt,
+    syncMs,
+  });
+  return answer.count;
+}
+
+/** Serves the primary's counters their shared store (this worker's database or Redis). */
+export function serveRateStore(store: CounterStore): () => void {
+  const listener = (message: unknown) => {
+    if (!isClusterMessage(message) || message.kb !== 'rate-store') return;
+    const { id, op, key, hits, at } = message;
+    const work =
+      op === 'add'
+        ? store.add(key, hits, new Date(at))
+        : op === 'read'
+          ? store.read(key)
+          : store.purge(new Date(at)).then(() => 0);
+    work.then(
+      (total) => send({ kb: 'rate-store-answer', id, total }),
+      (error: unknown) =>
+        send({
+          kb: 'rate-store-answer',
+          id,
+          error: error instanceof Error ? error.message : String(error),
+        }),
+    );
+  };
+  process.on('message', listener);
+  return () => process.off('message', listener);
 }

@@ -10,6 +10,7 @@ import {
 import type { Request, Response } from 'express';
 import { Observable } from 'rxjs';
 import type { AuthUser } from '../auth/auth-user';
+import { clusterRateHit, inClusterWorker, serveRateStore } from '../cluster/cluster-worker';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { Database } from '../database/database';
 import { TooManyRequestsProblem } from '../problems/problem';
@@ -27,6 +28,9 @@ export class RateLimitInterceptor
   implements NestInterceptor, OnApplicationBootstrap, OnApplicationShutdown
 {
   private readonly limiter: RateLimiter;
+  /** In a cluster worker: the counters are the primary's; this worker serves it the store. */
+  private readonly inCluster = inClusterWorker();
+  private stopServing: (() => void) | null = null;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -36,14 +40,22 @@ export class RateLimitInterceptor
       ? new RedisCounterStore(config.redisUrl)
       : new DatabaseCounterStore(db);
     this.limiter = new RateLimiter(store, config.rateLimitSyncMs);
+    if (this.inCluster) this.stopServing = serveRateStore(store);
   }
 
   onApplicationBootstrap(): void {
-    this.limiter.start();
+    if (!this.inCluster) this.limiter.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
+    this.stopServing?.();
     await this.limiter.stop();
+  }
+
+  private hit(key: string, expiresAt: number): Promise<number> {
+    return this.inCluster
+      ? clusterRateHit(key, expiresAt, this.config.rateLimitSyncMs)
+      : this.limiter.hit(key, expiresAt);
   }
 
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
@@ -57,7 +69,7 @@ export class RateLimitInterceptor
     const subject = user.via === 'bearer' && user.tokenId ? `t:${user.tokenId}` : `u:${user.id}`;
     const now = Date.now();
     const window = windowAt(now, limit.windowSeconds);
-    const count = await this.limiter.hit(`${cls}:${subject}:${window.index}`, window.endsAt);
+    const count = await this.hit(`${cls}:${subject}:${window.index}`, window.endsAt);
     const resetSeconds = (window.endsAt - now) / 1000;
     const response = context.switchToHttp().getResponse<Response>();
     response.setHeader('RateLimit-Policy', policyHeader(cls, limit));
