@@ -72,8 +72,7 @@ export class ReferenceIndex {
       /^[a-z][a-z0-9+.-]*:/i.test(target)
     )
       return { type: 'keep' };
-    if (isMediaPath(target) || target.includes('{{'))
-      return { type: 'keep' };
+    if (isMediaPath(target) || target.includes('{{')) return { type: 'keep' };
     const cut = target.search(/[?#]/);
     const rawPath = cut >= 0 ? target.slice(0, cut) : target;
     // Matched as a browser would: percent-decoded (and, below, case-folded); the name as

@@ -3,7 +3,13 @@ import { FAKE_PDF, fakePdfService, FakePdfService, refusedUrl } from '../support
 import { fieldErrors, problem, PROBLEM_CONTENT_TYPE } from '../support/problems';
 import { createTestApp, TestApp } from '../support/test-app';
 import { anonymous, Client, createGroup, signedIn } from '../support/users';
-import { binary, setSiteVariables, testPng, UploadedMedia, uploadImage } from '../support/export-fixtures';
+import {
+  binary,
+  setSiteVariables,
+  testPng,
+  UploadedMedia,
+  uploadImage,
+} from '../support/export-fixtures';
 
 type Mode = 'ok' | 'fail' | 'hang' | 'overloaded' | 'throttled';
 

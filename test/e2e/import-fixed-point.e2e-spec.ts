@@ -240,7 +240,8 @@ describe('export → import is a fixed point', () => {
 
   it('the same folder imported twice: second time every page unchanged, no revision', async () => {
     const folder = zip({
-      'index.md': '# Guide\n\nStart with [install](setup/install.md) and ![shot](img/shot.png).\n\n',
+      'index.md':
+        '# Guide\n\nStart with [install](setup/install.md) and ![shot](img/shot.png).\n\n',
       'setup/install.md':
         '# Install\r\n\r\nBack to [the guide](../index.md#guide), on to [run](run).\r\n',
       'setup/run.md': '# Run\n\n\nRun {{site_name}}. [Install](install.md#install)\n\n\n',

@@ -4,7 +4,15 @@ import { problem } from '../support/problems';
 import { createTestApp, TestApp } from '../support/test-app';
 import { anonymous, Client, createGroup, signedIn } from '../support/users';
 import { binary, filesUnder, sha256, storedMedia } from '../support/media-support';
-import { count, fixture, MEDIA_URL, pageRow, postImport, readTree, zip } from '../support/import-helpers';
+import {
+  count,
+  fixture,
+  MEDIA_URL,
+  pageRow,
+  postImport,
+  readTree,
+  zip,
+} from '../support/import-helpers';
 
 const UUID = '[0-9a-f-]{36}';
 

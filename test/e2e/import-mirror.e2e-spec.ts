@@ -189,9 +189,13 @@ describe('POST /api/import mode=mirror', () => {
 
   it('with skipInvalid, a page whose file is still there but invalid stays', async () => {
     const { admin } = ctx;
-    const res = await mirror(admin, { ...NEXT, 'b.md': 'b lost its title\n' }, {
-      skipInvalid: 'true',
-    }).expect(200);
+    const res = await mirror(
+      admin,
+      { ...NEXT, 'b.md': 'b lost its title\n' },
+      {
+        skipInvalid: 'true',
+      },
+    ).expect(200);
     expect(res.body.skipped.map((s: { path: string }) => s.path)).toEqual(['b.md']);
     expect(res.body.binned).toEqual(['docs/sub/c']);
     expect(await liveSlugs()).toContain('docs/b');

@@ -10,7 +10,13 @@ import { png, SVG_WITH_SCRIPT } from '../support/images';
 import { createPage, updatePage } from '../support/pages';
 import { problem } from '../support/problems';
 import { Client, signedIn } from '../support/users';
-import { clearStoredMedia, filesUnder, sha256, storedMedia, upload } from '../support/media-support';
+import {
+  clearStoredMedia,
+  filesUnder,
+  sha256,
+  storedMedia,
+  upload,
+} from '../support/media-support';
 
 describe('media deletion and the MediaService API', () => {
   let t: TestApp;

@@ -64,16 +64,21 @@ export function importReportJUnit(report: ImportReport, job: JUnitJob): string {
   const suiteName = `kb import ${report.format}${job.prefix ? ` into ${job.prefix}` : ''}${
     job.mode === 'mirror' ? ' (mirror)' : ''
   }${report.dryRun ? ' (dry run)' : ''}`;
-  return renderSuites(suiteName, job, [...cases.values()], [
-    property('job', job.id),
-    property('format', report.format),
-    property('prefix', job.prefix),
-    property('mode', job.mode),
-    property('dryRun', String(report.dryRun)),
-    ...Object.entries(report.counts).map(([name, value]) =>
-      property(`counts.${name}`, String(value)),
-    ),
-  ]);
+  return renderSuites(
+    suiteName,
+    job,
+    [...cases.values()],
+    [
+      property('job', job.id),
+      property('format', report.format),
+      property('prefix', job.prefix),
+      property('mode', job.mode),
+      property('dryRun', String(report.dryRun)),
+      ...Object.entries(report.counts).map(([name, value]) =>
+        property(`counts.${name}`, String(value)),
+      ),
+    ],
+  );
 }
 
 /** A per-file error of a failed job's problem (`errors[]` with `field: "files[<path>]"`). */
@@ -126,15 +131,20 @@ export function failedJobJUnit(
   const suiteName = `kb import ${job.format}${job.prefix ? ` into ${job.prefix}` : ''}${
     job.mode === 'mirror' ? ' (mirror)' : ''
   }${job.dryRun ? ' (dry run)' : ''} (failed)`;
-  return renderSuites(suiteName, job, [...cases.values()], [
-    property('job', job.id),
-    property('format', job.format),
-    property('prefix', job.prefix),
-    property('mode', job.mode),
-    property('dryRun', String(job.dryRun)),
-    property('problem', problem.code ?? ''),
-    ...(problem.detail ? [property('detail', problem.detail)] : []),
-  ]);
+  return renderSuites(
+    suiteName,
+    job,
+    [...cases.values()],
+    [
+      property('job', job.id),
+      property('format', job.format),
+      property('prefix', job.prefix),
+      property('mode', job.mode),
+      property('dryRun', String(job.dryRun)),
+      property('problem', problem.code ?? ''),
+      ...(problem.detail ? [property('detail', problem.detail)] : []),
+    ],
+  );
 }
 
 function renderSuites(

@@ -68,4 +68,3 @@ export function resolveInternalHref(href: string, baseSlug: string | null): Inte
 export function internalHref(target: InternalTarget): string {
   return '/' + target.slug.split('/').map(encodeURIComponent).join('/') + target.fragment;
 }
-
