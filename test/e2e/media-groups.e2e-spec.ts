@@ -150,6 +150,18 @@ describe('media follow the visibility of the pages that use them', () => {
     expect(await storedMedia(t)).not.toContain(loose.sha256);
   });
 
+  it('counts an absolute image address (a pasted "Copy image address") as use by the page', async () => {
+    await outsider.get(loose.url).expect(404);
+    await createPage(uploader, 'open/pasted', {
+      content: `# Pasted\n\n![l](https://kb.example.com:8443${loose.url})`,
+    });
+    const ok = await outsider.get(loose.url).buffer(true).parse(binary).expect(200);
+    expect(ok.body).toEqual(png(3, 3));
+    // Used: its uploader cannot delete it from under the page.
+    await uploader.delete(`/api/images/${loose.id}`).expect(409);
+    expect(await storedMedia(t)).toContain(loose.sha256);
+  });
+
   it('follows the page: moving the page out of a group hides its media at once', async () => {
     await outsider.get(open.url).expect(200);
     const page = await admin.get('/api/pages/open/page').expect(200);

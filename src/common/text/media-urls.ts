@@ -4,8 +4,13 @@
  * count: an absolute URL of another server is left alone. Used by the pages module (references
  * recorded on save), import (re-import reuse, link resolution) and export (rewriting).
  */
-const MEDIA_REFERENCE =
-  /(?<![\w/.-])\/api\/(images|attachments)\/([0-9a-fA-F-]{36})\/content(?![\w/-])/g;
+const MEDIA_PATH = String.raw`\/api\/(images|attachments)\/([0-9a-fA-F-]{36})\/content(?![\w/-])`;
+const MEDIA_REFERENCE = new RegExp(String.raw`(?<![\w/.-])` + MEDIA_PATH, 'g');
+/** The same, also written with a scheme and host ("Copy image address" in a browser). */
+const MEDIA_REFERENCE_ANY_HOST = new RegExp(
+  String.raw`(?<![\w/.-])(?:https?:\/\/[A-Za-z0-9.-]+(?::\d+)?)?` + MEDIA_PATH,
+  'g',
+);
 
 export type MediaReferenceKind = 'image' | 'attachment';
 
@@ -37,6 +42,17 @@ export function findMediaReferences(markdown: string): MediaReference[] {
 /** Ids of the stored images and attachments the Markdown references, each once. */
 export function findMediaIds(markdown: string): string[] {
   return findMediaReferences(markdown).map((ref) => ref.id);
+}
+
+/**
+ * The media ids a page is recorded as using (its readers may see them; a used file is not
+ * deleted): root-relative references and absolute ones of any host, since kb does not know
+ * every name it is reached by and a pasted image address is absolute.
+ */
+export function findUsedMediaIds(markdown: string): string[] {
+  const ids = new Set<string>();
+  for (const match of markdown.matchAll(MEDIA_REFERENCE_ANY_HOST)) ids.add(match[2].toLowerCase());
+  return [...ids];
 }
 
 /** Replaces each reference whose id `target` maps; others stay as written. */

@@ -1,4 +1,4 @@
-import { findMediaIds } from '../../common/text/media-urls';
+import { findMediaIds, findUsedMediaIds } from '../../common/text/media-urls';
 import { internalHref, resolveInternalHref, safeDecode } from './links';
 import { MarkdownRenderer } from './markdown-renderer';
 
@@ -62,6 +62,15 @@ describe('internal link resolution', () => {
         `![x](/api/images/${id}/content) [f](/api/attachments/${id.toUpperCase()}/content) /api/images/nope/content`,
       ),
     ).toEqual([id]);
+  });
+
+  it('records media used through an absolute address as used, and only the media paths', () => {
+    const a = '0b8a3c1e-2f4d-4a5b-9c6d-7e8f9a0b1c2d';
+    const b = '1c9b4d2f-3e5a-4b6c-8d7e-8f9a0b1c2d3e';
+    const md = `![x](https://kb.example.com:8443/api/images/${a}/content) [y](/api/attachments/${b}/content) x/api/images/${b}/content https://kb.example.com/api/images/${a}/contents`;
+    expect(findUsedMediaIds(md)).toEqual([a, b]);
+    // Export and import keep to root-relative references: the absolute one is not theirs.
+    expect(findMediaIds(md)).toEqual([b]);
   });
 });
 

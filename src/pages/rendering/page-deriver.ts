@@ -3,7 +3,7 @@ import type { Tx } from '../../common/database/database';
 import type { Derived, PageState } from '../page-state';
 import { SiteVariablesService } from '../site-variables.service';
 import { mergeVariables } from '../variables';
-import { findMediaIds } from '../../common/text/media-urls';
+import { findUsedMediaIds } from '../../common/text/media-urls';
 import { MarkdownRenderer } from './markdown-renderer';
 
 /**
@@ -30,7 +30,7 @@ export class PageDeriver {
       html: rendered.html,
       htmlSiteVersion: site.version,
       links: rendered.links.filter((slug) => slug !== state.slug),
-      mediaIds: findMediaIds(state.content),
+      mediaIds: findUsedMediaIds(state.content),
     };
   }
 
@@ -43,7 +43,7 @@ export class PageDeriver {
       html: null,
       htmlSiteVersion: 0,
       links: this.renderer.extractLinks(state.content, state.slug).filter((s) => s !== state.slug),
-      mediaIds: findMediaIds(state.content),
+      mediaIds: findUsedMediaIds(state.content),
     };
   }
 }

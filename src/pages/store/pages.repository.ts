@@ -2,7 +2,7 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import { brokenLinks, LinkReportPosition } from './link-report';
 import { randomUUID } from 'node:crypto';
 import { Database, Tx } from '../../common/database/database';
-import { findMediaIds } from '../../common/text/media-urls';
+import { findUsedMediaIds } from '../../common/text/media-urls';
 import { Derived, metadataOf, PageState, stateColumns } from '../page-state';
 import { PageRecord, RevisionRecord } from './page-columns';
 import * as lists from './page-lists';
@@ -40,7 +40,7 @@ function relationsOf(state: PageState, derived?: Derived): writes.PageRelations 
     tags: state.tags,
     groupIds: state.groups.map((g) => g.id),
     links: derived?.links ?? [],
-    mediaIds: derived?.mediaIds ?? findMediaIds(state.content),
+    mediaIds: derived?.mediaIds ?? findUsedMediaIds(state.content),
   };
 }
 
