@@ -10,4 +10,6 @@ module.exports = {
   globalTeardown: undefined,
   maxWorkers: 1,
   testTimeout: 240_000,
+  // The spec spawns servers and processes: a run that failed half-way still ends.
+  forceExit: true,
 };

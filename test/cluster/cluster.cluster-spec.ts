@@ -60,11 +60,17 @@ describe('three kb instances behind nginx', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'kb-cluster-'));
     const mariadbArgs = ['--max-connections=300', '--innodb-buffer-pool-size=64M'];
-    [primary, replica, s3] = await Promise.all([
-      createPrivateMariaDb({ binlog: true, serverId: 1, extraArgs: mariadbArgs }),
-      createPrivateMariaDb({ serverId: 2, extraArgs: mariadbArgs }),
-      startS3Server(),
+    // Each one as it comes, so that afterAll stops what started when another did not.
+    const started = await Promise.allSettled([
+      createPrivateMariaDb({ binlog: true, serverId: 1, extraArgs: mariadbArgs }).then(
+        (server) => (primary = server),
+      ),
+      createPrivateMariaDb({ serverId: 2, extraArgs: mariadbArgs }).then(
+        (server) => (replica = server),
+      ),
+      startS3Server().then((server) => (s3 = server)),
     ]);
+    for (const result of started) if (result.status === 'rejected') throw result.reason;
     await Promise.all([primary.start(), replica.start()]);
     await primary.query('CREATE DATABASE kb CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci');
     await replica.replicate(primary);

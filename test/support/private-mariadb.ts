@@ -1,5 +1,5 @@
 import { ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,9 +52,13 @@ export async function createPrivateMariaDb(
 ): Promise<PrivateMariaDb> {
   const dir = mkdtempSync(join(tmpdir(), 'kb-mariadb-'));
   const datadir = join(dir, 'data');
+  // Its own temp folder: the server's temporary tables must not meet other processes' in /tmp.
+  const tmp = join(dir, 'tmp');
+  mkdirSync(tmp);
   await run('mariadb-install-db', [
     '--no-defaults',
     `--datadir=${datadir}`,
+    `--tmpdir=${tmp}`,
     '--auth-root-authentication-method=normal',
     '--skip-test-db',
   ]);
@@ -109,6 +113,7 @@ export async function createPrivateMariaDb(
           '--no-defaults',
           '--user=root',
           `--datadir=${datadir}`,
+          `--tmpdir=${tmp}`,
           `--port=${port}`,
           '--bind-address=127.0.0.1',
           `--socket=${join(dir, 'mariadb.sock')}`,
