@@ -31,8 +31,12 @@ export function isMediaPath(target: string): boolean {
 
 /** Referenced media in order of first use, each once (ids lower-cased). */
 export function findMediaReferences(markdown: string): MediaReference[] {
+  return collectReferences(markdown, MEDIA_REFERENCE);
+}
+
+function collectReferences(markdown: string, pattern: RegExp): MediaReference[] {
   const seen = new Map<string, MediaReference>();
-  for (const match of markdown.matchAll(MEDIA_REFERENCE)) {
+  for (const match of markdown.matchAll(pattern)) {
     const id = match[2].toLowerCase();
     if (!seen.has(id)) seen.set(id, { kind: match[1] === 'images' ? 'image' : 'attachment', id });
   }
@@ -50,9 +54,7 @@ export function findMediaIds(markdown: string): string[] {
  * every name it is reached by and a pasted image address is absolute.
  */
 export function findUsedMediaIds(markdown: string): string[] {
-  const ids = new Set<string>();
-  for (const match of markdown.matchAll(MEDIA_REFERENCE_ANY_HOST)) ids.add(match[2].toLowerCase());
-  return [...ids];
+  return collectReferences(markdown, MEDIA_REFERENCE_ANY_HOST).map((ref) => ref.id);
 }
 
 /** Replaces each reference whose id `target` maps; others stay as written. */
