@@ -116,7 +116,6 @@ export class MediaService {
     viewer: MediaViewer,
   ): Promise<Paged<MediaResponse>> {
     const after = cursorPosition(page.cursor);
-    if (after && Number.isNaN(after.at.getTime())) return { items: [], nextCursor: null };
     const rows = await this.media.list(kind, this.access.visibleSql(viewer), after, page.limit + 1);
     return toPaged(rows, page.limit, toMediaResponse, (m) => ({
       at: m.createdAt.toISOString(),

@@ -32,8 +32,6 @@ export class NotificationsService {
 
   async list(user: AuthUser, page: ListRequest, unreadOnly: boolean): Promise<NotificationList> {
     const after = cursorPosition(page.cursor);
-    if (after && Number.isNaN(after.at.getTime()))
-      return { items: [], nextCursor: null, unreadCount: await this.unreadCount(user) };
     const [rows, unreadCount] = await Promise.all([
       this.notifications.list(this.inbox(user, unreadOnly), after, page.limit + 1),
       this.unreadCount(user),

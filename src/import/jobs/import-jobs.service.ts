@@ -73,7 +73,6 @@ export class ImportJobsService {
 
   async list(page: ListRequest): Promise<Paged<ImportJobResource>> {
     const after = cursorPosition(page.cursor);
-    if (after && Number.isNaN(after.at.getTime())) return { items: [], nextCursor: null };
     const rows = await this.jobs.list(after, page.limit + 1);
     return toPaged(rows, page.limit, toImportJobResource, (job) => ({
       at: job.createdAt.toISOString(),
