@@ -5,6 +5,8 @@
 // CEILING_MIDDLEWARE=1 adds what every kb request passes before its handler and the ceiling
 // lacks: helmet with kb's policy, cookie-parser, a request id (X-Request-Id, a UUID, a finish
 // listener) and the JSON body parser; CEILING_BYTES sets the document size (default 4 KB).
+// CEILING_WORKERS=n runs n such processes on the port with node:cluster, as kb's KB_WORKERS
+// does: the ceiling for kb at that many processes.
 require('reflect-metadata');
 const { Controller, Get, Module } = require('@nestjs/common');
 const { NestFactory } = require('@nestjs/core');
@@ -67,9 +69,19 @@ async function main() {
   process.send?.('ready');
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+const workers = Number(process.env.CEILING_WORKERS || 1);
+const cluster = require('node:cluster');
+if (workers > 1 && cluster.isPrimary) {
+  for (let i = 0; i < workers; i++) cluster.fork();
+  process.on('SIGTERM', () => {
+    for (const worker of Object.values(cluster.workers)) worker.process.kill('SIGTERM');
+    process.exit(0);
+  });
+} else {
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
 
 module.exports = { DOCUMENT };

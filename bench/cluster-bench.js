@@ -9,16 +9,13 @@ const { spawn } = require('node:child_process');
 const { existsSync, mkdirSync, readFileSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
 const { measure } = require('./measure');
+const { pageRead, pageUpdate } = require('./requests');
 const { seedViaApi } = require('./seed');
 const { bearerToken, startKb } = require('./server');
 
 const ROOT = join(__dirname, '..');
 const NGINX = '/usr/sbin/nginx';
 const DATABASE = 'kb_bench_cluster';
-
-function encodeSlug(slug) {
-  return slug.split('/').map(encodeURIComponent).join('/');
-}
 
 /** nginx with kb.conf's upstream pointing at `ports`, listening on `port`; resolves once it answers. */
 async function startNginx(dir, port, ports) {
@@ -68,40 +65,11 @@ http {
 
 /** The mixed workload of test/cluster per connection: read, search, update (If-Match), create. */
 function mixedRequests(pages, corpus) {
-  let next = 0;
   let created = 0;
   return [
-    {
-      method: 'GET',
-      setupRequest: (req) => ({
-        ...req,
-        path: `/api/pages/${encodeSlug(pages[Math.floor(Math.random() * pages.length)].slug)}`,
-      }),
-    },
+    pageRead(pages.map((p) => p.slug)),
     { method: 'GET', path: `/api/search?q=${encodeURIComponent(corpus.word())}` },
-    {
-      method: 'PUT',
-      setupRequest: (req, context) => {
-        const page = pages[next++ % pages.length];
-        context.page = page;
-        return {
-          ...req,
-          path: `/api/pages/${encodeSlug(page.slug)}`,
-          headers: {
-            ...req.headers,
-            'content-type': 'application/json',
-            'if-match': `"${page.revision}"`,
-          },
-          body: JSON.stringify({
-            title: page.title,
-            content: `${page.content}\n\n${corpus.sentence()}\n`,
-          }),
-        };
-      },
-      onResponse: (status, body, context) => {
-        if (status === 200) context.page.revision = JSON.parse(body).revision;
-      },
-    },
+    pageUpdate(pages, corpus),
     {
       method: 'POST',
       setupRequest: (req) => {
@@ -140,9 +108,6 @@ async function runClusterBench({ settings, corpus, workDir, mysqlUrl, log }) {
       DB_TYPE: 'mysql',
       DATABASE_URL: `${mysqlUrl.replace(/\/$/, '')}/${DATABASE}`,
       TRUST_PROXY: 'loopback',
-      RATE_LIMIT_READ: '0',
-      RATE_LIMIT_WRITE: '0',
-      RATE_LIMIT_SEARCH: '0',
     };
     const ports = [0, 1, 2].map((i) => settings.port + 10 + i);
     let pages;
@@ -158,9 +123,9 @@ async function runClusterBench({ settings, corpus, workDir, mysqlUrl, log }) {
         ports.slice(0, size),
       );
       try {
-        // From an instance directly: nginx passes `Host` without the port (kb.conf's `$host`),
-        // so a cookie request through it would not match the Origin this script sends.
-        const token = await bearerToken(instances[0].url);
+        // Through nginx, as a browser would: kb.conf passes the Host with its port, so the
+        // Origin this script sends with its cookie matches.
+        const token = await bearerToken(nginx.url);
         if (!pages) {
           log(`  seeding ${settings.clusterPages} pages...`);
           pages = await seedViaApi({ url: nginx.url, token, corpus, count: settings.clusterPages });
@@ -175,15 +140,7 @@ async function runClusterBench({ settings, corpus, workDir, mysqlUrl, log }) {
             warmup: settings.warmup,
           });
         results[size] = {
-          reads: await run([
-            {
-              method: 'GET',
-              setupRequest: (req) => ({
-                ...req,
-                path: `/api/pages/${encodeSlug(pages[Math.floor(Math.random() * pages.length)].slug)}`,
-              }),
-            },
-          ]),
+          reads: await run([pageRead(pages.map((p) => p.slug))]),
           mixed: await run(mixedRequests(pages, corpus)),
         };
         for (const kind of ['reads', 'mixed']) {
@@ -194,8 +151,8 @@ async function runClusterBench({ settings, corpus, workDir, mysqlUrl, log }) {
           rows.push({
             name: `Cluster ${kind === 'reads' ? 'GET /api/pages/{slug}' : 'mixed workload'}, ${size} instance(s) behind nginx (MariaDB)`,
             value: `${r.requestsPerSecond.toFixed(0)} req/s`,
-            ok: r.errors === 0,
-            note: `p50 ${Math.round(r.p50)} ms, p99 ${Math.round(r.p99)} ms, statuses ${JSON.stringify(r.statuses)}`,
+            ok: r.errors === 0 && r.timeouts === 0,
+            note: `p50 ${Math.round(r.p50)} ms, p99 ${Math.round(r.p99)} ms, statuses ${JSON.stringify(r.statuses)}, socket errors ${r.errors}, timeouts ${r.timeouts}`,
           });
         }
       } finally {

@@ -15,14 +15,18 @@
 //    runs (the database grows by one archive per run, so sync-job-sync brackets that growth);
 // 3. a 150 MiB ZIP bomb whose headers understate its size (only the inflated bytes can stop
 //    it) and the same bomb with honest headers: time until the 413 arrives.
+// During the three imports of 1. and 2., GET /healthz and GET of a page are sent every 50 ms
+// (on schedule, whether or not the previous ones answered, so a server that stops answering
+// shows as many slow answers): their p99 is the responsiveness during an import (issue 11).
 // Returns rows {name, value, target, ok, raw, unit, note}. Targets (issue 5): import under 20 s
 // on SQLite, peak RSS under 400 MiB, ZIP bomb rejected in under 2 s; (issue 12) the job API
-// adds under 5 % to the synchronous import. `pages` (default 10,000) shrinks the archive for
-// BENCH_QUICK.
+// adds under 5 % to the synchronous import; (issue 11) both probes' p99 under 50 ms. `pages`
+// (default 10,000) shrinks the archive for BENCH_QUICK.
 const { mkdirSync, readFileSync, writeFileSync, existsSync } = require('node:fs');
 const { join } = require('node:path');
 const { crc32, deflateRawSync, deflateSync } = require('node:zlib');
 const { zipSync } = require('fflate');
+const { eventLoopDelayP99, latencyRow, startLoopWindow } = require('./measure');
 // Deterministic pseudo-random numbers, so every run imports the same archive.
 const { prng: random } = require('./corpus');
 
@@ -202,6 +206,103 @@ async function runImportJob(baseUrl, token, fields, name, data) {
   return { status: res.status, body: stream, ms, job };
 }
 
+/** Probe interval (ms) and the responsiveness target (p99, ms) during an import. */
+const PROBE_MS = 50;
+const PROBE_P99_MS = 50;
+
+/**
+ * GET of each of `paths` every PROBE_MS while running (between start() and stop()), each answer
+ * timed from its own scheduled send; stop() waits for the answers still due.
+ */
+class Prober {
+  constructor(baseUrl, token, paths) {
+    this.baseUrl = baseUrl;
+    this.headers = { authorization: `Bearer ${token}` };
+    this.samples = Object.fromEntries(paths.map((path) => [path, { times: [], failed: 0 }]));
+    this.pending = new Set();
+    this.ms = 0;
+  }
+
+  start() {
+    this.startedAt = performance.now();
+    this.timer = setInterval(() => {
+      for (const path of Object.keys(this.samples)) this.probe(path);
+    }, PROBE_MS);
+  }
+
+  probe(path) {
+    const sample = this.samples[path];
+    const sent = performance.now();
+    const done = fetch(`${this.baseUrl}${path}`, {
+      headers: this.headers,
+      signal: AbortSignal.timeout(60_000),
+    })
+      .then(async (res) => {
+        await res.arrayBuffer();
+        if (res.ok) sample.times.push(performance.now() - sent);
+        else sample.failed += 1;
+      })
+      .catch(() => (sample.failed += 1))
+      .finally(() => this.pending.delete(done));
+    this.pending.add(done);
+  }
+
+  async stop() {
+    clearInterval(this.timer);
+    this.ms += performance.now() - this.startedAt;
+    await Promise.all(this.pending);
+  }
+
+  /** {path: {p50, p95, p99, max, total, failed}}. */
+  results() {
+    return Object.fromEntries(
+      Object.entries(this.samples).map(([path, { times, failed }]) => [
+        path,
+        { ...latencyRow(times, this.ms / 1000), failed },
+      ]),
+    );
+  }
+}
+
+/** A page to read while importing (a fresh database has none). */
+async function createProbePage(baseUrl, token) {
+  const slug = `bench-probe/page-${Date.now().toString(36)}`;
+  const res = await fetch(`${baseUrl}/api/pages`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      slug,
+      title: 'Probe page',
+      content: `# Probe\n\n${WORDS.join(' ')}\n`.repeat(10),
+    }),
+  });
+  if (res.status !== 201) throw new Error(`probe page: ${res.status} ${await res.text()}`);
+  return `/api/pages/${slug}`;
+}
+
+/** The report rows of the probes: one per path, p99 against PROBE_P99_MS. */
+function responsivenessRows(prober, paths, label, db, loopP99) {
+  const results = prober.results();
+  return paths.map(({ path, name }, i) => {
+    const r = results[path];
+    const measured = r.total > 0;
+    return {
+      name: `${name} every ${PROBE_MS} ms during ${label} imports (${db})`,
+      value: measured ? `p99 ${r.p99.toFixed(1)} ms` : 'n/a',
+      target: `p99 < ${PROBE_P99_MS} ms`,
+      ok: measured ? r.p99 < PROBE_P99_MS && r.failed === 0 : null,
+      raw: measured ? round(r.p99) : null,
+      unit: 'ms',
+      note:
+        `${r.total} answers over the three imports (synchronous, job, synchronous), ` +
+        `p50 ${round(r.p50)} ms, p95 ${round(r.p95)} ms, max ${round(r.max)} ms, failed ${r.failed}` +
+        (i === 0 && loopP99 != null
+          ? `; server event-loop delay p99 during the imports ${loopP99.toFixed(1)} ms`
+          : ''),
+    };
+  });
+}
+
 const round = (n, digits = 1) => (Number.isFinite(n) ? Number(n.toFixed(digits)) : null);
 
 /**
@@ -242,6 +343,25 @@ async function runImportBench({
   log(
     `archive: ${(archive.zip.length / MIB).toFixed(1)} MiB compressed, ${(archive.uncompressedBytes / MIB).toFixed(1)} MiB uncompressed`,
   );
+  const probes = [
+    { path: '/healthz', name: 'GET /healthz' },
+    { path: await createProbePage(baseUrl, token), name: 'GET /api/pages/{slug}' },
+  ];
+  const prober = new Prober(
+    baseUrl,
+    token,
+    probes.map((p) => p.path),
+  );
+  /** `run()` with the probes running (and the server's event-loop window covering them). */
+  const probed = async (run) => {
+    prober.start();
+    try {
+      return await run();
+    } finally {
+      await prober.stop();
+    }
+  };
+  await startLoopWindow(baseUrl, 1);
 
   // 1. The import, sampling the server's memory while it runs.
   const baseline = memoryMiB(serverPid, 'VmRSS');
@@ -254,12 +374,8 @@ async function runImportBench({
   log(`POST /api/import (${db}, prefix ${prefix})...`);
   let result;
   try {
-    result = await postImport(
-      baseUrl,
-      token,
-      { format: 'markdown', prefix },
-      'bench.zip',
-      archive.zip,
+    result = await probed(() =>
+      postImport(baseUrl, token, { format: 'markdown', prefix }, 'bench.zip', archive.zip),
     );
   } finally {
     clearInterval(sampler);
@@ -303,12 +419,14 @@ async function runImportBench({
   // 2. The same import as a job, from upload to the report in its final state event; then the
   // synchronous route again.
   log(`POST /api/import async=true, then the job's events (${db})...`);
-  const job = await runImportJob(
-    baseUrl,
-    token,
-    { format: 'markdown', prefix: `${prefix}-job` },
-    'bench.zip',
-    archive.zip,
+  const job = await probed(() =>
+    runImportJob(
+      baseUrl,
+      token,
+      { format: 'markdown', prefix: `${prefix}-job` },
+      'bench.zip',
+      archive.zip,
+    ),
   );
   const jobDone = job.job?.state === 'succeeded' && job.job.report?.counts?.created === pages;
   log(
@@ -316,13 +434,16 @@ async function runImportBench({
       (jobDone ? '' : `: ${job.body.slice(0, 300)}`),
   );
   log(`POST /api/import again (${db}, synchronous)...`);
-  const again = await postImport(
-    baseUrl,
-    token,
-    { format: 'markdown', prefix: `${prefix}-again` },
-    'bench.zip',
-    archive.zip,
+  const again = await probed(() =>
+    postImport(
+      baseUrl,
+      token,
+      { format: 'markdown', prefix: `${prefix}-again` },
+      'bench.zip',
+      archive.zip,
+    ),
   );
+  const loopP99 = await eventLoopDelayP99(baseUrl);
   const againDone = again.status === 200 && JSON.parse(again.body)?.counts?.created === pages;
   log(`  ${again.status} in ${(again.ms / 1000).toFixed(2)} s`);
   const syncMean = (result.ms + again.ms) / 2;
@@ -351,6 +472,9 @@ async function runImportBench({
       ? `job ${(job.ms / 1000).toFixed(2)} s against the mean ${(syncMean / 1000).toFixed(2)} s of the synchronous imports before (${seconds.toFixed(2)} s) and after it (${(again.ms / 1000).toFixed(2)} s)`
       : 'an import failed',
   });
+
+  rows.push(...responsivenessRows(prober, probes, label, db, loopP99));
+  for (const row of rows.slice(-probes.length)) log(`  ${row.name}: ${row.value}; ${row.note}`);
 
   // 3. ZIP bombs: 150 MiB of zeros (about 150 KiB deflated).
   const zeros = Buffer.alloc(BOMB_BYTES);

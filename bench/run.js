@@ -3,11 +3,14 @@
 //
 // 1. the ceiling app alone: GET /ceiling (fixed 4 KB JSON), then the same with kb's middleware
 //    and a 12 KB document (a reference for what the plain ceiling leaves out);
-// 2. kb on a fresh SQLite database: 10,000 pages created through POST /api/pages, then every
-//    scenario of phase "pages" and "search" (bench/scenarios/*.js);
-// 3. kb stopped, 90,000 more pages written with SQL batches, kb restarted: phase "search" again
-//    at 100,000 pages;
-// 4. the import benchmark (bench/import-bench.js) on a fresh SQLite database and, when
+//    and the plain ceiling again at kb's default process count (node:cluster, one per CPU);
+// 2. kb on a fresh SQLite database: 10,000 pages created through POST /api/pages; then, at each
+//    process count (KB_WORKERS=1, then kb's default: one per CPU), kb restarted on that
+//    database for every scenario of phase "pages" and "search" (bench/scenarios/*.js);
+// 3. kb stopped, 90,000 more pages written with SQL batches; at each process count kb
+//    restarted for phase "search" again and phase "large" (the mixed workload) at 100,000 pages;
+// 4. the import benchmark (bench/import-bench.js, KB_WORKERS=1: the strictest case for the
+//    responsiveness during an import) on a fresh SQLite database and, when
 //    BENCH_MYSQL_URL (default mysql://root@127.0.0.1:3306) answers, on a fresh MariaDB database
 //    `kb_bench` that the bench creates and drops (BENCH_ONLY=import runs it alone);
 // 5. the cluster benchmark (bench/cluster-bench.js): page reads and the mixed workload through
@@ -17,19 +20,21 @@
 //    database (BENCH_ONLY=console runs it alone);
 // 7. docs/PERFORMANCE.md and bench/.work/results.json written.
 //
-// kb runs as one HTTP process (KB_WORKERS=1) unless BENCH_KB_WORKERS sets the count (`default`:
-// kb's default, one per CPU); see bench/server.js.
+// BENCH_KB_WORKERS=n (or `default`) measures phases 2 and 3 at that one process count only.
+// Every row carries its process count and the 1-minute load average when it started; its
+// ratio is to the ceiling at the same process count, measured in the same run.
 //
-// Hooks: a scenario is {key, name, phase: 'pages' | 'search', run(ctx)} in any bench/scenarios/*.js
-// file (an array export); run(ctx) returns ctx.measure(requests[, options]) or its own row
-// {requestsPerSecond, p50, p95, p97_5, p99, errors, statuses, note}. Import/export benchmarks go there.
+// Hooks: a scenario is {key, name, phase: 'pages' | 'search' | 'large', run(ctx)} in any
+// bench/scenarios/*.js file (an array export); run(ctx) returns ctx.measure(requests[, options])
+// or its own row {requestsPerSecond, p50, p95, p97_5, p99, max, errors, timeouts, statuses,
+// note}. Import/export benchmarks go there.
 const { mkdirSync, readdirSync, rmSync, writeFileSync, statSync } = require('node:fs');
 const { join } = require('node:path');
 const os = require('node:os');
 const { Corpus } = require('./corpus');
 const { measure } = require('./measure');
 const { bulkAddSearchPages, seedViaApi } = require('./seed');
-const { bearerToken, startCeiling, startKb } = require('./server');
+const { bearerToken, processCount, startCeiling, startKb } = require('./server');
 const { writeReport } = require('./report');
 const { runImportBench } = require('./import-bench');
 const { runConsoleBench } = require('./console-bench');
@@ -59,9 +64,21 @@ const SETTINGS = {
   port: envInt('BENCH_PORT', 3901),
   ceilingPort: envInt('BENCH_CEILING_PORT', 3902),
   only: process.env.BENCH_ONLY ? process.env.BENCH_ONLY.split(',') : null,
-  // e.g. BENCH_NODE_ARGS=--cpu-prof for a profile of the first server (seeding + phase "pages").
+  // e.g. BENCH_NODE_ARGS=--cpu-prof for profiles of the kb servers of the HTTP phases (seeding
+  // and each process count; one file per process).
   nodeArgs: process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : [],
   mysqlUrl: process.env.BENCH_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306',
+  // KB_WORKERS of the HTTP phases: one process (like with like against the one-process
+  // ceiling), then kb's default (one per CPU) when that is more than one.
+  workers: process.env.BENCH_KB_WORKERS
+    ? [
+        process.env.BENCH_KB_WORKERS === 'default'
+          ? 'default'
+          : Number(process.env.BENCH_KB_WORKERS),
+      ]
+    : processCount('default') > 1
+      ? [1, 'default']
+      : [1],
 };
 
 const wanted = (key) => !SETTINGS.only || SETTINGS.only.includes(key);
@@ -115,7 +132,7 @@ async function runImports(imports) {
       await server.stop();
     }
   };
-  log('import benchmark on SQLite...');
+  phase('import benchmark, SQLite');
   await attempt('sqlite', {});
   if (!(await mysqlAnswers())) {
     imports.push({
@@ -127,7 +144,7 @@ async function runImports(imports) {
     });
     return;
   }
-  log('import benchmark on MariaDB (database kb_bench)...');
+  phase('import benchmark, MariaDB (database kb_bench)');
   const { createConnection } = require(join(ROOT, 'node_modules', 'mysql2', 'promise'));
   const admin = await createConnection(SETTINGS.mysqlUrl);
   try {
@@ -149,7 +166,6 @@ async function runImports(imports) {
 async function runConsole(rows) {
   const dataDir = join(WORK, 'console');
   mkdirSync(dataDir, { recursive: true });
-  log('console cold start (Playwright)...');
   const server = await startKb({ port: SETTINGS.port, dataDir });
   try {
     rows.push(
@@ -192,9 +208,35 @@ function log(message) {
   console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
 }
 
+/** The run's phases as they start: {label, at (s since the start), load (1-minute average)}. */
+const phases = [];
+let runStarted = Date.now();
+
+function phase(label) {
+  phases.push({ label, at: (Date.now() - runStarted) / 1000, load: os.loadavg()[0] });
+  log(`phase: ${label} (load average ${os.loadavg()[0].toFixed(1)})`);
+}
+
+/** `1`, or `2 (default)`: a row's process count as the report shows it. */
+function workersLabel(workers) {
+  return workers === 'default' ? `${processCount('default')} (default)` : String(workers);
+}
+
+function logRow(row) {
+  const ms = (n) => (Number.isFinite(n) ? n.toFixed(1) : '-');
+  const times = (r) =>
+    `${r.requestsPerSecond.toFixed(0)} req/s, p50 ${ms(r.p50)}, p95 ${ms(r.p95)}, p99 ${ms(r.p99)}, max ${ms(r.max)} ms, statuses ${JSON.stringify(r.statuses)}`;
+  log(
+    `  ${times(row)}, socket errors ${row.errors}, timeouts ${row.timeouts}, loop p99 ${row.loopP99 == null ? '-' : ms(row.loopP99)} ms`,
+  );
+  for (const [kind, c] of Object.entries(row.classes ?? {}))
+    log(`    ${kind}: ${times(c)}, timeouts ${c.timeouts}`);
+}
+
 async function runPhase(phase, scenarios, ctx, label, results) {
   for (const scenario of scenarios.filter((s) => s.phase === phase)) {
-    log(`${scenario.name} (${label})...`);
+    log(`${scenario.name} (${label}, KB_WORKERS=${ctx.workers})...`);
+    const load = os.loadavg()[0];
     let row;
     try {
       row = await scenario.run(ctx);
@@ -203,18 +245,28 @@ async function runPhase(phase, scenarios, ctx, label, results) {
       console.error(error);
       row = { requestsPerSecond: NaN, statuses: {}, errors: 1, note: `failed: ${error.message}` };
     }
-    results.push({ key: scenario.key, name: scenario.name, dataset: label, ...row });
-    log(
-      `  ${row.requestsPerSecond.toFixed(0)} req/s, p50 ${row.p50} ms, p95 ${row.p95} ms, p99 ${row.p99} ms, statuses ${JSON.stringify(row.statuses)}`,
-    );
+    results.push({
+      key: scenario.key,
+      name: scenario.name,
+      dataset: label,
+      workers: workersLabel(ctx.workers),
+      processes: ctx.processes,
+      load,
+      ...row,
+    });
+    logRow(row);
   }
 }
 
-function contextFor(server, token, pages, corpus) {
+function contextFor(server, workers, token, pages, slugs, corpus) {
   return {
     url: server.url,
+    pid: server.pid,
+    workers,
+    processes: server.processes,
     token,
     pages,
+    slugs,
     corpus,
     settings: SETTINGS,
     measure: (requests, options = {}) =>
@@ -225,25 +277,61 @@ function contextFor(server, token, pages, corpus) {
         connections: options.connections ?? SETTINGS.connections,
         duration: options.duration ?? SETTINGS.duration,
         warmup: options.warmup ?? SETTINGS.warmup,
+        processes: server.processes,
+        byClass: options.byClass ?? false,
       }),
   };
 }
 
-async function runHttp(scenarios, results, seeding, corpus, dataDir) {
+/** kb on `dataDir` at each process count of SETTINGS.workers in turn: `run(ctx)` for each. */
+async function atEachProcessCount(label, dataDir, token, pages, slugs, corpus, run) {
+  for (const workers of SETTINGS.workers) {
+    phase(`${label}, KB_WORKERS=${workersLabel(workers)}`);
+    const kb = await startKb({
+      port: SETTINGS.port,
+      dataDir,
+      workers,
+      nodeArgs: SETTINGS.nodeArgs,
+    });
+    try {
+      await run(
+        contextFor(kb, workers, token ?? (await bearerToken(kb.url)), pages, slugs, corpus),
+      );
+    } finally {
+      await kb.stop();
+    }
+  }
+}
+
+async function runCeilings(results) {
   // The ceiling, and the same app with what kb puts in front of every handler and a body the size
   // of a page read's (which carries Markdown and HTML): the gap between the two is not kb's code.
+  // The plain ceiling also runs at every other process count measured, so rows at kb's default
+  // compare with a ceiling at as many processes.
+  const counts = [...new Set(SETTINGS.workers.map(processCount))];
   const ceilings = [
-    { key: 'ceiling', name: 'Ceiling: minimal NestJS, fixed 4 KB JSON', env: {} },
+    ...[...new Set([1, ...counts])].map((processes) => ({
+      key: 'ceiling',
+      name: 'Ceiling: minimal NestJS, fixed 4 KB JSON',
+      processes,
+      env: {},
+    })),
     {
       key: 'ceilingMiddleware',
       name: 'Ceiling + kb middleware (request id, helmet, cookie-parser, JSON parser), 12 KB JSON',
+      processes: 1,
       env: { CEILING_MIDDLEWARE: '1', CEILING_BYTES: '12288' },
     },
   ];
   for (const variant of ceilings) {
     if (variant.key !== 'ceiling' && !wanted(variant.key)) continue;
-    log(`${variant.name}...`);
-    const ceilingServer = await startCeiling({ port: SETTINGS.ceilingPort, env: variant.env });
+    log(`${variant.name} (${variant.processes} process(es))...`);
+    const load = os.loadavg()[0];
+    const ceilingServer = await startCeiling({
+      port: SETTINGS.ceilingPort,
+      env: variant.env,
+      workers: variant.processes,
+    });
     try {
       const row = await measure({
         url: `${ceilingServer.url}/ceiling`,
@@ -251,19 +339,34 @@ async function runHttp(scenarios, results, seeding, corpus, dataDir) {
         duration: SETTINGS.duration,
         warmup: SETTINGS.warmup,
       });
-      results.push({ key: variant.key, name: variant.name, dataset: '-', ...row });
-      log(`  ${row.requestsPerSecond.toFixed(0)} req/s, p99 ${row.p99} ms`);
+      results.push({
+        key: variant.key,
+        name: variant.name,
+        dataset: '-',
+        workers: String(variant.processes),
+        processes: variant.processes,
+        load,
+        ...row,
+      });
+      logRow(row);
     } finally {
       await ceilingServer.stop();
     }
   }
+}
 
-  let kb = await startKb({ port: SETTINGS.port, dataDir, nodeArgs: SETTINGS.nodeArgs });
+async function runHttp(scenarios, results, seeding, corpus, dataDir) {
+  phase('ceilings');
+  await runCeilings(results);
+
+  // The 10,000 pages, through the API of one kb process.
   let pages;
+  let token;
+  const kb = await startKb({ port: SETTINGS.port, dataDir, nodeArgs: SETTINGS.nodeArgs });
   try {
-    const token = await bearerToken(kb.url);
-    log(`seeding ${SETTINGS.pages} pages through POST /api/pages...`);
-    let t = Date.now();
+    token = await bearerToken(kb.url);
+    phase(`seeding ${SETTINGS.pages} pages through POST /api/pages`);
+    const t = Date.now();
     pages = await seedViaApi({
       url: kb.url,
       token,
@@ -277,59 +380,47 @@ async function runHttp(scenarios, results, seeding, corpus, dataDir) {
       pages.reduce((n, p) => n + Buffer.byteLength(p.content), 0) / pages.length,
     );
     log(`  done in ${seeding.apiSeconds.toFixed(1)} s`);
-    const ctx = contextFor(kb, token, pages, corpus);
-    await runPhase(
-      'pages',
-      scenarios,
-      ctx,
-      `${SETTINGS.pages.toLocaleString('en')} pages`,
-      results,
-    );
-    await runPhase(
-      'search',
-      scenarios,
-      ctx,
-      `${SETTINGS.pages.toLocaleString('en')} pages`,
-      results,
-    );
   } finally {
     await kb.stop();
   }
 
   const extra = SETTINGS.searchPages - SETTINGS.pages;
-  if (extra > 0 && scenarios.some((s) => s.phase === 'search')) {
-    log(`adding ${extra} pages with SQL batches...`);
+  const small = `${SETTINGS.pages.toLocaleString('en')} pages`;
+  const slugs = pages.map((p) => p.slug);
+  await atEachProcessCount(small, dataDir, token, pages, slugs, corpus, async (ctx) => {
+    await runPhase('pages', scenarios, ctx, small, results);
+    await runPhase('search', scenarios, ctx, small, results);
+    if (extra <= 0) await runPhase('large', scenarios, ctx, small, results);
+  });
+
+  if (extra > 0 && scenarios.some((s) => s.phase === 'search' || s.phase === 'large')) {
+    phase(`adding ${extra} pages with SQL batches`);
     const t = Date.now();
-    bulkAddSearchPages({
-      root: ROOT,
-      sqlitePath: join(dataDir, 'kb.sqlite'),
-      corpus,
-      count: extra,
-      startIndex: SETTINGS.pages,
-    });
+    slugs.push(
+      ...bulkAddSearchPages({
+        root: ROOT,
+        sqlitePath: join(dataDir, 'kb.sqlite'),
+        corpus,
+        count: extra,
+        startIndex: SETTINGS.pages,
+      }),
+    );
     seeding.bulkSeconds = (Date.now() - t) / 1000;
     seeding.bulkPages = extra;
     log(`  done in ${seeding.bulkSeconds.toFixed(1)} s`);
-    kb = await startKb({ port: SETTINGS.port, dataDir });
-    try {
-      const token = await bearerToken(kb.url);
-      await runPhase(
-        'search',
-        scenarios,
-        contextFor(kb, token, pages, corpus),
-        `${SETTINGS.searchPages.toLocaleString('en')} pages`,
-        results,
-      );
-    } finally {
-      await kb.stop();
-    }
+    const large = `${SETTINGS.searchPages.toLocaleString('en')} pages`;
+    await atEachProcessCount(large, dataDir, token, pages, slugs, corpus, async (ctx) => {
+      await runPhase('search', scenarios, ctx, large, results);
+      await runPhase('large', scenarios, ctx, large, results);
+    });
   }
   seeding.databaseMiB = Math.round(statSync(join(dataDir, 'kb.sqlite')).size / 2 ** 20);
 }
 
 async function main() {
-  const started = Date.now();
+  runStarted = Date.now();
   const loadBefore = os.loadavg()[0];
+  log(`KB_WORKERS of the HTTP phases: ${SETTINGS.workers.map(workersLabel).join(', ')}`);
   rmSync(WORK, { recursive: true, force: true });
   const dataDir = join(WORK, 'data');
   mkdirSync(dataDir, { recursive: true });
@@ -346,6 +437,7 @@ async function main() {
 
   const cluster = [];
   if (wanted('cluster')) {
+    phase('cluster benchmark');
     if (await mysqlAnswers()) {
       cluster.push(
         ...(await runClusterBench({
@@ -365,18 +457,22 @@ async function main() {
   }
 
   const consoleRows = [];
-  if (wanted('console')) await runConsole(consoleRows);
+  if (wanted('console')) {
+    phase('console');
+    await runConsole(consoleRows);
+  }
 
   const report = {
     date: new Date().toISOString(),
     machine: { ...machine(), loadAverage: [loadBefore, os.loadavg()[0]] },
+    phases,
     settings: SETTINGS,
     seeding,
     results,
     imports,
     cluster,
     console: consoleRows,
-    totalSeconds: (Date.now() - started) / 1000,
+    totalSeconds: (Date.now() - runStarted) / 1000,
   };
   writeFileSync(join(WORK, 'results.json'), JSON.stringify(report, null, 2));
   const partial = SETTINGS.only || SETTINGS.quick;

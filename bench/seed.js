@@ -6,6 +6,9 @@
 //    with SQL batches straight into the SQLite file while the server is stopped (through the API
 //    they would take many minutes): page rows copied from a seeded page with the generated text
 //    put in, their tags, and their search index rows built with the app's own text reduction.
+//    Each carries the stored rendering of a seeded page (rendering 90,000 pages would take
+//    minutes; without one, the first read of each page would render and store it, and reads
+//    of the large database would measure those writes).
 const { randomUUID } = require('node:crypto');
 const { join } = require('node:path');
 
@@ -47,6 +50,7 @@ async function seedViaApi({ url, token, corpus, count, concurrency = 8, onProgre
   return pages;
 }
 
+/** Writes `count` more pages; answers their slugs. */
 function bulkAddSearchPages({ root, sqlitePath, corpus, count, startIndex, batch = 5000 }) {
   const Database = require(join(root, 'node_modules', 'better-sqlite3'));
   const { markdownToPlainText } = require(join(root, 'dist', 'pages', 'search', 'search-text.js'));
@@ -60,6 +64,14 @@ function bulkAddSearchPages({ root, sqlitePath, corpus, count, startIndex, batch
       .map((c) => c.name);
     const template = db.prepare('SELECT * FROM pages WHERE live_slug IS NOT NULL LIMIT 1').get();
     if (!template) throw new Error('bulkAddSearchPages needs one seeded page as a template');
+    const renderings =
+      'html' in template
+        ? db
+            .prepare(
+              'SELECT html, html_site_version FROM pages WHERE live_slug IS NOT NULL AND html IS NOT NULL LIMIT 1000',
+            )
+            .all()
+        : [];
     const insertPage = db.prepare(
       `INSERT INTO pages (${columns.map((c) => `"${c}"`).join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`,
     );
@@ -74,6 +86,7 @@ function bulkAddSearchPages({ root, sqlitePath, corpus, count, startIndex, batch
       'INSERT INTO page_search (rowid, page_id, title, body, tags) VALUES (?, ?, ?, ?, ?)',
     );
     const insertRowid = db.prepare('INSERT INTO search_rowids (page_id, fts_rowid) VALUES (?, ?)');
+    const slugs = [];
     let rowid = db.prepare('SELECT COALESCE(MAX(rowid), 0) AS m FROM page_search').get().m;
     const write = db.transaction((from, to) => {
       for (let i = from; i < to; i++) {
@@ -88,11 +101,14 @@ function bulkAddSearchPages({ root, sqlitePath, corpus, count, startIndex, batch
           content: page.content,
           tags: JSON.stringify(page.tags),
         };
-        // No stored rendering: a read of one of these pages renders it like a page whose HTML is stale.
-        if ('html' in row) row.html = null;
-        if ('html_site_version' in row) row.html_site_version = -1;
+        if (renderings.length > 0) {
+          const rendering = renderings[i % renderings.length];
+          row.html = rendering.html;
+          row.html_site_version = rendering.html_site_version;
+        }
         if ('revision' in row) row.revision = 1;
         insertPage.run(row);
+        slugs.push(page.slug);
         for (const tag of page.tags) insertTag?.run(id, tag);
         rowid += 1;
         insertSearch.run(
@@ -106,6 +122,7 @@ function bulkAddSearchPages({ root, sqlitePath, corpus, count, startIndex, batch
       }
     });
     for (let from = 0; from < count; from += batch) write(from, Math.min(count, from + batch));
+    return slugs;
   } finally {
     db.close();
   }

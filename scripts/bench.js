@@ -4,7 +4,8 @@
 // BENCH_IMPORT_PAGES (the import benchmark's archive, 10,000 pages; 500 with BENCH_QUICK),
 // BENCH_CONNECTIONS, BENCH_DURATION, BENCH_WARMUP, BENCH_PORT, BENCH_CEILING_PORT,
 // BENCH_MYSQL_URL (import and cluster benchmarks on MariaDB), BENCH_CLUSTER_PAGES,
-// BENCH_NODE_ARGS (e.g. --cpu-prof for the kb server), and BENCH_ONLY=key,key (scenario keys,
+// BENCH_KB_WORKERS (one process count instead of 1 and kb's default), BENCH_NODE_ARGS (e.g.
+// --cpu-prof for the kb servers), and BENCH_ONLY=key,key (scenario keys,
 // ceilingMiddleware, import, cluster, console) for a partial run that leaves
 // docs/PERFORMANCE.md alone; BENCH_QUICK=1 runs everything small and short (a check of the
 // bench, minutes instead of an hour), also leaving the report alone.

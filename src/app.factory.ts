@@ -6,8 +6,9 @@ import { NextFunction, Request, Response } from 'express';
 import { AppModule } from './app.module';
 import { AppConfig } from './common/config/app-config';
 import { mountJsonParsers } from './common/http/json-budget';
-import { JsonBodyInterceptor, refuseEncodedBodies } from './common/http/json-body';
+import { JsonBodyGuard, refuseEncodedBodies } from './common/http/json-body';
 import { KbMetrics } from './common/metrics/kb-metrics';
+import { RateLimitGuard } from './common/rate-limit/rate-limit.guard';
 import { mountOpenApi } from './common/openapi/openapi-document';
 import { requestContext } from './common/http/request-context';
 import { securityHeaders } from './common/http/security-headers';
@@ -60,8 +61,11 @@ function configureApp(app: NestExpressApplication, config: AppConfig, logger: Js
   // Body-parser errors happen before Nest's router; this turns them into problems.
   app.use(problemErrorMiddleware);
   app.useGlobalFilters(new ProblemFilter());
-  // A JSON route answers a body of another media type with 415 (after the guards' 401/403).
-  app.useGlobalInterceptors(new JsonBodyInterceptor());
+  // After AuthGuard (APP_GUARD, installed when the app was created), in this order: the rate
+  // limits of the caller it resolved (429), then 415 for a JSON route sent another media type.
+  // Guards rather than global interceptors: Nest wraps a handler in RxJS and async-hook work per
+  // global interceptor, a measurable part of a page read (docs/PERFORMANCE.md).
+  app.useGlobalGuards(app.get(RateLimitGuard), new JsonBodyGuard());
   app.useGlobalPipes(createValidationPipe());
   // Responses while shutting down ask the client (the proxy) to open its next connection elsewhere.
   const shutdown = app.get(ShutdownState);

@@ -5,8 +5,10 @@
 // - printDocument: POST /export/preview for a page showing 10 stored images (each inlined as a
 //   data: URI), one request at a time: the print document build time before any PDF service,
 //   measured from the client (so it includes HTTP, session lookup and JSON encoding).
-const { readFileSync, readdirSync } = require('node:fs');
+const { readFileSync } = require('node:fs');
 const { deflateSync } = require('node:zlib');
+const { percentile } = require('../measure');
+const { childPids } = require('../server');
 
 const ADMIN = { username: 'bench', password: 'bench-password' };
 const PRINT_REQUESTS = 300;
@@ -63,35 +65,19 @@ async function session(url) {
     .find((c) => c.startsWith('kb_session='));
 }
 
-/** The kb server's pid: the process listening on the bench port (Linux /proc), or null. */
-function serverPid(url) {
-  const port = new URL(url).port;
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const cmd = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      const env = readFileSync(`/proc/${entry}/environ`, 'utf8');
-      if (cmd.includes('dist/main.js') && env.split('\0').includes(`PORT=${port}`))
-        return Number(entry);
-    } catch {
-      // gone, or not ours to read
-    }
-  }
-  return null;
-}
-
+/** Resident memory (MiB) of kb's processes: the server, and its workers with KB_WORKERS > 1. */
 function rssMiB(pid) {
   if (!pid) return NaN;
-  try {
-    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) / 1024 : NaN;
-  } catch {
-    return NaN;
+  let total = 0;
+  for (const each of [pid, ...childPids(pid)]) {
+    try {
+      const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${each}/status`, 'utf8'));
+      total += match ? Number(match[1]) / 1024 : 0;
+    } catch {
+      // gone
+    }
   }
-}
-
-function percentile(sorted, p) {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+  return total || NaN;
 }
 
 function row(times, statuses, note) {
@@ -104,14 +90,16 @@ function row(times, statuses, note) {
     p95: round(percentile(sorted, 95)),
     p97_5: round(percentile(sorted, 97.5)),
     p99: round(percentile(sorted, 99)),
+    max: round(sorted[sorted.length - 1]),
     errors: 0,
+    timeouts: 0,
     statuses,
     note,
   };
 }
 
 async function archiveExport(ctx) {
-  const pid = serverPid(ctx.url);
+  const pid = ctx.pid;
   const baseline = rssMiB(pid);
   let peak = baseline;
   const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(pid))), 50);
@@ -133,7 +121,7 @@ async function archiveExport(ctx) {
   return row(
     [ms],
     { [status]: 1 },
-    `${ctx.pages.length.toLocaleString('en')} pages, ZIP ${(bytes / 2 ** 20).toFixed(1)} MiB in ${(ms / 1000).toFixed(2)} s; server RSS ${baseline.toFixed(0)} MiB before, peak ${peak.toFixed(0)} MiB (+${(peak - baseline).toFixed(0)} MiB)`,
+    `${ctx.pages.length.toLocaleString('en')} pages, ZIP ${(bytes / 2 ** 20).toFixed(1)} MiB in ${(ms / 1000).toFixed(2)} s; server RSS (all its processes) ${baseline.toFixed(0)} MiB before, peak ${peak.toFixed(0)} MiB (+${(peak - baseline).toFixed(0)} MiB)`,
   );
 }
 
@@ -153,11 +141,13 @@ async function printDocument(ctx) {
       (url, i) => `## Figure ${i + 1}\n\n${ctx.corpus.paragraph([])}\n\n![Figure ${i + 1}](${url})`,
     ),
   ].join('\n\n');
+  // One page per server started on the database (the scenario runs at each KB_WORKERS).
+  const slug = `bench/print-10-images-${Date.now().toString(36)}`;
   const created = await fetch(`${ctx.url}/api/pages`, {
     method: 'POST',
     headers: { ...auth, 'content-type': 'application/json' },
     body: JSON.stringify({
-      slug: 'bench/print-10-images',
+      slug,
       title: 'Print benchmark',
       content,
       variables: { customer: 'Default Corp' },
@@ -172,7 +162,7 @@ async function printDocument(ctx) {
   let size = 0;
   for (let i = 0; i < PRINT_REQUESTS + 20; i++) {
     const started = performance.now();
-    const res = await fetch(`${ctx.url}/export/preview/bench/print-10-images`, {
+    const res = await fetch(`${ctx.url}/export/preview/${slug}`, {
       method: 'POST',
       headers,
       body,

@@ -1,6 +1,7 @@
 'use strict';
 // Search scenarios: a mix of rare words (code names found on a handful of pages), very common
 // ones (on nearly every page), pairs of common words and a few explicit prefixes (`deplo*`).
+const { cyclePaths } = require('../requests');
 
 const VERY_COMMON = [
   'the',
@@ -37,27 +38,18 @@ function queryMix(ctx, size = 400) {
   return queries;
 }
 
-function searchRequests(ctx) {
-  const queries = queryMix(ctx);
-  let next = 0;
-  return [
-    {
-      method: 'GET',
-      setupRequest: (req) => ({
-        ...req,
-        path: `/api/search?q=${encodeURIComponent(queries[next++ % queries.length])}`,
-      }),
-    },
-  ];
+/** GET /api/search of the query mix in turn. */
+function searchRequest(ctx) {
+  return cyclePaths(queryMix(ctx).map((q) => `/api/search?q=${encodeURIComponent(q)}`));
 }
 
 async function search(ctx) {
-  return ctx.measure(searchRequests(ctx));
+  return ctx.measure([searchRequest(ctx)]);
 }
 
 /** The same mix one request at a time: the latency of a search itself, without queueing. */
 async function searchSerial(ctx) {
-  return ctx.measure(searchRequests(ctx), { connections: 1 });
+  return ctx.measure([searchRequest(ctx)], { connections: 1 });
 }
 
 module.exports = [
@@ -70,6 +62,7 @@ module.exports = [
   },
 ];
 module.exports.queryMix = queryMix;
+module.exports.searchRequest = searchRequest;
 module.exports.VERY_COMMON = VERY_COMMON;
 module.exports.COMMON_PAIRS = COMMON_PAIRS;
 module.exports.PREFIXES = PREFIXES;

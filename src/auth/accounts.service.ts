@@ -5,7 +5,7 @@ import { Paged, ListRequest } from '../common/http/pagination';
 import { audit } from '../common/logging/audit';
 import { fieldProblem } from '../common/problems/problem';
 import { AuthCache } from './auth-cache';
-import { MeResponse, toAccountResponse, TokenResponse } from './auth.mapper';
+import { MeResponse, toAccountResponse, toMeResponse, TokenResponse } from './auth.mapper';
 import { UpdateMeDto } from './dto/account.dto';
 import { UserEntity } from './entities/user.entity';
 import { LoginThrottleService } from './login-throttle.service';
@@ -34,13 +34,18 @@ export class AccountsService {
     private readonly cache: AuthCache,
   ) {}
 
+  /** GET /api/me: the caller as signed in (a token's scope narrows the role). */
+  me(caller: AuthUser): MeResponse {
+    return toMeResponse(caller);
+  }
+
   /**
    * PATCH /api/me. A new password needs the current one (checked like a sign-in, so it counts
    * against the login throttle) and ends the user's other sessions; `revokeTokens` revokes
    * every token they have.
    */
   async updateOwn(me: AuthUser, input: UpdateMeDto, ip: string): Promise<MeResponse> {
-    const user = await this.users.get(me.id);
+    const user = await this.users.load(me.id);
     if (input.password !== undefined) await this.checkCurrentPassword(user, input, ip);
     if (input.displayName !== undefined) user.displayName = input.displayName;
     if (input.password !== undefined) user.passwordHash = await this.passwords.hash(input.password);
@@ -63,18 +68,18 @@ export class AccountsService {
 
   /** A user's tokens for an administrator; 404 for an unknown user. */
   async listTokens(userId: string, page: ListRequest): Promise<Paged<TokenResponse>> {
-    await this.users.get(userId);
+    await this.users.load(userId);
     return this.tokens.list(userId, page);
   }
 
   async revokeToken(userId: string, tokenId: string, admin: AuthUser): Promise<void> {
-    await this.users.get(userId);
+    await this.users.load(userId);
     await this.tokens.revoke(userId, tokenId, admin.id);
   }
 
   /** Signs the user out everywhere (the administrator's own sessions too, if it is them). */
   async endSessions(userId: string, admin: AuthUser): Promise<void> {
-    await this.users.get(userId);
+    await this.users.load(userId);
     const ended = await this.sessions.endAllOf(userId);
     this.cache.invalidateUser(userId);
     audit('session.ended', { actorId: admin.id, target: `user:${userId}`, count: ended });
@@ -87,7 +92,7 @@ export class AccountsService {
   }
 
   async unlockById(userId: string, admin: AuthUser): Promise<void> {
-    await this.unlock(await this.users.get(userId), admin.id);
+    await this.unlock(await this.users.load(userId), admin.id);
   }
 
   private async checkCurrentPassword(user: UserEntity, input: UpdateMeDto, ip: string) {

@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiCookieAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { AuthUser } from '../common/auth/auth-user';
@@ -6,13 +6,11 @@ import { CurrentUser, Public, SessionOnly } from '../common/auth/route-policy';
 import { JsonBodyBudget } from '../common/http/json-budget';
 import { isSameOriginRequest } from '../common/http/origin';
 import { ApiProblems, ApiResult } from '../common/openapi/api-result.decorator';
-import { Inject } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../common/config/app-config';
-import { toMeResponse } from './auth.mapper';
 import { MeResponse } from './dto/auth-response.dto';
 import { AuthService } from './auth.service';
 import { LoginDto } from './dto/user.dto';
-import { SESSION_COOKIE } from './sessions.service';
+import { clearSessionCookie, setSessionCookie } from './session-cookie';
 
 @ApiTags('auth')
 @Controller('auth')
@@ -35,19 +33,13 @@ export class AuthController {
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<MeResponse> {
-    const result = await this.auth.login(body, {
+    const signedIn = await this.auth.login(body, {
       ip: req.ip ?? 'unknown',
       userAgent: req.get('user-agent'),
       sameOrigin: isSameOriginRequest(req, this.config.allowedOrigins),
     });
-    res.cookie(SESSION_COOKIE, result.secret, {
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: req.secure,
-      path: '/',
-      maxAge: result.maxAgeMs,
-    });
-    return toMeResponse(result.user);
+    setSessionCookie(req, res, signedIn);
+    return signedIn.me;
   }
 
   @SessionOnly()
@@ -61,11 +53,6 @@ export class AuthController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<void> {
     await this.auth.logout(user);
-    res.clearCookie(SESSION_COOKIE, {
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: req.secure,
-      path: '/',
-    });
+    clearSessionCookie(req, res);
   }
 }

@@ -3,6 +3,7 @@ import type { AuthUser } from '../common/auth/auth-user';
 import { audit } from '../common/logging/audit';
 import { canonicalUsername } from '../common/text/username';
 import { ForbiddenProblem, UnauthorizedProblem } from '../common/problems/problem';
+import { MeResponse, toAccountResponse } from './auth.mapper';
 import { CredentialsService } from './credentials.service';
 import { LoginDto } from './dto/user.dto';
 import { LoginThrottleService } from './login-throttle.service';
@@ -16,10 +17,11 @@ export interface LoginContext {
   sameOrigin: boolean;
 }
 
+/** A sign-in: the session cookie's secret and lifetime, and the user as `GET /api/me` answers. */
 export interface LoginResult {
   secret: string;
   maxAgeMs: number;
-  user: AuthUser;
+  me: MeResponse;
 }
 
 @Injectable()
@@ -57,26 +59,14 @@ export class AuthService {
       );
     }
     await this.throttle.recordSuccess(username, context.ip);
-    const { secret, session } = await this.sessions.start(user.id, context.ip, context.userAgent);
+    const { secret } = await this.sessions.start(user.id, context.ip, context.userAgent);
     audit('auth.login.succeeded', {
       actorId: user.id,
       target: `user:${user.id}`,
       username: user.username,
       ip: context.ip,
     });
-    return {
-      secret,
-      maxAgeMs: this.sessions.absoluteMs,
-      user: {
-        id: user.id,
-        username: user.username,
-        displayName: user.displayName,
-        role: user.role,
-        groups: user.groups.map((g) => g.name).sort(),
-        via: 'session',
-        sessionId: session.id,
-      },
-    };
+    return { secret, maxAgeMs: this.sessions.absoluteMs, me: toAccountResponse(user) };
   }
 
   async logout(user: AuthUser): Promise<void> {

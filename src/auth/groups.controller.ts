@@ -4,7 +4,6 @@ import { AuthUser } from '../common/auth/auth-user';
 import { AdminOnly, CurrentUser } from '../common/auth/route-policy';
 import { Paged } from '../common/http/pagination';
 import { ApiProblems, ApiResult } from '../common/openapi/api-result.decorator';
-import { toGroupResponse } from './auth.mapper';
 import { GroupList, GroupResponse } from './dto/auth-response.dto';
 import { CreateGroupDto } from './dto/user.dto';
 import { GroupsService } from './groups.service';
@@ -17,9 +16,8 @@ export class GroupsController {
   @Get()
   @ApiOperation({ summary: 'Groups the caller may assign: all for admins, their own for others' })
   @ApiResult(GroupList)
-  async listGroups(@CurrentUser() user: AuthUser): Promise<Paged<GroupResponse>> {
-    const groups = await this.groups.listAssignable(user);
-    return { items: groups.map(toGroupResponse), nextCursor: null };
+  listGroups(@CurrentUser() user: AuthUser): Promise<Paged<GroupResponse>> {
+    return this.groups.listAssignable(user);
   }
 
   @AdminOnly()
@@ -27,10 +25,10 @@ export class GroupsController {
   @ApiOperation({ summary: 'Create a group (admin)' })
   @ApiResult(GroupResponse)
   @ApiProblems(409)
-  async createGroup(
+  createGroup(
     @Body() body: CreateGroupDto,
     @CurrentUser() actor: AuthUser,
   ): Promise<GroupResponse> {
-    return toGroupResponse(await this.groups.create(body.name, actor.id));
+    return this.groups.create(body.name, actor.id);
   }
 }

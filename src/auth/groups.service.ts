@@ -3,6 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { AuthUser, isAdmin } from '../common/auth/auth-user';
 import { audit } from '../common/logging/audit';
 import { ConflictProblem, FieldProblems } from '../common/problems/problem';
+import { Paged } from '../common/http/pagination';
+import { GroupResponse, toGroupResponse } from './auth.mapper';
 import { GroupEntity } from './entities/group.entity';
 import { GroupsRepository } from './store/groups.repository';
 
@@ -11,7 +13,7 @@ export class GroupsService {
   constructor(private readonly groups: GroupsRepository) {}
 
   /** `actorId`: the administrator creating it; null for the CLI. */
-  async create(name: string, actorId: string | null = null): Promise<GroupEntity> {
+  async create(name: string, actorId: string | null = null): Promise<GroupResponse> {
     const normalised = name.toLowerCase();
     if (await this.groups.nameTaken(normalised)) {
       throw new ConflictProblem('group_exists', `A group named "${normalised}" already exists.`);
@@ -31,14 +33,15 @@ export class GroupsService {
       throw error;
     }
     audit('group.created', { actorId, target: `group:${saved.id}`, name: normalised });
-    return saved;
+    return toGroupResponse(saved);
   }
 
-  /** Groups the caller may assign: every group for admins, their own for everyone else. */
-  async listAssignable(user: AuthUser): Promise<GroupEntity[]> {
-    if (isAdmin(user)) return this.groups.listAll();
-    if (user.groups.length === 0) return [];
-    return this.groups.findNamed(user.groups);
+  /** Groups the caller may assign, in one page: every group for admins, their own for others. */
+  async listAssignable(user: AuthUser): Promise<Paged<GroupResponse>> {
+    let groups: GroupEntity[] = [];
+    if (isAdmin(user)) groups = await this.groups.listAll();
+    else if (user.groups.length > 0) groups = await this.groups.findNamed(user.groups);
+    return { items: groups.map(toGroupResponse), nextCursor: null };
   }
 
   /**

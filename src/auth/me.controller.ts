@@ -5,7 +5,6 @@ import { AuthUser } from '../common/auth/auth-user';
 import { CurrentUser, SessionOnly } from '../common/auth/route-policy';
 import { ApiProblems, ApiResult } from '../common/openapi/api-result.decorator';
 import { AccountsService } from './accounts.service';
-import { toMeResponse } from './auth.mapper';
 import { UpdateMeDto } from './dto/account.dto';
 import { MeResponse } from './dto/auth-response.dto';
 
@@ -20,7 +19,7 @@ export class MeController {
   })
   @ApiResult(MeResponse)
   getMe(@CurrentUser() user: AuthUser): MeResponse {
-    return toMeResponse(user);
+    return this.accounts.me(user);
   }
 
   /** A token cannot change its owner's account: a browser session (or curl's cookie jar) can. */

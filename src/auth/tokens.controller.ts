@@ -8,14 +8,18 @@ import {
   Param,
   Post,
   Query,
+  Res,
 } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
 import { AuthUser } from '../common/auth/auth-user';
 import { CurrentUser, SessionOnly } from '../common/auth/route-policy';
+import { answerWrite } from '../common/http/created';
+import { UuidParam } from '../common/http/uuid-param.pipe';
 import { Paged, parseListRequest } from '../common/http/pagination';
 import { ListQueryDto } from '../common/http/list-query.dto';
 import { ApiResult } from '../common/openapi/api-result.decorator';
-import { toTokenResponse, TokenResponse } from './auth.mapper';
+import { TokenResponse } from './auth.mapper';
 import { CreatedTokenResponse, TokenList } from './dto/auth-response.dto';
 import { CreateTokenDto } from './dto/token.dto';
 import { TokensService } from './tokens.service';
@@ -30,13 +34,13 @@ export class TokensController {
   @Post()
   @Header('Cache-Control', 'no-store')
   @ApiOperation({ summary: 'Create a personal access token; the secret is in this answer only' })
-  @ApiResult(CreatedTokenResponse)
+  @ApiResult(CreatedTokenResponse, { headers: ['Location'] })
   async createToken(
     @CurrentUser() user: AuthUser,
     @Body() body: CreateTokenDto,
-  ): Promise<TokenResponse & { token: string }> {
-    const { entity, token } = await this.tokens.create(user, body);
-    return { ...toTokenResponse(entity), token };
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<CreatedTokenResponse> {
+    return answerWrite(res, await this.tokens.create(user, body));
   }
 
   @Get()
@@ -52,7 +56,10 @@ export class TokensController {
   @Delete(':id')
   @HttpCode(204)
   @ApiOperation({ summary: 'Revoke a token at once' })
-  async revokeToken(@CurrentUser() user: AuthUser, @Param('id') id: string): Promise<void> {
+  async revokeToken(
+    @CurrentUser() user: AuthUser,
+    @Param('id', new UuidParam('token')) id: string,
+  ): Promise<void> {
     await this.tokens.revoke(user.id, id, user.id);
   }
 }

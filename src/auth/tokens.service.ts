@@ -3,11 +3,13 @@ import { DATE_RULE, parseIsoDate } from '../common/dates/iso-date';
 import { randomUUID } from 'node:crypto';
 import type { AuthUser } from '../common/auth/auth-user';
 import { narrowerRole, roleAtLeast } from '../common/auth/roles';
+import { Created, locationOf } from '../common/http/created';
 import { cursorPosition, Paged, ListRequest, toPaged } from '../common/http/pagination';
 import { audit } from '../common/logging/audit';
 import { fieldProblem, NotFoundProblem } from '../common/problems/problem';
 import { AuthCache } from './auth-cache';
 import { toTokenResponse, TokenResponse } from './auth.mapper';
+import { CreatedTokenResponse } from './dto/auth-response.dto';
 import { CreateTokenDto } from './dto/token.dto';
 import { AccessTokenEntity } from './entities/access-token.entity';
 import { newAccessToken, sha256Hex } from './secrets';
@@ -22,11 +24,12 @@ export class TokensService {
     private readonly cache: AuthCache,
   ) {}
 
+  /** The secret is in this answer only. */
   async create(
     owner: AuthUser,
     input: CreateTokenDto,
     now = new Date(),
-  ): Promise<{ entity: AccessTokenEntity; token: string }> {
+  ): Promise<Created<CreatedTokenResponse>> {
     const scope = input.scope ?? owner.role;
     if (!roleAtLeast(owner.role, scope)) {
       throw fieldProblem(
@@ -67,7 +70,7 @@ export class TokensService {
       scope,
       expiresAt: expiresAt?.toISOString() ?? null,
     });
-    return { entity, token };
+    return new Created({ ...toTokenResponse(entity), token }, locationOf('tokens', entity.id));
   }
 
   /** A user's tokens, newest first (never their secrets). */

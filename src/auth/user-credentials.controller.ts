@@ -2,6 +2,7 @@ import { Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/c
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuthUser } from '../common/auth/auth-user';
 import { AdminOnly, CurrentUser, SessionOnly } from '../common/auth/route-policy';
+import { UuidParam } from '../common/http/uuid-param.pipe';
 import { ListQueryDto } from '../common/http/list-query.dto';
 import { Paged, parseListRequest } from '../common/http/pagination';
 import { ApiResult } from '../common/openapi/api-result.decorator';
@@ -24,7 +25,7 @@ export class UserCredentialsController {
   @ApiOperation({ summary: "A user's personal access tokens, newest first (admin)" })
   @ApiResult(TokenList)
   listUserTokens(
-    @Param('id') id: string,
+    @Param('id', new UuidParam('user')) id: string,
     @Query() query: ListQueryDto,
   ): Promise<Paged<TokenResponse>> {
     return this.accounts.listTokens(id, parseListRequest(query));
@@ -35,8 +36,8 @@ export class UserCredentialsController {
   @HttpCode(204)
   @ApiOperation({ summary: "Revoke one of a user's tokens at once (admin)" })
   async revokeUserToken(
-    @Param('id') id: string,
-    @Param('tokenId') tokenId: string,
+    @Param('id', new UuidParam('user')) id: string,
+    @Param('tokenId', new UuidParam('token')) tokenId: string,
     @CurrentUser() admin: AuthUser,
   ): Promise<void> {
     await this.accounts.revokeToken(id, tokenId, admin);
@@ -45,7 +46,10 @@ export class UserCredentialsController {
   @Delete('sessions')
   @HttpCode(204)
   @ApiOperation({ summary: 'End every browser session of a user (admin)' })
-  async endUserSessions(@Param('id') id: string, @CurrentUser() admin: AuthUser): Promise<void> {
+  async endUserSessions(
+    @Param('id', new UuidParam('user')) id: string,
+    @CurrentUser() admin: AuthUser,
+  ): Promise<void> {
     await this.accounts.endSessions(id, admin);
   }
 
@@ -54,7 +58,10 @@ export class UserCredentialsController {
   @ApiOperation({
     summary: "Clear a user's failed sign-in counter, so they may sign in again at once (admin)",
   })
-  async unlockUser(@Param('id') id: string, @CurrentUser() admin: AuthUser): Promise<void> {
+  async unlockUser(
+    @Param('id', new UuidParam('user')) id: string,
+    @CurrentUser() admin: AuthUser,
+  ): Promise<void> {
     await this.accounts.unlockById(id, admin);
   }
 }

@@ -1,10 +1,12 @@
-import { Body, Controller, Get, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
 import { AuthUser } from '../common/auth/auth-user';
 import { AdminOnly, CurrentUser } from '../common/auth/route-policy';
+import { answerWrite } from '../common/http/created';
+import { UuidParam } from '../common/http/uuid-param.pipe';
 import { Paged, parseListRequest } from '../common/http/pagination';
 import { ApiProblems, ApiResult } from '../common/openapi/api-result.decorator';
-import { toUserResponse } from './auth.mapper';
 import { UserList, UserResponse } from './dto/auth-response.dto';
 import { CreateUserDto, UpdateUserDto } from './dto/user.dto';
 import { UsersService } from './users.service';
@@ -18,13 +20,14 @@ export class UsersController {
 
   @Post()
   @ApiOperation({ summary: 'Create a user (admin)' })
-  @ApiResult(UserResponse)
+  @ApiResult(UserResponse, { headers: ['Location'] })
   @ApiProblems(409)
   async createUser(
     @Body() body: CreateUserDto,
     @CurrentUser() actor: AuthUser,
+    @Res({ passthrough: true }) res: Response,
   ): Promise<UserResponse> {
-    return toUserResponse(await this.users.create(body, actor.id));
+    return answerWrite(res, await this.users.create(body, actor.id));
   }
 
   @Get()
@@ -37,8 +40,8 @@ export class UsersController {
   @Get(':id')
   @ApiOperation({ summary: 'Read a user (admin)' })
   @ApiResult(UserResponse)
-  async getUser(@Param('id') id: string): Promise<UserResponse> {
-    return toUserResponse(await this.users.get(id));
+  getUser(@Param('id', new UuidParam('user')) id: string): Promise<UserResponse> {
+    return this.users.get(id);
   }
 
   @Patch(':id')
@@ -47,11 +50,11 @@ export class UsersController {
   })
   @ApiResult(UserResponse)
   @ApiProblems(409)
-  async updateUser(
-    @Param('id') id: string,
+  updateUser(
+    @Param('id', new UuidParam('user')) id: string,
     @Body() body: UpdateUserDto,
     @CurrentUser() actor: AuthUser,
   ): Promise<UserResponse> {
-    return toUserResponse(await this.users.update(id, body, actor.id));
+    return this.users.update(id, body, actor.id);
   }
 }

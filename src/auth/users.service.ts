@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { APP_CONFIG, AppConfig } from '../common/config/app-config';
 import { Database } from '../common/database/database';
+import { Created, locationOf } from '../common/http/created';
 import type { Role } from '../common/auth/roles';
 import { cursorString, Paged, ListRequest, toPaged } from '../common/http/pagination';
 import { audit } from '../common/logging/audit';
@@ -39,14 +40,22 @@ export class UsersService {
     return this.users.findActiveById(id);
   }
 
-  async get(id: string): Promise<UserEntity> {
+  /** The stored user, for this module's services; 404 `user_not_found` when there is none. */
+  async load(id: string): Promise<UserEntity> {
     const user = await this.users.findById(id);
     if (!user) throw new NotFoundProblem('user');
     return user;
   }
 
+  async get(id: string): Promise<UserResponse> {
+    return toUserResponse(await this.load(id));
+  }
+
   /** `actorId`: the administrator creating the account; null for the CLI and the bootstrap. */
-  async create(input: CreateUserDto, actorId: string | null = null): Promise<UserEntity> {
+  async create(
+    input: CreateUserDto,
+    actorId: string | null = null,
+  ): Promise<Created<UserResponse>> {
     // The API and the CLI canonicalise in CreateUserDto already; the bootstrap administrator's
     // name comes from the configuration.
     const username = canonicalUsername(input.username);
@@ -86,7 +95,7 @@ export class UsersService {
       role: saved.role,
       groups: groups.map((g) => g.name).sort(),
     });
-    return saved;
+    return new Created(toUserResponse(saved), locationOf('users', saved.id));
   }
 
   async list(page: ListRequest): Promise<Paged<UserResponse>> {
@@ -96,8 +105,8 @@ export class UsersService {
   }
 
   /** `actorId`: the administrator making the change; null for the CLI. */
-  async update(id: string, input: UpdateUserDto, actorId: string | null): Promise<UserEntity> {
-    const user = await this.get(id);
+  async update(id: string, input: UpdateUserDto, actorId: string | null): Promise<UserResponse> {
+    const user = await this.load(id);
     // Only an active administrator counts: demoting an already disabled one removes nobody.
     const activeAdmin = user.role === 'admin' && !user.disabled;
     const demoting = input.role !== undefined && input.role !== 'admin' && activeAdmin;
@@ -135,7 +144,7 @@ export class UsersService {
       ...(input.disabled !== undefined ? { disabled: input.disabled } : {}),
       ...(input.groups !== undefined ? { groups: user.groups.map((g) => g.name).sort() } : {}),
     });
-    return user;
+    return toUserResponse(user);
   }
 
   /** The CLI's commands name the account by username. */

@@ -107,7 +107,7 @@ const COMMANDS: Record<string, (c: Context) => Promise<number | void>> = {
     };
     // Report a bad name or role before asking for a password (which is checked right after).
     await validated(CreateUserDto, { ...fields, password: 'a placeholder of valid length' });
-    const user = await users.create(
+    const { body: user } = await users.create(
       await validated(CreateUserDto, { ...fields, password: await password() }),
     );
     print(`created ${user.role} ${user.username} (${user.id})`);

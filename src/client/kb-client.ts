@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { createWriteStream, existsSync, statSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve, sep } from 'node:path';
@@ -8,7 +7,8 @@ import { parseArgs } from 'node:util';
 import unzipper from 'unzipper';
 import { failedImportJunit, FailedImportProblem } from './failure-junit';
 import { describeProblem, KbError, KbHttp, serverSentEvents } from './kb-http';
-import { folderFiles, zipStream } from './zip-folder';
+import { uploadFolder } from './push-upload';
+import { folderFiles } from './zip-folder';
 
 export const CLIENT_USAGE = `Usage: kb <command> [options]       (or: npm run cli -- <command> [options])
   push DIR --url URL --format markdown|wikijs|confluence [--prefix PREFIX] [--mirror]
@@ -68,10 +68,6 @@ interface BrokenLink {
   kind: string;
 }
 
-function megabytes(bytes: number): string {
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-}
-
 /** Progress lines on stderr, at most one every `everyMs` (the last one always). */
 function throttled(io: ClientIo, everyMs = 1000): (line: string, force?: boolean) => void {
   let last = 0;
@@ -115,36 +111,6 @@ function printBrokenLinks(io: ClientIo, links: BrokenLink[]): void {
     );
 }
 
-/** The multipart body, streamed: the fields, then the ZIP as `files` (sent as it is made). */
-async function* multipart(
-  boundary: string,
-  fields: Record<string, string>,
-  fileName: string,
-  file: Readable,
-  onBytes: (sent: number) => void,
-): AsyncGenerator<Buffer> {
-  let sent = 0;
-  const emit = (chunk: Buffer): Buffer => {
-    sent += chunk.length;
-    onBytes(sent);
-    return chunk;
-  };
-  for (const [name, value] of Object.entries(fields))
-    yield emit(
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
-      ),
-    );
-  yield emit(
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${fileName}"\r\n` +
-        'Content-Type: application/zip\r\n\r\n',
-    ),
-  );
-  for await (const chunk of file) yield emit(chunk as Buffer);
-  yield emit(Buffer.from(`\r\n--${boundary}--\r\n`));
-}
-
 async function push(args: string[], values: Values, io: ClientIo): Promise<number> {
   const [dirArg] = args;
   if (!dirArg || args.length > 1) throw new UsageError('push takes one folder: kb push DIR');
@@ -158,83 +124,64 @@ async function push(args: string[], values: Values, io: ClientIo): Promise<numbe
 
   const files = await folderFiles(dir);
   if (files.length === 0) throw new UsageError(`${dirArg} has no files to push (see .kbignore)`);
-  const fields: Record<string, string> = { format: values.format, async: 'true' };
+  io.err.write(`kb: pushing ${files.length} files from ${dirArg} to ${http.base}\n`);
+  const upload = { dir, files, fields: importFields(values) };
+  const accepted = await uploadFolder<ImportJob>(http, upload, io, throttled(io));
+  const job = await follow(http, accepted, io);
+  if (job.state !== 'succeeded' || !job.report) return importFailed(job, values.junit, io);
+  printSummary(io, job.report);
+  if (values.junit) await writeJunit(http, job.id, values.junit, io);
+  if (!values['fail-on-broken-links']) return 0;
+  if (job.report.dryRun) {
+    io.err.write('kb: links not checked: a dry run writes nothing to check\n');
+    return 0;
+  }
+  return reportBrokenLinks(http, values.prefix, io);
+}
+
+/** The form fields of POST /api/import for the push options. */
+function importFields(values: Values): Record<string, string> {
+  const fields: Record<string, string> = { format: values.format!, async: 'true' };
   if (values.prefix) fields.prefix = values.prefix;
   if (values.mirror) fields.mode = 'mirror';
   if (values['dry-run']) fields.dryRun = 'true';
   if (values['skip-invalid']) fields.skipInvalid = 'true';
+  return fields;
+}
 
-  const progress = throttled(io);
-  const idempotencyKey = `kb-push-${randomUUID()}`;
-  io.err.write(`kb: pushing ${files.length} files from ${dirArg} to ${http.base}\n`);
-  let job: ImportJob | undefined;
-  // A network failure or a 502/503/504 while uploading is retried with the same
-  // Idempotency-Key: the ZIP has the same bytes, so kb runs the import at most once.
-  for (let attempt = 1; ; attempt++) {
-    let zipped = 0;
-    let sent = 0;
-    const zip = zipStream(dir, files, (done) => {
-      zipped = done;
-    });
-    const boundary = `kb-${randomUUID()}`;
-    try {
-      const response = await http.request('/api/import', {
-        method: 'POST',
-        headers: {
-          'Content-Type': `multipart/form-data; boundary=${boundary}`,
-          'Idempotency-Key': `"${idempotencyKey}"`,
-        },
-        body: Readable.from(
-          multipart(boundary, fields, 'upload.zip', zip, (bytes) => {
-            sent = bytes;
-            progress(`upload: ${megabytes(sent)} sent, ${zipped}/${files.length} files`);
-          }),
-        ) as unknown as ReadableStream,
-        duplex: 'half',
-      });
-      progress(`upload: ${megabytes(sent)} sent, ${files.length}/${files.length} files`, true);
-      job = (await response.json()) as ImportJob;
-      break;
-    } catch (error) {
-      zip.destroy();
-      const retriable =
-        error instanceof KbError &&
-        (error.status === undefined || [502, 503, 504].includes(error.status));
-      if (!retriable || attempt >= 3) throw error;
-      io.err.write(`kb: ${(error as Error).message}; retrying (${attempt + 1}/3)\n`);
-    }
+/** Says why the import did not succeed (and writes the failure as JUnit when asked); exit code 1. */
+async function importFailed(
+  job: ImportJob,
+  junit: string | undefined,
+  io: ClientIo,
+): Promise<number> {
+  io.err.write(
+    `kb: the import ${job.state}` +
+      (job.problem ? `: ${describeProblem(job.problem, job.problem.status ?? 422)}` : '') +
+      '\n',
+  );
+  if (junit) {
+    await mkdir(dirname(resolve(junit)), { recursive: true });
+    await writeFile(junit, failedImportJunit(job.problem, job.state));
+    io.err.write(`kb: JUnit report written to ${junit}\n`);
   }
+  return 1;
+}
 
-  job = await follow(http, job, io);
-  if (job.state !== 'succeeded' || !job.report) {
-    io.err.write(
-      `kb: the import ${job.state}` +
-        (job.problem ? `: ${describeProblem(job.problem, job.problem.status ?? 422)}` : '') +
-        '\n',
-    );
-    if (values.junit) {
-      await mkdir(dirname(resolve(values.junit)), { recursive: true });
-      await writeFile(values.junit, failedImportJunit(job.problem, job.state));
-      io.err.write(`kb: JUnit report written to ${values.junit}\n`);
-    }
-    return 1;
-  }
-  printSummary(io, job.report);
-  if (values.junit) await writeJunit(http, job.id, values.junit, io);
-  if (values['fail-on-broken-links']) {
-    if (job.report.dryRun) {
-      io.err.write('kb: links not checked: a dry run writes nothing to check\n');
-      return 0;
-    }
-    const broken = await allBrokenLinks(http, values.prefix);
-    printBrokenLinks(io, broken);
-    if (broken.length > 0) {
-      io.err.write(`kb: ${broken.length} broken link${broken.length === 1 ? '' : 's'}\n`);
-      return 2;
-    }
+/** Prints the broken links under `prefix`; exit code 2 when there are any, else 0. */
+async function reportBrokenLinks(
+  http: KbHttp,
+  prefix: string | undefined,
+  io: ClientIo,
+): Promise<number> {
+  const broken = await allBrokenLinks(http, prefix);
+  printBrokenLinks(io, broken);
+  if (broken.length === 0) {
     io.out.write('no broken links\n');
+    return 0;
   }
-  return 0;
+  io.err.write(`kb: ${broken.length} broken link${broken.length === 1 ? '' : 's'}\n`);
+  return 2;
 }
 
 /** Follows the job's events to its end (server-side progress on stderr); answers the finished job. */
@@ -344,15 +291,7 @@ async function pull(args: string[], values: Values, io: ClientIo): Promise<numbe
 
 async function links(args: string[], values: Values, io: ClientIo): Promise<number> {
   if (args.length > 1) throw new UsageError('links takes at most one prefix: kb links [PREFIX]');
-  const http = connect(values, io);
-  const broken = await allBrokenLinks(http, args[0]);
-  printBrokenLinks(io, broken);
-  if (broken.length === 0) {
-    io.out.write('no broken links\n');
-    return 0;
-  }
-  io.err.write(`kb: ${broken.length} broken link${broken.length === 1 ? '' : 's'}\n`);
-  return 2;
+  return reportBrokenLinks(connect(values, io), args[0], io);
 }
 
 const COMMANDS: Record<string, (args: string[], values: Values, io: ClientIo) => Promise<number>> =

@@ -1,32 +1,55 @@
 import {
-  BadRequestProblem,
-  FieldProblem,
-  FieldProblems,
-  InvalidTypeProblem,
-} from '../common/problems/problem';
+  CallHandler,
+  createParamDecorator,
+  ExecutionContext,
+  Injectable,
+  NestInterceptor,
+} from '@nestjs/common';
+import type { Request } from 'express';
+import { Observable } from 'rxjs';
+import { joinSlugParam } from '../common/http/slug-param';
+import { FieldProblems } from '../common/problems/problem';
 import { DRAFT_SERVER_MEMBERS } from './drafts.mapper';
+import type { PutDraftBody } from './dto/put-draft.dto';
 
 export const DRAFT_KEY_MAX_LENGTH = 200;
 export const DRAFT_TITLE_MAX_LENGTH = 500;
 const KEY_PATTERN = /^[A-Za-z0-9\-_.:/]+$/;
+export const KEY_RULE = `A draft key is 1-${DRAFT_KEY_MAX_LENGTH} characters of letters, digits, "-", "_", ".", ":" and "/".`;
 
 /** The key rule: 1-200 characters of letters, digits and `-_.:/` (case-sensitive). */
-export function keyProblems(key: string): FieldProblem[] {
-  if (key.length === 0 || key.length > DRAFT_KEY_MAX_LENGTH || !KEY_PATTERN.test(key)) {
-    return [
-      {
-        field: 'key',
-        code: 'invalid_key',
-        message: `A draft key is 1-${DRAFT_KEY_MAX_LENGTH} characters of letters, digits, "-", "_", ".", ":" and "/".`,
-      },
-    ];
-  }
-  return [];
+export function isDraftKey(key: string): boolean {
+  return key.length > 0 && key.length <= DRAFT_KEY_MAX_LENGTH && KEY_PATTERN.test(key);
 }
 
-export function assertValidKey(key: string): void {
-  const problems = keyProblems(key);
-  if (problems.length) throw new FieldProblems(problems);
+/**
+ * The `*key` path parameter (Express hands over its segments) as one key; 422 `invalid_key` on
+ * `key` when it breaks the rule. A param decorator rather than `@Param()`, whose global pipe
+ * would turn the segments into one comma-joined string.
+ */
+export const DraftKey = createParamDecorator((_data: unknown, context: ExecutionContext) => {
+  const key = joinSlugParam(context.switchToHttp().getRequest<Request>().params.key);
+  if (!isDraftKey(key)) {
+    throw new FieldProblems([{ field: 'key', code: 'invalid_key', message: KEY_RULE }]);
+  }
+  return key;
+});
+
+/**
+ * Copies the `*key` path parameter into a PUT body (where a `key` the client sent is a server
+ * member, ignored anyway), so the validation pipe checks the key with the body's members and one
+ * 422 lists every field problem. A body that is not a JSON object is left to the pipe's 400.
+ */
+@Injectable()
+export class DraftKeyInBody implements NestInterceptor {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const req = context.switchToHttp().getRequest<Request>();
+    const body: unknown = req.body;
+    if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
+      (body as Record<string, unknown>).key = joinSlugParam(req.params.key);
+    }
+    return next.handle();
+  }
 }
 
 export interface DraftDocument {
@@ -37,46 +60,20 @@ export interface DraftDocument {
 }
 
 /**
- * Checks a PUT body: a JSON object with a string `content` and an optional string `title`;
- * any other members are kept as they are (editors store their own state), except the
- * server's members, which are dropped so a GET answer can be sent back unchanged.
+ * What a valid PUT body stores: every member but the server's (so a GET answer can be sent back
+ * unchanged), its title, and its size.
  */
-export function parseDraftBody(key: string, body: unknown): DraftDocument {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw new BadRequestProblem(
-      'invalid_body',
-      'The request body must be a JSON object with a string "content".',
-    );
-  }
-  const problems = keyProblems(key);
-  const input = body as Record<string, unknown>;
-  // A member of the wrong JSON type is malformed (400); a missing content is a 422 like any rule.
-  const typeErrors: FieldProblem[] = [];
-  if (typeof input.content !== 'string') {
-    (input.content === undefined ? problems : typeErrors).push({
-      field: 'content',
-      code: 'is_string',
-      message: 'content must be a string.',
-    });
-  }
-  const title = input.title;
-  if (title !== undefined && title !== null) {
-    if (typeof title !== 'string') {
-      typeErrors.push({ field: 'title', code: 'is_string', message: 'title must be a string.' });
-    } else if (title.length > DRAFT_TITLE_MAX_LENGTH) {
-      problems.push({
-        field: 'title',
-        code: 'max_length',
-        message: `title must be at most ${DRAFT_TITLE_MAX_LENGTH} characters.`,
-      });
-    }
-  }
-  if (typeErrors.length) throw new InvalidTypeProblem(typeErrors);
-  if (problems.length) throw new FieldProblems(problems);
+export function draftDocument(input: PutDraftBody): DraftDocument {
   const document: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(input)) {
-    if (!(DRAFT_SERVER_MEMBERS as readonly string[]).includes(name)) document[name] = value;
+    if (value === undefined || (DRAFT_SERVER_MEMBERS as readonly string[]).includes(name)) continue;
+    Object.defineProperty(document, name, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   const size = Buffer.byteLength(JSON.stringify(document), 'utf8');
-  return { document, title: typeof title === 'string' ? title : null, size };
+  return { document, title: input.title ?? null, size };
 }

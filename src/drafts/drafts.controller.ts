@@ -1,4 +1,14 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Put, Query, Res } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Put,
+  Query,
+  Res,
+  UseInterceptors,
+} from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { AuthUser } from '../common/auth/auth-user';
@@ -6,10 +16,12 @@ import { CurrentUser, Editors } from '../common/auth/route-policy';
 import { JsonBodyBudget } from '../common/http/json-budget';
 import { Paged, parseListRequest } from '../common/http/pagination';
 import { ListQueryDto } from '../common/http/list-query.dto';
-import { joinSlugParam } from '../common/http/slug-param';
+import { answerWrite } from '../common/http/created';
 import { ApiResult } from '../common/openapi/api-result.decorator';
 import { DraftResponse, DraftSummaryList } from './dto/draft-response.dto';
-import { DraftSummary, toDraftResponse } from './drafts.mapper';
+import { DraftKey, DraftKeyInBody } from './draft-rules';
+import { DraftSummary } from './drafts.mapper';
+import { PutDraftBody } from './dto/put-draft.dto';
 import { DraftsService } from './drafts.service';
 
 /** Private server drafts of the signed-in editor, addressed by a client-chosen key. */
@@ -34,14 +46,12 @@ export class DraftsController {
   @Get('*key')
   @ApiOperation({ summary: "Read one of the caller's drafts; another user's key is 404" })
   @ApiResult(DraftResponse)
-  async getDraft(
-    @CurrentUser() user: AuthUser,
-    @Param('key') key: string | string[],
-  ): Promise<DraftResponse> {
-    return toDraftResponse(await this.drafts.get(user, joinSlugParam(key)));
+  getDraft(@CurrentUser() user: AuthUser, @DraftKey() key: string): Promise<DraftResponse> {
+    return this.drafts.get(user, key);
   }
 
   @Put('*key')
+  @UseInterceptors(DraftKeyInBody)
   // Editors keep their own state beside the content: any shape, within DRAFT_MAX_BYTES.
   @JsonBodyBudget({ maxDepth: 64, maxMembers: 100_000 })
   @ApiOperation({
@@ -62,22 +72,16 @@ export class DraftsController {
   })
   async putDraft(
     @CurrentUser() user: AuthUser,
-    @Param('key') key: string | string[],
-    @Body() body: unknown,
+    @Body() body: PutDraftBody,
     @Res({ passthrough: true }) res: Response,
   ): Promise<DraftResponse> {
-    const { draft, created } = await this.drafts.put(user, joinSlugParam(key), body);
-    if (created) res.status(201).location(`/api/drafts/${draft.key}`);
-    return toDraftResponse(draft);
+    return answerWrite(res, await this.drafts.put(user, body));
   }
 
   @Delete('*key')
   @HttpCode(204)
   @ApiOperation({ summary: 'Delete a draft' })
-  async deleteDraft(
-    @CurrentUser() user: AuthUser,
-    @Param('key') key: string | string[],
-  ): Promise<void> {
-    await this.drafts.remove(user, joinSlugParam(key));
+  deleteDraft(@CurrentUser() user: AuthUser, @DraftKey() key: string): Promise<void> {
+    return this.drafts.remove(user, key);
   }
 }

@@ -2,12 +2,14 @@ import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { AuthUser } from '../common/auth/auth-user';
 import { APP_CONFIG, AppConfig } from '../common/config/app-config';
+import { Created } from '../common/http/created';
 import { isUniqueViolation } from '../common/database/unique-violation';
 import { cursorPosition, Paged, ListRequest, toPaged } from '../common/http/pagination';
 import { NotFoundProblem, PayloadTooLargeProblem } from '../common/problems/problem';
-import { assertValidKey, parseDraftBody } from './draft-rules';
-import { DraftSummary, toDraftSummary } from './drafts.mapper';
+import { draftDocument } from './draft-rules';
+import { DraftResponse, DraftSummary, toDraftResponse, toDraftSummary } from './drafts.mapper';
 import { DraftsRepository } from './drafts.repository';
+import { PutDraftBody } from './dto/put-draft.dto';
 import { DraftEntity } from './entities/draft.entity';
 
 /** Private per-user drafts. Every query is scoped to the owner, so another user's key is "not found". */
@@ -18,21 +20,20 @@ export class DraftsService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async get(owner: AuthUser, key: string): Promise<DraftEntity> {
-    assertValidKey(key);
+  async get(owner: AuthUser, key: string): Promise<DraftResponse> {
     const draft = await this.drafts.find(owner.id, key);
     if (!draft) throw new NotFoundProblem('draft');
-    return draft;
+    return toDraftResponse(draft);
   }
 
-  /** Creates or replaces the draft; `created` tells the controller 201 from 200. */
+  /** Creates (201 with Location) or replaces (200) the draft at `input.key`. */
   async put(
     owner: AuthUser,
-    key: string,
-    body: unknown,
+    input: PutDraftBody,
     now = new Date(),
-  ): Promise<{ draft: DraftEntity; created: boolean }> {
-    const { document, title, size } = parseDraftBody(key, body);
+  ): Promise<DraftResponse | Created<DraftResponse>> {
+    const { key } = input;
+    const { document, title, size } = draftDocument(input);
     const max = this.config.draftMaxBytes;
     if (size > max) {
       throw new PayloadTooLargeProblem(
@@ -42,8 +43,7 @@ export class DraftsService {
       );
     }
     const existing = await this.drafts.find(owner.id, key);
-    if (existing)
-      return { draft: await this.replace(existing, document, title, size, now), created: false };
+    if (existing) return toDraftResponse(await this.replace(existing, document, title, size, now));
     const draft = Object.assign(new DraftEntity(), {
       id: randomUUID(),
       userId: owner.id,
@@ -56,18 +56,18 @@ export class DraftsService {
     });
     try {
       await this.drafts.insert(draft);
-      return { draft, created: true };
+      // The key's characters are all safe in a URL path.
+      return new Created(toDraftResponse(draft), `/api/drafts/${key}`);
     } catch (error) {
       // Two first saves of the same key raced: the other one created it, so this one replaces it.
       if (!isUniqueViolation(error)) throw error;
       const winner = await this.drafts.find(owner.id, key);
       if (!winner) throw error;
-      return { draft: await this.replace(winner, document, title, size, now), created: false };
+      return toDraftResponse(await this.replace(winner, document, title, size, now));
     }
   }
 
   async remove(owner: AuthUser, key: string): Promise<void> {
-    assertValidKey(key);
     if (!(await this.drafts.delete(owner.id, key))) throw new NotFoundProblem('draft');
   }
 

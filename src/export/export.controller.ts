@@ -1,9 +1,8 @@
-import { Controller, Get, HttpCode, Param, Post, Req, Res, StreamableFile } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Res, StreamableFile } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
 import type { Readable } from 'node:stream';
 import { AuthUser } from '../common/auth/auth-user';
-import { TakesJsonBody } from '../common/http/json-body';
 import { JsonBodyBudget } from '../common/http/json-budget';
 import { AdminOnly, CurrentUser } from '../common/auth/route-policy';
 import { ApiFileResult } from '../common/openapi/api-result.decorator';
@@ -11,7 +10,7 @@ import { ArchiveExportService } from './archive/archive-export.service';
 import { contentDisposition, NO_STORE } from './http/download';
 import { joinSlugParam } from '../common/http/slug-param';
 import { MarkdownExportService } from './markdown/markdown-export.service';
-import { postedBody } from './print/overrides';
+import { ArchiveRequestDto } from './dto/archive-request.dto';
 
 /** Markdown exports under /api: session or bearer (CI backups), visibility as for page reads. */
 @ApiTags('export')
@@ -57,7 +56,6 @@ export class ExportController {
     summary:
       'Archive of the named pages, or of all pages, as a streamed ZIP with manifest.json (admin)',
   })
-  @TakesJsonBody()
   @ApiBody({
     required: false,
     schema: {
@@ -74,10 +72,10 @@ export class ExportController {
   @ApiFileResult({ 'application/zip': 'binary' }, { headers: ['Content-Disposition'] })
   async exportArchive(
     @CurrentUser() user: AuthUser,
-    @Req() req: Request,
+    @Body() body: ArchiveRequestDto,
     @Res({ passthrough: true }) res: Response,
   ): Promise<StreamableFile> {
-    const request = await this.archives.parseRequest(postedBody(req), user);
+    const request = await this.archives.select(body, user);
     const archive = this.archives.start(request, user);
     res.setHeader('Cache-Control', NO_STORE);
     return streamZip(res, archive.stream, archive.filename, archive.abort);

@@ -1,14 +1,24 @@
-import { Controller, Get, HttpCode, Param, Post, Req, Res, StreamableFile } from '@nestjs/common';
+import {
+  applyDecorators,
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  Param,
+  Post,
+  Req,
+  Res,
+  StreamableFile,
+} from '@nestjs/common';
 import { ApiBody, ApiBodyOptions, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { AuthUser } from '../common/auth/auth-user';
-import { TakesJsonBody } from '../common/http/json-body';
 import { CurrentUser, SessionOnly } from '../common/auth/route-policy';
 import { ApiFileResult, ApiProblems, ApiResult } from '../common/openapi/api-result.decorator';
 import { PrintPreviewResponse } from './dto/print-response.dto';
 import { contentDisposition, NO_STORE, slugFileStem } from './http/download';
 import { joinSlugParam } from '../common/http/slug-param';
-import { postedBody } from './print/overrides';
+import { PrintOverridesDto } from './dto/print-overrides.dto';
 import { PdfFile, PrintRequest, PrintService } from './print/print.service';
 
 const PDF = { 'application/pdf': 'binary' } as const;
@@ -41,16 +51,16 @@ export class PrintController {
       'The print document (self-contained HTML) with optional request-local variable overrides',
   })
   @ApiBody(OVERRIDES_BODY)
-  @TakesJsonBody()
   @ApiResult(PrintPreviewResponse)
   previewPage(
     @CurrentUser() user: AuthUser,
     @Param('slug') slug: string | string[],
+    @Body() body: PrintOverridesDto,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<{ document: string }> {
     res.setHeader('Cache-Control', NO_STORE);
-    return this.print.preview(joinSlugParam(slug), user, postedBody(req), {
+    return this.print.preview(joinSlugParam(slug), user, body.variables ?? {}, {
       origin: requestOrigin(req),
     });
   }
@@ -59,38 +69,38 @@ export class PrintController {
   @HttpCode(200)
   @ApiOperation({ summary: 'The page as PDF with optional request-local variable overrides' })
   @ApiBody(OVERRIDES_BODY)
-  @TakesJsonBody()
-  @ApiFileResult(PDF, { headers: ['Content-Disposition'] })
-  @ApiProblems(502, 503, 504)
-  async postPdf(
+  @ApiPdf()
+  postPdf(
     @CurrentUser() user: AuthUser,
     @Param('slug') slug: string | string[],
+    @Body() body: PrintOverridesDto,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<StreamableFile> {
-    return sendPdf(
-      res,
-      await this.print.pdf(joinSlugParam(slug), user, postedBody(req), pdfRequest(req, res)),
-    );
+    return sendPdf(this.print, joinSlugParam(slug), user, body.variables ?? {}, req, res);
   }
 
   @Get('pdf/*slug')
   @ApiOperation({
     summary: 'The page as PDF with its saved variable values (query parameters are ignored)',
   })
-  @ApiFileResult(PDF, { headers: ['Content-Disposition'] })
-  @ApiProblems(502, 503, 504)
-  async getPdf(
+  @ApiPdf()
+  getPdf(
     @CurrentUser() user: AuthUser,
     @Param('slug') slug: string | string[],
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<StreamableFile> {
-    return sendPdf(
-      res,
-      await this.print.pdf(joinSlugParam(slug), user, undefined, pdfRequest(req, res)),
-    );
+    return sendPdf(this.print, joinSlugParam(slug), user, {}, req, res);
   }
+}
+
+/** Both PDF routes answer a PDF, or a problem when the PDF service fails. */
+function ApiPdf(): MethodDecorator {
+  return applyDecorators(
+    ApiFileResult(PDF, { headers: ['Content-Disposition'] }),
+    ApiProblems(502, 503, 504),
+  );
 }
 
 /** `<protocol>://<host>` as the browser reached kb (X-Forwarded-* only behind TRUST_PROXY). */
@@ -112,7 +122,16 @@ function pdfRequest(req: Request, res: Response): PrintRequest {
   };
 }
 
-function sendPdf(res: Response, file: PdfFile): StreamableFile {
+/** Renders the PDF (stopped when the browser goes away) and answers it inline, never cached. */
+async function sendPdf(
+  print: PrintService,
+  slug: string,
+  user: AuthUser,
+  overrides: Record<string, unknown>,
+  req: Request,
+  res: Response,
+): Promise<StreamableFile> {
+  const file: PdfFile = await print.pdf(slug, user, overrides, pdfRequest(req, res));
   res.setHeader('Cache-Control', NO_STORE);
   return new StreamableFile(file.pdf, {
     type: 'application/pdf',

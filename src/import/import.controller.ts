@@ -1,4 +1,4 @@
-import { Controller, HttpCode, Post, Res, UseInterceptors } from '@nestjs/common';
+import { Controller, HttpCode, Post, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { ApiBody, ApiBodyOptions, ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '../common/auth/auth-user';
@@ -67,7 +67,8 @@ const IMPORT_BODY: ApiBodyOptions = {
 };
 import { ImportService } from './import.service';
 import { Idempotent } from '../common/idempotency/idempotency.module';
-import { ImportUploadInterceptor, ReceivedImport } from './intake/import-upload';
+import { ReceivedUpload, ReceivesUpload } from '../common/http/upload';
+import { ImportUploadReceiver } from './intake/import-upload';
 import type { ImportUpload } from './run/run-types';
 
 @ApiTags('import')
@@ -101,9 +102,9 @@ export class ImportController {
       'One transaction; strict by default (422 lists every invalid file). Request and uncompressed contents limited (413). See docs/import.md.',
   })
   @Idempotent()
-  @UseInterceptors(ImportUploadInterceptor)
+  @ReceivesUpload(ImportUploadReceiver)
   async importPages(
-    @ReceivedImport() upload: ImportUpload,
+    @ReceivedUpload() upload: ImportUpload,
     @CurrentUser() user: AuthUser,
     @Res({ passthrough: true }) res: Response,
   ): Promise<ImportReport | ImportJobResource> {

@@ -4,7 +4,7 @@ import { MediaModule } from '../media/media.module';
 import { PagesModule } from '../pages/pages.module';
 import { ImportController } from './import.controller';
 import { ImportService } from './import.service';
-import { ImportUploadInterceptor } from './intake/import-upload';
+import { ImportUploadReceiver } from './intake/import-upload';
 import { ImportJobRunner } from './jobs/import-job-runner';
 import { ImportJobsController } from './jobs/import-jobs.controller';
 import { ImportJobsRepository } from './jobs/import-jobs.repository';
@@ -16,7 +16,7 @@ import { JobEvents } from './jobs/job-events';
   controllers: [ImportController, ImportJobsController],
   providers: [
     ImportService,
-    ImportUploadInterceptor,
+    ImportUploadReceiver,
     ImportJobsRepository,
     ImportJobRunner,
     ImportJobsService,

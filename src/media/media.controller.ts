@@ -1,4 +1,5 @@
 import {
+  applyDecorators,
   Controller,
   Delete,
   Get,
@@ -29,6 +30,9 @@ import { MediaContentService } from './media-content.service';
 import { ApiFileResult, ApiProblems, ApiResult } from '../common/openapi/api-result.decorator';
 import { MediaList, MediaResponse } from './dto/media-response.dto';
 import { MediaService } from './media.service';
+import { UuidParam } from '../common/http/uuid-param.pipe';
+import { ReceivedUpload, ReceivesUpload } from '../common/http/upload';
+import { MediaUpload, MediaUploadReceiver } from './upload/media-upload';
 
 const ROUTES: Record<
   MediaKind,
@@ -61,10 +65,63 @@ const UPLOAD_BODY: ApiBodyOptions = {
   },
 };
 
+/** The OpenAPI description of each route of one kind. */
+function mediaDocs(kind: MediaKind) {
+  const route = ROUTES[kind];
+  const { name } = route;
+  return {
+    upload: applyDecorators(
+      ApiConsumes('multipart/form-data'),
+      ApiBody(UPLOAD_BODY),
+      ApiOperation({ summary: route.upload, operationId: `upload${name}` }),
+    ),
+    list: ApiOperation({
+      summary: `List the ${kind}s the caller may see (on a live page they can see, or uploaded by them; admins: all), newest first, with the uploader`,
+      operationId: `list${name}s`,
+    }),
+    get: ApiOperation({
+      summary: `One ${kind}'s metadata (404 unless the caller may see it)`,
+      operationId: `get${name}`,
+    }),
+    content: applyDecorators(
+      ApiOperation({
+        summary: `The ${kind} bytes (any signed-in user who may see the item, else 404); sandboxed, nosniff, ETag/If-None-Match, single Range`,
+        operationId: `get${name}Content`,
+      }),
+      ApiHeader({ name: 'Range', required: false, description: 'One byte range: `bytes=0-99`.' }),
+      ApiHeader({
+        name: 'If-Range',
+        required: false,
+        description: 'The range applies only while this ETag is current.',
+      }),
+      ApiHeader({
+        name: 'If-None-Match',
+        required: false,
+        description: 'The ETag you hold: 304 while it is current.',
+      }),
+      ApiFileResult(Object.fromEntries(route.produces.map((type) => [type, 'binary'])), {
+        headers: ['ETag', 'Content-Disposition', 'Content-Range'],
+        alsoStatus: [206],
+        notModified: true,
+      }),
+      ApiProblems(416),
+    ),
+    remove: applyDecorators(
+      ApiOperation({
+        summary: `Delete an ${kind}; 409 media_in_use while pages reference it: \`slugs\` of those you can see, \`hiddenReferences\` counts the others`,
+        operationId: `delete${name}`,
+      }),
+      ApiProblems(409),
+    ),
+  };
+}
+
 /** Images and attachments have the same routes; one definition serves both kinds. */
 function mediaController(kind: MediaKind): Type<unknown> {
   const route = ROUTES[kind];
-  const { name } = route;
+  const docs = mediaDocs(kind);
+  /** A path id: 404 `image_not_found` / `attachment_not_found` unless it has a UUID's shape. */
+  const Id = (): ParameterDecorator => Param('id', new UuidParam(kind));
 
   @ApiTags('media')
   @Controller(route.path)
@@ -76,20 +133,19 @@ function mediaController(kind: MediaKind): Type<unknown> {
 
     @Post()
     @Editors()
-    @ApiConsumes('multipart/form-data')
-    @ApiBody(UPLOAD_BODY)
-    @ApiOperation({ summary: route.upload, operationId: `upload${name}` })
+    @ReceivesUpload(MediaUploadReceiver, kind)
+    @docs.upload
     @ApiResult(MediaResponse)
-    upload(@Req() req: Request, @CurrentUser() user: AuthUser): Promise<MediaResponse> {
-      return this.media.upload(req, kind, user);
+    upload(
+      @ReceivedUpload() upload: MediaUpload,
+      @CurrentUser() user: AuthUser,
+    ): Promise<MediaResponse> {
+      return this.media.upload(upload, user);
     }
 
     @Get()
     @Editors()
-    @ApiOperation({
-      summary: `List the ${kind}s the caller may see (on a live page they can see, or uploaded by them; admins: all), newest first, with the uploader`,
-      operationId: `list${name}s`,
-    })
+    @docs.list
     @ApiResult(MediaList)
     list(
       @Query() query: ListQueryDto,
@@ -100,39 +156,16 @@ function mediaController(kind: MediaKind): Type<unknown> {
 
     @Get(':id')
     @Editors()
-    @ApiOperation({
-      summary: `One ${kind}'s metadata (404 unless the caller may see it)`,
-      operationId: `get${name}`,
-    })
+    @docs.get
     @ApiResult(MediaResponse)
-    get(@Param('id') id: string, @CurrentUser() user: AuthUser): Promise<MediaResponse> {
+    get(@Id() id: string, @CurrentUser() user: AuthUser): Promise<MediaResponse> {
       return this.media.get(kind, id, user);
     }
 
     @Get(':id/content')
-    @ApiOperation({
-      summary: `The ${kind} bytes (any signed-in user who may see the item, else 404); sandboxed, nosniff, ETag/If-None-Match, single Range`,
-      operationId: `get${name}Content`,
-    })
-    @ApiHeader({ name: 'Range', required: false, description: 'One byte range: `bytes=0-99`.' })
-    @ApiHeader({
-      name: 'If-Range',
-      required: false,
-      description: 'The range applies only while this ETag is current.',
-    })
-    @ApiHeader({
-      name: 'If-None-Match',
-      required: false,
-      description: 'The ETag you hold: 304 while it is current.',
-    })
-    @ApiFileResult(Object.fromEntries(route.produces.map((type) => [type, 'binary'])), {
-      headers: ['ETag', 'Content-Disposition', 'Content-Range'],
-      alsoStatus: [206],
-      notModified: true,
-    })
-    @ApiProblems(416)
+    @docs.content
     async download(
-      @Param('id') id: string,
+      @Id() id: string,
       @Req() req: Request,
       @Res() res: Response,
       @CurrentUser() user: AuthUser,
@@ -143,12 +176,8 @@ function mediaController(kind: MediaKind): Type<unknown> {
     @Delete(':id')
     @Editors()
     @HttpCode(204)
-    @ApiOperation({
-      summary: `Delete an ${kind}; 409 media_in_use while pages reference it: \`slugs\` of those you can see, \`hiddenReferences\` counts the others`,
-      operationId: `delete${name}`,
-    })
-    @ApiProblems(409)
-    async remove(@Param('id') id: string, @CurrentUser() user: AuthUser): Promise<void> {
+    @docs.remove
+    async remove(@Id() id: string, @CurrentUser() user: AuthUser): Promise<void> {
       await this.media.remove(kind, id, user);
     }
   }

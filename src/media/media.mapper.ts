@@ -6,16 +6,16 @@ import type { MediaEntity } from './entities/media.entity';
 export type { MediaResponse } from './dto/media-response.dto';
 
 export function toMediaResponse(media: MediaEntity): MediaResponse {
-  const uploader = media.uploader;
+  const { id, kind, filename, mimeType, size, sha256, uploader } = media;
   return {
-    id: media.id,
-    kind: media.kind,
-    filename: media.filename,
-    mimeType: media.mimeType,
-    size: media.size,
-    sha256: media.sha256,
-    url: mediaUrl(media.kind, media.id),
-    ...(media.kind === 'image' ? { width: media.width ?? 0, height: media.height ?? 0 } : {}),
+    id,
+    kind,
+    filename,
+    mimeType,
+    size,
+    sha256,
+    url: mediaUrl(kind, id),
+    ...(kind === 'image' ? { width: media.width ?? 0, height: media.height ?? 0 } : {}),
     createdAt: media.createdAt.toISOString(),
     uploadedBy: uploader
       ? { id: uploader.id, username: uploader.username, displayName: uploader.displayName }

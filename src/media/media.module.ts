@@ -8,6 +8,7 @@ import { AttachmentsController, ImagesController } from './media.controller';
 import { MediaRepository } from './media.repository';
 import { MediaService } from './media.service';
 import { MediaSweeper } from './media-sweeper';
+import { MediaUploadReceiver } from './upload/media-upload';
 import { createMediaStorage } from './storage/create-media-storage';
 import { MEDIA_STORAGE } from './storage/media-storage';
 
@@ -21,6 +22,7 @@ import { MEDIA_STORAGE } from './storage/media-storage';
     MediaService,
     MediaSweeper,
     MediaContentService,
+    MediaUploadReceiver,
     {
       provide: MEDIA_STORAGE,
       inject: [APP_CONFIG],

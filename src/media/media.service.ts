@@ -1,5 +1,4 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { Request } from 'express';
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, rm } from 'node:fs/promises';
@@ -12,7 +11,6 @@ import {
   ConflictProblem,
   fieldProblem,
   NotFoundProblem,
-  PayloadTooLargeProblem,
   UnsupportedMediaTypeProblem,
 } from '../common/problems/problem';
 import { MediaEntity, MediaKind } from './entities/media.entity';
@@ -23,13 +21,10 @@ import { MediaResponse, toMediaResponse } from './media.mapper';
 import { MediaRepository } from './media.repository';
 import { MEDIA_STORAGE, MediaStorage } from './storage/media-storage';
 import { detectAttachmentType, detectImageType } from './upload/file-type';
-import { assertSafeFilename, sanitizeFilename, withImageExtension } from './upload/filename';
+import { sanitizeFilename, withImageExtension } from './upload/filename';
 import { ImageSize, readImageSize } from './upload/image-size';
-import { receiveSingleFile } from './upload/multipart';
-import { TempFile, TooLargeError, writeTempFile } from './upload/temp-file';
-
-/** Multipart framing around the file: a body this much over the limit is refused unread. */
-const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
+import { MediaUpload, mediaLimit, mediaTooLarge } from './upload/media-upload';
+import { TempFile, TooLargeError, writeTempFile } from '../common/files/temp-file';
 
 export interface MediaContent {
   stream: Readable;
@@ -61,25 +56,12 @@ export class MediaService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** Handles a multipart upload (field `file`) from the request stream. */
-  async upload(req: Request, kind: MediaKind, user: AuthUser): Promise<MediaResponse> {
-    const limit = this.limitFor(kind);
-    const declared = Number(req.get('content-length'));
-    if (Number.isFinite(declared) && declared > limit + MULTIPART_OVERHEAD_BYTES)
-      throw this.tooLarge(kind);
-    let received;
+  /** Stores a received upload (MediaUploadReceiver); its temp file is removed either way. */
+  async upload({ kind, file }: MediaUpload, user: AuthUser): Promise<MediaResponse> {
     try {
-      received = await receiveSingleFile(req, 'file', this.config.dataDir, limit);
-    } catch (error) {
-      throw error instanceof TooLargeError ? this.tooLarge(kind) : error;
-    }
-    try {
-      assertSafeFilename(received.clientFilename);
-      return toMediaResponse(
-        await this.storeTemp(received, received.clientFilename, kind, user.id),
-      );
+      return toMediaResponse(await this.storeTemp(file, file.clientName, kind, user.id));
     } finally {
-      await rm(received.path, { force: true });
+      await rm(file.path, { force: true });
     }
   }
 
@@ -98,9 +80,9 @@ export class MediaService {
     const input = typeof source === 'string' ? createReadStream(source) : source;
     let temp: TempFile;
     try {
-      temp = await writeTempFile(input, this.config.dataDir, this.limitFor(kind));
+      temp = await writeTempFile(input, this.config.dataDir, mediaLimit(this.config, kind));
     } catch (error) {
-      throw error instanceof TooLargeError ? this.tooLarge(kind) : error;
+      throw error instanceof TooLargeError ? mediaTooLarge(this.config, kind) : error;
     }
     try {
       return toMediaResponse(await this.storeTemp(temp, originalName, kind, uploaderId, tx));
@@ -356,20 +338,5 @@ export class MediaService {
     } finally {
       await handle.close();
     }
-  }
-
-  private limitFor(kind: MediaKind): number {
-    return kind === 'image' ? this.config.imageMaxBytes : this.config.attachmentMaxBytes;
-  }
-
-  private tooLarge(kind: MediaKind): PayloadTooLargeProblem {
-    const limit = this.limitFor(kind);
-    return new PayloadTooLargeProblem(
-      `${kind}_too_large`,
-      `${kind === 'image' ? 'Images' : 'Attachments'} may be at most ${limit} bytes.`,
-      {
-        limit,
-      },
-    );
   }
 }

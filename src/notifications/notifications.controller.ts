@@ -2,6 +2,7 @@ import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '../common/auth/auth-user';
 import { CurrentUser } from '../common/auth/route-policy';
+import { UuidParam } from '../common/http/uuid-param.pipe';
 import { parseListRequest } from '../common/http/pagination';
 import { NotificationQueryDto } from './dto/notification-query.dto';
 import { ApiResult } from '../common/openapi/api-result.decorator';
@@ -40,7 +41,7 @@ export class NotificationsController {
   @ApiOperation({ summary: "Mark one notification read (idempotent); another user's is 404" })
   async markNotificationRead(
     @CurrentUser() user: AuthUser,
-    @Param('id') id: string,
+    @Param('id', new UuidParam('notification')) id: string,
   ): Promise<void> {
     await this.notifications.markRead(user, id);
   }

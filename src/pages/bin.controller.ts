@@ -37,13 +37,12 @@ export class BinController {
   @ApiBody({ type: RestoreFromBinDto, required: false })
   @ApiResult(PageResponse)
   @ApiProblems(409, 422)
-  async restoreFromBin(
+  restoreFromBin(
     @Param('id', new UuidParam('page')) id: string,
     @Body() body: RestoreFromBinDto,
     @CurrentUser() user: AuthUser,
   ): Promise<PageResponse> {
-    const page = await this.bin.restore(id, user, body.slug);
-    return (await this.pages.readById(page.id, user)).body;
+    return this.pages.restoreFromBin(id, user, body.slug);
   }
 
   @Delete(':id')

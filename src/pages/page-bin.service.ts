@@ -5,6 +5,7 @@ import { Database, Tx } from '../common/database/database';
 import { isUniqueViolation } from '../common/database/unique-violation';
 import {
   PAGE_BINNED,
+  pageEvent,
   PAGE_PURGED,
   PAGE_RESTORED,
   PageBinnedEvent,
@@ -79,13 +80,7 @@ export class PageBinService {
 
   private announce(page: PageRecord, actor: AuthUser): void {
     audit('page.binned', { actorId: actor.id, target: `page:${page.id}`, slug: page.slug });
-    this.events.emit(PAGE_BINNED, {
-      pageId: page.id,
-      slug: page.slug,
-      title: page.title,
-      ownerId: page.ownerId,
-      actorId: actor.id,
-    } satisfies PageBinnedEvent);
+    this.events.emit(PAGE_BINNED, pageEvent(page, actor.id) satisfies PageBinnedEvent);
   }
 
   async list(page: ListRequest): Promise<Paged<BinItemResponse>> {
@@ -148,12 +143,8 @@ export class PageBinService {
       });
     audit('page.restored', { actorId: actor.id, target: `page:${page.id}`, slug: page.slug });
     this.events.emit(PAGE_RESTORED, {
-      pageId: page.id,
-      slug: page.slug,
-      title: page.title,
+      ...pageEvent(page, actor.id),
       revision: page.revision,
-      ownerId: page.ownerId,
-      actorId: actor.id,
     } satisfies PageRestoredEvent);
     return page;
   }

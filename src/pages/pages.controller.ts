@@ -15,7 +15,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { AuthUser } from '../common/auth/auth-user';
 import { AdminOnly, CurrentUser, Editors } from '../common/auth/route-policy';
-import { etagMatches } from '../common/http/etag';
+import { answerWrite } from '../common/http/created';
 import { ApiAlias } from '../common/openapi/api-alias.decorator';
 import { ApiProblems, ApiResult, ApiSentResult } from '../common/openapi/api-result.decorator';
 import { Paged, parseListRequest } from '../common/http/pagination';
@@ -25,27 +25,21 @@ import { CreatePageBody, UpdatePageBody } from './dto/page-body.dto';
 import { PageListQueryDto } from './dto/page-query.dto';
 import { PageBinService } from './page-bin.service';
 import { PageBrowseService } from './page-browse.service';
-import { PageWriterService } from './page-writer.service';
 import { PageResponse, PageSummaryList } from './dto/page-response.dto';
 import { PageSummaryResponse } from './pages.mapper';
-import { PagesService } from './pages.service';
+import { ConditionalRead, PagesService } from './pages.service';
 import { RESERVED_LAST_SEGMENT } from './slug';
 
-/** Sends a read with its ETag, or 304 when If-None-Match already names it. */
-function sendCacheable(
-  res: Response,
-  etag: string,
-  contentType: string | null,
-  body: unknown,
-): void {
-  res.setHeader('ETag', etag);
+/** Sends a conditional read with its ETag: 304 without a body when the client's copy is current. */
+function sendCacheable(res: Response, read: ConditionalRead<unknown>, contentType: string): void {
+  res.setHeader('ETag', read.etag);
   res.setHeader('Cache-Control', 'private, no-cache');
-  if (body === undefined) {
+  if ('notModified' in read) {
     res.status(304).end();
     return;
   }
-  if (contentType) res.type(contentType).status(200).send(body);
-  else res.status(200).json(body);
+  res.setHeader('Content-Type', contentType);
+  res.status(200).send(read.body);
 }
 
 @ApiTags('pages')
@@ -53,7 +47,6 @@ function sendCacheable(
 export class PagesController {
   constructor(
     private readonly pages: PagesService,
-    private readonly writer: PageWriterService,
     private readonly bin: PageBinService,
     private readonly browse: PageBrowseService,
   ) {}
@@ -79,15 +72,7 @@ export class PagesController {
     @CurrentUser() user: AuthUser,
     @Res({ passthrough: true }) res: Response,
   ): Promise<PageResponse> {
-    const created = await this.pages.readById((await this.writer.create(body, user)).id, user);
-    res
-      .status(201)
-      .setHeader(
-        'Location',
-        `/api/pages/${created.body.slug.split('/').map(encodeURIComponent).join('/')}`,
-      );
-    res.setHeader('ETag', created.etag);
-    return created.body;
+    return answerWrite(res, await this.pages.create(body, user));
   }
 
   @Get('*slug')
@@ -109,17 +94,11 @@ export class PagesController {
   ): Promise<void> {
     const parts = ([] as string[]).concat(segments);
     if (parts.length > 1 && parts[parts.length - 1] === RESERVED_LAST_SEGMENT) {
-      const raw = await this.pages.raw(parts.slice(0, -1).join('/'), user);
-      const hit = etagMatches(ifNoneMatch, raw.etag);
-      return sendCacheable(
-        res,
-        raw.etag,
-        'text/markdown; charset=utf-8',
-        hit ? undefined : raw.markdown,
-      );
+      const raw = await this.pages.raw(parts.slice(0, -1).join('/'), user, ifNoneMatch);
+      return sendCacheable(res, raw, 'text/markdown; charset=utf-8');
     }
     const read = await this.pages.read(parts.join('/'), user, ifNoneMatch);
-    sendCacheable(res, read.etag, null, 'notModified' in read ? undefined : read.body);
+    sendCacheable(res, read, 'application/json; charset=utf-8');
   }
 
   @Put('*slug')
@@ -136,11 +115,10 @@ export class PagesController {
     @CurrentUser() user: AuthUser,
     @Res({ passthrough: true }) res: Response,
   ): Promise<PageResponse> {
-    const pageId = await this.writer.update(joinSlugParam(segments), body, user, {
+    const read = await this.pages.update(joinSlugParam(segments), body, user, {
       ifMatch,
       baseRevision: body.baseRevision,
     });
-    const read = await this.pages.readById(pageId, user);
     res.setHeader('ETag', read.etag);
     return read.body;
   }

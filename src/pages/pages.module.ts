@@ -10,6 +10,7 @@ import { PageWriterService } from './page-writer.service';
 import { PagesBrowseController } from './pages-browse.controller';
 import { PagesController } from './pages.controller';
 import { PagesService } from './pages.service';
+import { PageResponseCache } from './page-response-cache';
 import { LinkReportController } from './reports/link-report.controller';
 import { LinkReportService } from './reports/link-report.service';
 import { MarkdownRenderer } from './rendering/markdown-renderer';
@@ -53,6 +54,7 @@ import { PageTreeService } from './tree/page-tree.service';
     PageRevisionsService,
     PagePreviewService,
     PagesService,
+    PageResponseCache,
     PageTreeService,
     LinkReportService,
   ],

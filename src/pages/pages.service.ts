@@ -1,14 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { AuthUser } from '../common/auth/auth-user';
 import type { Tx } from '../common/database/database';
+import { Created, locationOf } from '../common/http/created';
 import { etagMatches } from '../common/http/etag';
 import { NotFoundProblem } from '../common/problems/problem';
 import { PageAccessService } from './page-access.service';
 import { PageBinService } from './page-bin.service';
 import { PageBrowseService } from './page-browse.service';
-import { PageWriterService } from './page-writer.service';
+import { PageWriterService, Precondition } from './page-writer.service';
+import { CreatePageDto, UpdatePageDto } from './dto/page.dto';
 import { visibleDeprecatedTarget } from './deprecated-target';
-import { PageResponse, toPageResponse } from './pages.mapper';
+import { PageLinkResponse, PageResponse, toPageResponse } from './pages.mapper';
+import { PageResponseCache } from './page-response-cache';
 import { ImportedPage, ImportOutcome, MediaReferences, ReviewDuePage } from './pages.types';
 import { MarkdownRenderer } from './rendering/markdown-renderer';
 import { SiteVariablesService } from './site-variables.service';
@@ -23,6 +26,22 @@ import { mergeVariables, referencedVariableNames } from './variables';
 export interface PageRead {
   etag: string;
   body: PageResponse;
+}
+
+/**
+ * A conditional read (If-None-Match): the representation with its ETag, or only the ETag when
+ * the client's copy is current (304). Both page representations (JSON and `/raw` Markdown) are
+ * answered through `conditional`, the one place their ETags are compared.
+ */
+export type ConditionalRead<T> = { etag: string; body: T } | { etag: string; notModified: true };
+
+async function conditional<T>(
+  etag: string,
+  ifNoneMatch: string | undefined,
+  body: () => T | Promise<T>,
+): Promise<ConditionalRead<T>> {
+  if (etagMatches(ifNoneMatch, etag)) return { etag, notModified: true };
+  return { etag, body: await body() };
 }
 
 export function etagOf(revision: number): string {
@@ -44,6 +63,7 @@ export class PagesService {
     private readonly renderer: MarkdownRenderer,
     private readonly siteVariables: SiteVariablesService,
     private readonly bin: PageBinService,
+    private readonly responses: PageResponseCache,
   ) {}
 
   /** CONTRACTS: the live page if `user` may see it, else 404 `page_not_found`. */
@@ -52,15 +72,26 @@ export class PagesService {
   }
 
   /** A visible page with HTML and backlinks; only the ETag when `ifNoneMatch` names it (304). */
-  async read(
-    slug: string,
-    user: AuthUser,
-    ifNoneMatch?: string,
-  ): Promise<PageRead | { etag: string; notModified: true }> {
+  /**
+   * The JSON bytes of a visible page with HTML and backlinks; only the ETag when `ifNoneMatch`
+   * names it (304). The page's serialised response is kept by state (PageResponseCache): a read
+   * of a cached page reads its head row (no Markdown or HTML) and the caller's members only.
+   */
+  async read(slug: string, user: AuthUser, ifNoneMatch?: string): Promise<ConditionalRead<Buffer>> {
+    const head = await this.pages.findLiveHead(normaliseSlug(slug));
+    if (!head || !this.access.canSee(head.page, user)) throw new NotFoundProblem('page');
+    const frame = this.responses.get(head.page.id, PageResponseCache.versionOf(head));
+    if (frame) {
+      return conditional(etagOf(head.page.revision), ifNoneMatch, async () =>
+        frame.render(await this.callerMembers(head.page, user)),
+      );
+    }
+    // Not cached in this state: the whole row, read again (the page may have moved on since).
     const row = await this.visibleRow(slug, user);
-    const etag = etagOf(row.page.revision);
-    if (etagMatches(ifNoneMatch, etag)) return { etag, notModified: true };
-    return this.respond(row, user);
+    return conditional(etagOf(row.page.revision), ifNoneMatch, async () => {
+      const { body } = await this.respond(row, user);
+      return this.responses.put(row.page.id, PageResponseCache.versionOf(row), body).render(body);
+    });
   }
 
   /** Response for a page just written by `user` (create, update, restore). */
@@ -70,9 +101,41 @@ export class PagesService {
     return this.respond(row, user);
   }
 
-  async raw(slug: string, user: AuthUser): Promise<{ etag: string; markdown: string }> {
+  /** POST /api/pages: writes the page and answers it as read back, with Location and ETag. */
+  async create(body: CreatePageDto, user: AuthUser): Promise<Created<PageResponse>> {
+    const read = await this.readById((await this.writer.create(body, user)).id, user);
+    return new Created(read.body, locationOf('pages', read.body.slug), { ETag: read.etag });
+  }
+
+  /** PUT /api/pages/{slug}: the page as updated, with its new ETag. */
+  async update(
+    slug: string,
+    body: UpdatePageDto,
+    user: AuthUser,
+    precondition: Precondition,
+  ): Promise<PageRead> {
+    return this.readById(await this.writer.update(slug, body, user, precondition), user);
+  }
+
+  /** The page as a revision restored it (a new revision). */
+  async restoreRevision(
+    revisionId: string,
+    user: AuthUser,
+    precondition: Precondition,
+  ): Promise<PageResponse> {
+    const pageId = await this.writer.restoreRevision(revisionId, user, precondition);
+    return (await this.readById(pageId, user)).body;
+  }
+
+  /** The page as restored from the bin, under its slug or `newSlug`. */
+  async restoreFromBin(id: string, user: AuthUser, newSlug?: string): Promise<PageResponse> {
+    return (await this.readById((await this.bin.restore(id, user, newSlug)).id, user)).body;
+  }
+
+  /** A visible page's Markdown as stored; only the ETag when `ifNoneMatch` names it (304). */
+  async raw(slug: string, user: AuthUser, ifNoneMatch?: string): Promise<ConditionalRead<string>> {
     const page = await this.getVisible(slug, user);
-    return { etag: etagOf(page.revision), markdown: page.content };
+    return conditional(etagOf(page.revision), ifNoneMatch, () => page.content);
   }
 
   /** CONTRACTS: saved values, site-wide overridden by the page's own. */
@@ -178,13 +241,27 @@ export class PagesService {
   }
 
   private async respond(row: PageRow, user: AuthUser): Promise<PageRead> {
-    const [html, backlinks, deprecatedTarget] = await Promise.all([
+    const [html, members] = await Promise.all([
       this.htmlOf(row),
-      this.browse.backlinks(row.page.id, row.page.slug, user),
-      visibleDeprecatedTarget(this.pages, row.page.deprecatedTarget, user),
+      this.callerMembers(row.page, user),
     ]);
-    const body = toPageResponse(row, html, backlinks);
-    return { etag: etagOf(row.page.revision), body: { ...body, deprecatedTarget } };
+    const body = toPageResponse(row, html, members.backlinks);
+    return {
+      etag: etagOf(row.page.revision),
+      body: { ...body, deprecatedTarget: members.deprecatedTarget },
+    };
+  }
+
+  /** What a page read shows depending on who reads: visible backlinks and deprecated target. */
+  private async callerMembers(
+    page: Pick<PageRecord, 'id' | 'slug' | 'deprecatedTarget'>,
+    user: AuthUser,
+  ): Promise<{ backlinks: PageLinkResponse[]; deprecatedTarget: string | null }> {
+    const [backlinks, deprecatedTarget] = await Promise.all([
+      this.browse.backlinks(page.id, page.slug, user),
+      visibleDeprecatedTarget(this.pages, page.deprecatedTarget, user),
+    ]);
+    return { backlinks, deprecatedTarget };
   }
 
   /**

@@ -8,7 +8,6 @@ import { ApiProblems, ApiResult } from '../common/openapi/api-result.decorator';
 import { RestoreRevisionDto } from './dto/page.dto';
 import { RevisionListQueryDto } from './dto/page-query.dto';
 import { PageRevisionsService } from './page-revisions.service';
-import { PageWriterService } from './page-writer.service';
 import { PageResponse, RevisionResponse, RevisionSummaryList } from './dto/page-response.dto';
 import { RevisionSummaryResponse } from './pages.mapper';
 import { PagesService } from './pages.service';
@@ -22,7 +21,6 @@ import { PagesService } from './pages.service';
 export class RevisionsController {
   constructor(
     private readonly revisions: PageRevisionsService,
-    private readonly writer: PageWriterService,
     private readonly pages: PagesService,
   ) {}
 
@@ -55,16 +53,12 @@ export class RevisionsController {
   })
   @ApiResult(PageResponse)
   @ApiProblems(409)
-  async restoreRevision(
+  restoreRevision(
     @Param('id', new UuidParam('revision')) id: string,
     @Body() body: RestoreRevisionDto,
     @Headers('if-match') ifMatch: string | undefined,
     @CurrentUser() user: AuthUser,
   ): Promise<PageResponse> {
-    const pageId = await this.writer.restoreRevision(id, user, {
-      ifMatch,
-      baseRevision: body.baseRevision,
-    });
-    return (await this.pages.readById(pageId, user)).body;
+    return this.pages.restoreRevision(id, user, { ifMatch, baseRevision: body.baseRevision });
   }
 }

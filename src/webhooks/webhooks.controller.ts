@@ -1,7 +1,21 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Patch,
+  Post,
+  Query,
+  Res,
+} from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
 import type { AuthUser } from '../common/auth/auth-user';
 import { AdminOnly, CurrentUser } from '../common/auth/route-policy';
+import { answerWrite } from '../common/http/created';
+import { UuidParam } from '../common/http/uuid-param.pipe';
 import { Paged, parseListRequest } from '../common/http/pagination';
 import { ListQueryDto } from '../common/http/list-query.dto';
 import { ApiResult } from '../common/openapi/api-result.decorator';
@@ -13,7 +27,6 @@ import {
   WebhookList,
   WebhookResponse,
 } from './dto/webhook-response.dto';
-import { toWebhookCreated, toWebhookResponse } from './webhooks.mapper';
 import { WebhooksService } from './webhooks.service';
 
 /** Signed webhooks (Standard Webhooks): administrators subscribe URLs to kb's events. */
@@ -28,43 +41,47 @@ export class WebhooksController {
     summary:
       'Subscribe a URL to events; answers the signing secret (generated when not given) only here',
   })
-  @ApiResult(WebhookCreatedResponse)
+  @ApiResult(WebhookCreatedResponse, { headers: ['Location'] })
   async createWebhook(
     @CurrentUser() user: AuthUser,
     @Body() body: CreateWebhookDto,
+    @Res({ passthrough: true }) res: Response,
   ): Promise<WebhookCreatedResponse> {
-    return toWebhookCreated(await this.webhooks.create(body, user));
+    return answerWrite(res, await this.webhooks.create(body, user));
   }
 
   @Get()
   @ApiOperation({ summary: 'Every webhook (without secrets)' })
   @ApiResult(WebhookList)
-  async listWebhooks(): Promise<Paged<WebhookResponse>> {
-    return { items: (await this.webhooks.list()).map(toWebhookResponse), nextCursor: null };
+  listWebhooks(): Promise<Paged<WebhookResponse>> {
+    return this.webhooks.list();
   }
 
   @Get(':id')
   @ApiOperation({ summary: 'One webhook (without its secret)' })
   @ApiResult(WebhookResponse)
-  async getWebhook(@Param('id') id: string): Promise<WebhookResponse> {
-    return toWebhookResponse(await this.webhooks.get(id));
+  getWebhook(@Param('id', new UuidParam('webhook')) id: string): Promise<WebhookResponse> {
+    return this.webhooks.get(id);
   }
 
   @Patch(':id')
   @ApiOperation({ summary: 'Change the URL, events, secret or active flag' })
   @ApiResult(WebhookResponse)
-  async updateWebhook(
+  updateWebhook(
     @CurrentUser() user: AuthUser,
-    @Param('id') id: string,
+    @Param('id', new UuidParam('webhook')) id: string,
     @Body() body: UpdateWebhookDto,
   ): Promise<WebhookResponse> {
-    return toWebhookResponse(await this.webhooks.update(id, body, user));
+    return this.webhooks.update(id, body, user);
   }
 
   @Delete(':id')
   @HttpCode(204)
   @ApiOperation({ summary: 'Delete a webhook with its deliveries' })
-  async deleteWebhook(@CurrentUser() user: AuthUser, @Param('id') id: string): Promise<void> {
+  async deleteWebhook(
+    @CurrentUser() user: AuthUser,
+    @Param('id', new UuidParam('webhook')) id: string,
+  ): Promise<void> {
     await this.webhooks.remove(id, user);
   }
 
@@ -72,7 +89,7 @@ export class WebhooksController {
   @ApiOperation({ summary: "The webhook's deliveries, newest first, with every attempt" })
   @ApiResult(WebhookDeliveryList)
   listWebhookDeliveries(
-    @Param('id') id: string,
+    @Param('id', new UuidParam('webhook')) id: string,
     @Query() query: ListQueryDto,
   ): Promise<Paged<WebhookDeliveryResponse>> {
     return this.webhooks.listDeliveries(id, parseListRequest(query));
@@ -84,8 +101,8 @@ export class WebhooksController {
   @ApiResult(WebhookDeliveryResponse)
   redeliverWebhookDelivery(
     @CurrentUser() user: AuthUser,
-    @Param('id') id: string,
-    @Param('deliveryId') deliveryId: string,
+    @Param('id', new UuidParam('webhook')) id: string,
+    @Param('deliveryId', new UuidParam('delivery')) deliveryId: string,
   ): Promise<WebhookDeliveryResponse> {
     return this.webhooks.redeliver(id, deliveryId, user);
   }

@@ -4,16 +4,21 @@ import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import type { AuthUser } from '../common/auth/auth-user';
 import { APP_CONFIG, AppConfig } from '../common/config/app-config';
+import { Created, locationOf } from '../common/http/created';
 import { cursorString, encodeCursor, Paged, ListRequest } from '../common/http/pagination';
 import { audit } from '../common/logging/audit';
 import { fieldProblem, NotFoundProblem } from '../common/problems/problem';
 import { hostOf, isPrivateAddress } from './destination-guard';
 import type { CreateWebhookDto, UpdateWebhookDto } from './dto/webhook.dto';
-import type { WebhookDeliveryResponse } from './dto/webhook-response.dto';
+import type {
+  WebhookCreatedResponse,
+  WebhookDeliveryResponse,
+  WebhookResponse,
+} from './dto/webhook-response.dto';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookDispatcher } from './webhook-dispatcher';
 import { newWebhookSecret, secretBytes } from './webhook-signature';
-import { toDeliveryResponse } from './webhooks.mapper';
+import { toDeliveryResponse, toWebhookCreated, toWebhookResponse } from './webhooks.mapper';
 import { WebhookRecord, WebhooksRepository } from './webhooks.repository';
 
 /** Admin-managed webhook subscriptions, their deliveries, and redelivery. */
@@ -26,7 +31,8 @@ export class WebhooksService {
     private readonly dispatcher: WebhookDispatcher,
   ) {}
 
-  async create(body: CreateWebhookDto, actor: AuthUser): Promise<WebhookRecord> {
+  /** Answers the signing secret, here only. */
+  async create(body: CreateWebhookDto, actor: AuthUser): Promise<Created<WebhookCreatedResponse>> {
     const now = new Date();
     const webhook: WebhookRecord = {
       id: randomUUID(),
@@ -40,21 +46,20 @@ export class WebhooksService {
     };
     await this.webhooks.insert(webhook);
     audit('webhook.created', { actorId: actor.id, target: `webhook:${webhook.id}` });
-    return webhook;
+    return new Created(toWebhookCreated(webhook), locationOf('webhooks', webhook.id));
   }
 
-  list(): Promise<WebhookRecord[]> {
-    return this.webhooks.list();
+  /** Every webhook, without secrets, in one page. */
+  async list(): Promise<Paged<WebhookResponse>> {
+    return { items: (await this.webhooks.list()).map(toWebhookResponse), nextCursor: null };
   }
 
-  async get(id: string): Promise<WebhookRecord> {
-    const webhook = await this.webhooks.find(id);
-    if (!webhook) throw new NotFoundProblem('webhook');
-    return webhook;
+  async get(id: string): Promise<WebhookResponse> {
+    return toWebhookResponse(await this.find(id));
   }
 
-  async update(id: string, body: UpdateWebhookDto, actor: AuthUser): Promise<WebhookRecord> {
-    const current = await this.get(id);
+  async update(id: string, body: UpdateWebhookDto, actor: AuthUser): Promise<WebhookResponse> {
+    const current = await this.find(id);
     const next: WebhookRecord = {
       ...current,
       url: body.url === undefined ? current.url : await this.checkedUrl(body.url),
@@ -66,7 +71,13 @@ export class WebhooksService {
     if (!(await this.webhooks.update(next))) throw new NotFoundProblem('webhook');
     audit('webhook.updated', { actorId: actor.id, target: `webhook:${id}` });
     if (next.active) this.dispatcher.kick();
-    return next;
+    return toWebhookResponse(next);
+  }
+
+  private async find(id: string): Promise<WebhookRecord> {
+    const webhook = await this.webhooks.find(id);
+    if (!webhook) throw new NotFoundProblem('webhook');
+    return webhook;
   }
 
   async remove(id: string, actor: AuthUser): Promise<void> {
@@ -76,7 +87,7 @@ export class WebhooksService {
 
   /** A webhook's deliveries, newest first, each with its attempts. */
   async listDeliveries(id: string, page: ListRequest): Promise<Paged<WebhookDeliveryResponse>> {
-    await this.get(id);
+    await this.find(id);
     const before = page.cursor ? Number(cursorString(page.cursor, 's')) : null;
     const rows = await this.deliveries.list(
       id,
@@ -105,7 +116,7 @@ export class WebhooksService {
     deliveryId: string,
     actor: AuthUser,
   ): Promise<WebhookDeliveryResponse> {
-    await this.get(id);
+    await this.find(id);
     const delivery = await this.deliveries.find(id, deliveryId);
     if (!delivery) throw new NotFoundProblem('delivery');
     const now = new Date();

@@ -3,11 +3,12 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
+import { eventually } from '../support/eventually';
 import { RunningKb, startKb } from '../support/kb-process';
 import { createPrivateMariaDb, PrivateMariaDb } from '../support/private-mariadb';
 import { S3TestServer, startS3Server } from '../support/s3-server';
 import { Acknowledged, call, Outcome, startLoad } from './load';
-import { freePort, Service, startNginx } from './services';
+import { freePort, inEphemeralRange, Service, startNginx } from './services';
 
 const PASSWORD = 'cluster-password';
 
@@ -134,13 +135,29 @@ describe('three kb instances behind nginx', () => {
     return slugs;
   }
 
-  /** What to read when the load failed: the failures, nginx's error log, each instance's log tail. */
-  function diagnosis(failed: Outcome[], restarts: string[]): string {
+  /**
+   * What to read when the load failed: the failures, each with the process of this deployment
+   * that logged its request id (none: something else answered on an instance's port), nginx's
+   * error log, each instance's log tail.
+   */
+  function diagnosis(failed: Outcome[], restarts: string[], stopped: RunningKb[]): string {
     const log = join(dir, 'nginx-error.log');
     const tail = (text: string) => text.split('\n').slice(-40).join('\n');
+    const processes = [
+      ...stopped.map((kb) => ({ name: `pid ${kb.pid} (stopped)`, kb })),
+      ...instances.map((kb, i) => ({ name: `pid ${kb.pid} (instance ${i})`, kb })),
+    ];
+    const answeredBy = (o: Outcome) => {
+      const id = (JSON.parse(o.detail ?? '{}') as { requestId?: string }).requestId;
+      if (!id) return 'no request id: no kb answered';
+      const found = processes.filter((p) => p.kb.output().includes(`"requestId":"${id}"`));
+      return found.length > 0
+        ? `logged by ${found.map((p) => p.name).join(', ')}`
+        : 'logged by no kb process of this deployment';
+    };
     return [
       `${failed.length} failed requests:`,
-      ...failed.map((o) => `  ${o.op} ${o.status} ${o.detail}`),
+      ...failed.map((o) => `  ${o.op} ${o.status} ${o.detail} (${answeredBy(o)})`),
       'restarts:',
       ...restarts.map((r) => `  ${r}`),
       'nginx error log:',
@@ -154,19 +171,24 @@ describe('three kb instances behind nginx', () => {
   it('serves a mixed load with zero failed requests while each instance restarts in turn (SIGTERM)', async () => {
     const selectsBefore = await replicaSelects();
     const load = startLoad(nginx.url, token, await seedPages('rolling', 4), ack, readerToken);
+    // While an instance restarts its port is unbound; outside the kernel's ephemeral range no
+    // other process's listen(0) can take it meanwhile and answer in its place (freePort).
+    expect(ports.filter(inEphemeralRange)).toEqual([]);
     const restarts: string[] = [];
+    const stopped: RunningKb[] = [];
     for (let i = 0; i < 3; i++) {
       restarts.push(`${new Date().toISOString()} SIGTERM instance ${i} (port ${ports[i]})`);
       expect(await instances[i].signal('SIGTERM')).toBe(0);
       expect(instances[i].output()).toContain('shut down: every request finished');
       restarts.push(`${new Date().toISOString()} instance ${i} stopped`);
+      stopped.push(instances[i]);
       instances[i] = await startKb(envFor(ports[i]));
       restarts.push(`${new Date().toISOString()} instance ${i} ready again`);
     }
     const outcomes = await load.stop();
     expect(outcomes.length).toBeGreaterThan(20);
     const failed = outcomes.filter((o) => o.detail !== undefined);
-    if (failed.length > 0) throw new Error(diagnosis(failed, restarts));
+    if (failed.length > 0) throw new Error(diagnosis(failed, restarts, stopped));
     expect(outcomes.filter((o) => o.op === 'import job').length).toBeGreaterThan(0);
     // Another user's lists and searches were served by the replica.
     expect(await replicaSelects()).toBeGreaterThan(selectsBefore + 10);
@@ -246,6 +268,29 @@ describe('three kb instances behind nginx', () => {
     }
   });
 
+  it('accepts a browser session from its own address on a non-default port through nginx, refuses another origin', async () => {
+    // nginx listens on a port other than 80 here: the Origin a browser sends names it, and kb
+    // compares it with the Host nginx passes on (X-Forwarded-Host), which must keep the port.
+    const origin = nginx.url;
+    const login = await fetch(`${nginx.url}/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin },
+      body: JSON.stringify({ username: 'admin', password: PASSWORD }),
+    });
+    expect(login.status).toBe(200);
+    const cookie = login.headers.getSetCookie()[0].split(';')[0];
+    const change = (from: string) =>
+      fetch(`${nginx.url}/api/tokens`, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/json', origin: from },
+        body: JSON.stringify({ name: `console ${Date.now()}` }),
+      });
+    expect((await change(origin)).status).toBe(201);
+    const elsewhere = await change(origin.replace(/:\d+$/, ''));
+    expect(elsewhere.status).toBe(403);
+    expect(((await elsewhere.json()) as { code: string }).code).toBe('cross_origin_refused');
+  });
+
   it('lets exactly one of three concurrent updates with the same If-Match win across instances', async () => {
     const [slug] = await seedPages('contended', 1);
     const read = await call(nginx.url, token, 'GET', `/api/pages/${slug}`);
@@ -261,7 +306,7 @@ describe('three kb instances behind nginx', () => {
     expect(results.map((r) => r.status).sort()).toEqual([200, 412, 412]);
   });
 
-  it('keeps the bucket equal to the media rows: every referenced object exists, none left after a purge', async () => {
+  it('keeps every referenced object in the bucket; after a purge and a sweep none is left', async () => {
     const sql = await createConnection(db.url);
     try {
       const hashes = async () =>
@@ -269,7 +314,9 @@ describe('three kb instances behind nginx', () => {
           .map((r) => `${r.sha256.slice(0, 2)}/${r.sha256.slice(2, 4)}/${r.sha256}`)
           .sort();
       expect(ack.media.length).toBeGreaterThan(0);
-      expect(await s3.keys()).toEqual(await hashes());
+      const referenced = await hashes();
+      const stored = new Set(await s3.keys());
+      expect(referenced.filter((key) => !stored.has(key))).toEqual([]);
       const [rows] = await sql.query('SELECT id, kind FROM media');
       for (const { id, kind } of rows as { id: string; kind: string }[]) {
         const res = await call(
@@ -281,7 +328,16 @@ describe('three kb instances behind nginx', () => {
         expect(res.status).toBe(204);
       }
       expect(await hashes()).toEqual([]);
-      expect(await s3.keys()).toEqual([]);
+      // An upload the SIGKILL interrupted between storing its object and inserting its row left
+      // the object behind: the media sweep removes it (docs/media.md). An instance started with
+      // a short grace period and interval sweeps at start-up and every two seconds.
+      await instances[2].signal('SIGTERM');
+      instances[2] = await startKb({
+        ...envFor(ports[2]),
+        MEDIA_SWEEP_GRACE_SECONDS: '1',
+        MEDIA_SWEEP_INTERVAL_SECONDS: '2',
+      });
+      await eventually(async () => expect(await s3.keys()).toEqual([]), 60_000);
     } finally {
       await sql.end();
     }

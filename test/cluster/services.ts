@@ -5,16 +5,64 @@ import { join } from 'node:path';
 
 const root = join(__dirname, '..', '..');
 
-/** A free TCP port on 127.0.0.1 (asked of the kernel, then released). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** Whether nothing listens on `port` (on 127.0.0.1 nor on every address). */
+function portFree(port: number, host?: string): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, host, () => server.close(() => resolve(true)));
   });
+}
+
+/** The kernel's ephemeral port range (`listen(0)` and outgoing connections draw from it). */
+function ephemeralRange(): [number, number] {
+  try {
+    const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8')
+      .trim()
+      .split(/\s+/)
+      .map(Number);
+    if (low > 0 && high >= low) return [low, high];
+  } catch {
+    // not Linux: the IANA dynamic range
+  }
+  return [49152, 65535];
+}
+
+/** Whether the kernel may hand `port` to any process's `listen(0)` (see freePort). */
+export function inEphemeralRange(port: number): boolean {
+  const [low, high] = ephemeralRange();
+  return port >= low && port <= high;
+}
+
+const taken = new Set<number>();
+
+/**
+ * A free TCP port for a service of the deployment, chosen OUTSIDE the kernel's ephemeral range,
+ * as the fixed ports of a real deployment are (3001-3003 in deploy/nginx/kb.conf). An instance
+ * restarted in the rolling restart leaves its port unbound for the seconds it takes to start
+ * again; a port from the ephemeral range can meanwhile be handed by the kernel to any other
+ * process's `listen(0)` (on a shared machine: another test's short-lived kb server), and nginx
+ * then sends this deployment's requests there (answered 401 invalid_token: that kb does not
+ * know the token). Ports outside the range are never handed out that way.
+ */
+export async function freePort(): Promise<number> {
+  const [low, high] = ephemeralRange();
+  // Above the well-known and common service ports, and outside the ephemeral range.
+  const ranges = [
+    [20_000, low - 1],
+    [high + 1, 65_535],
+  ].filter(([from, to]) => to - from >= 1000);
+  if (ranges.length === 0) throw new Error(`no ports outside the ephemeral range ${low}-${high}`);
+  const [from, to] = ranges.reduce((a, b) => (b[1] - b[0] > a[1] - a[0] ? b : a));
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const port = from + Math.floor(Math.random() * (to - from + 1));
+    if (taken.has(port)) continue;
+    if ((await portFree(port, '127.0.0.1')) && (await portFree(port))) {
+      taken.add(port);
+      return port;
+    }
+  }
+  throw new Error(`no free port between ${from} and ${to}`);
 }
 
 async function until(what: string, check: () => Promise<boolean>, ms = 60_000): Promise<void> {

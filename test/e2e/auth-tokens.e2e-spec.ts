@@ -26,6 +26,7 @@ describe('auth: personal access tokens', () => {
     const res = await editor.post('/api/tokens').send({ name: 'ci-import' }).expect(201);
     const token = res.body.token as string;
     expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.headers.location).toBe(`/api/tokens/${res.body.id}`);
     expect(res.body).toEqual({
       id: expect.stringMatching(UUID),
       name: 'ci-import',

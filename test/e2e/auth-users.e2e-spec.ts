@@ -43,6 +43,7 @@ describe('auth: users and groups administration', () => {
         createdAt: expect.stringMatching(ISO),
         updatedAt: expect.stringMatching(ISO),
       });
+      expect(res.headers.location).toBe(`/api/users/${res.body.id}`);
       const row = await t.dataSource.getRepository(UserEntity).findOneByOrFail({ id: res.body.id });
       expect(row.passwordHash).toMatch(/^\$argon2id\$/);
       await login(t, {

@@ -4,6 +4,7 @@ import { eventually } from '../support/eventually';
 import { createTestApp, DB_TYPE, TestApp } from '../support/test-app';
 import { Client, createGroup, createUser, login, TestUser } from '../support/users';
 import { createPage } from '../support/search-support';
+import { listTags } from '../../src/pages/store/page-lists';
 
 /** What each list route answers, read through the read pool and on the main thread. */
 const READS = [
@@ -105,5 +106,20 @@ async function answers(client: Client): Promise<unknown[]> {
     expect(found.body.items.map((i: { slug: string }) => i.slug)).toEqual(['fresh/zebra']);
     const recent = await admin.get('/api/recent?limit=1').expect(200);
     expect(recent.body.items[0].slug).toBe('fresh/zebra');
+  });
+
+  // Last: it closes the pool. At shutdown the HTTP server drains first, but a request whose
+  // client hung up still awaits its query: closing the pool lets the reads in hand finish.
+  it('answers the reads in hand when it closes', async () => {
+    const db = readPool();
+    const admin = { role: 'admin' as const, groups: [] };
+    const before = db.readsServed;
+    const reads = Array.from({ length: 40 }, () => db.read(listTags, admin, undefined, 50));
+    expect(db.readsServed).toBe(before);
+    await db.onModuleDestroy();
+    const answered = await Promise.allSettled(reads);
+    expect(answered.filter((r) => r.status === 'rejected')).toEqual([]);
+    expect(db.readsServed - before).toBe(40);
+    expect(db.readPoolReady).toBe(false);
   });
 });

@@ -30,6 +30,7 @@ describe('webhooks', () => {
       .post('/api/webhooks')
       .send({ url: receiver.url(), events: ['page.created', 'page.updated'], ...body })
       .expect(201);
+    expect(res.headers.location).toBe(`/api/webhooks/${res.body.id}`);
     return res.body as { id: string; secret: string };
   }
 

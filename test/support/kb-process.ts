@@ -90,8 +90,8 @@ function collect(
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`process did not finish within 90 s:\n${stdout}\n${stderr}`));
-    }, 90_000);
+      reject(new Error(`process did not finish within 150 s:\n${stdout}\n${stderr}`));
+    }, 150_000);
     child.once('error', reject);
     child.once('close', (status) => {
       clearTimeout(timer);
@@ -133,8 +133,8 @@ export async function startKb(env: Record<string, string>): Promise<RunningKb> {
   const readyLine = await new Promise<Record<string, unknown>>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`kb did not start within 90 s:\n${stdout}\n${stderr}`));
-    }, 90_000);
+      reject(new Error(`kb did not start within 150 s:\n${stdout}\n${stderr}`));
+    }, 150_000);
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
       const line = stdout.split('\n').find((l) => l.includes('"msg":"kb is ready'));

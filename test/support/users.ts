@@ -24,7 +24,7 @@ export async function createUser(
 ): Promise<TestUser> {
   const username = options.username ?? `${role}${++counter}${randomBytes(2).toString('hex')}`;
   const password = `pw-${randomBytes(6).toString('hex')}`;
-  const user = await t
+  const { body: user } = await t
     .get(UsersService)
     .create({ username, password, role, groups: options.groups });
   return { id: user.id, username: user.username, password, role };

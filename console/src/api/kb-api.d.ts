@@ -2514,6 +2514,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    Location: components["headers"]["Location"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
@@ -2838,6 +2839,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    Location: components["headers"]["Location"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
@@ -3348,12 +3350,12 @@ export interface operations {
     listBrokenLinks: {
         parameters: {
             query?: {
-                /** @description Only pages at this slug or under it (`docs` covers `docs` and `docs/...`). */
-                prefix?: string;
                 /** @description default 20 */
                 limit?: number;
                 /** @description nextCursor from the previous page */
                 cursor?: string;
+                /** @description Only pages at this slug or under it (`docs` covers `docs` and `docs/...`). */
+                prefix?: string;
             };
             header?: never;
             path?: never;
@@ -3863,12 +3865,12 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag you hold: 304 while it is current. */
-                "If-None-Match"?: string;
-                /** @description The range applies only while this ETag is current. */
-                "If-Range"?: string;
                 /** @description One byte range: `bytes=0-99`. */
                 Range?: string;
+                /** @description The range applies only while this ETag is current. */
+                "If-Range"?: string;
+                /** @description The ETag you hold: 304 while it is current. */
+                "If-None-Match"?: string;
             };
             path: {
                 /** @description The id kb gave the resource (a UUID). */
@@ -4068,12 +4070,12 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag you hold: 304 while it is current. */
-                "If-None-Match"?: string;
-                /** @description The range applies only while this ETag is current. */
-                "If-Range"?: string;
                 /** @description One byte range: `bytes=0-99`. */
                 Range?: string;
+                /** @description The range applies only while this ETag is current. */
+                "If-Range"?: string;
+                /** @description The ETag you hold: 304 while it is current. */
+                "If-None-Match"?: string;
             };
             path: {
                 /** @description The id kb gave the resource (a UUID). */
@@ -4727,6 +4729,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    Location: components["headers"]["Location"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;

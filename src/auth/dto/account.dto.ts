@@ -1,26 +1,16 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsString, Length } from 'class-validator';
 import { Optional } from '../../common/problems/optional';
-import { IsSafeText } from '../../common/text/safe-text';
+import { DisplayNameField, NewPasswordField } from './account-fields';
 
 /** PATCH /api/me: what a user may change about their own account. */
 export class UpdateMeDto {
-  @ApiPropertyOptional({ maxLength: 128 })
-  @Optional()
-  @IsString()
-  @Length(1, 128)
-  @IsSafeText()
+  @DisplayNameField()
   displayName?: string;
 
-  @ApiPropertyOptional({
-    minLength: 8,
-    maxLength: 256,
-    description:
-      'a new password; needs currentPassword. Ends your other browser sessions (this one stays signed in).',
-  })
-  @Optional()
-  @IsString()
-  @Length(8, 256)
+  @NewPasswordField(
+    'a new password; needs currentPassword. Ends your other browser sessions (this one stays signed in).',
+  )
   password?: string;
 
   @ApiPropertyOptional({

@@ -2,9 +2,10 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsString, Length, Matches } from 'class-validator';
 import { Optional } from '../../common/problems/optional';
-import { IsSafeText } from '../../common/text/safe-text';
 import { canonicalUsername, IsUsernameText } from '../../common/text/username';
 import { ROLES, type Role } from '../../common/auth/roles';
+import { IsSafeText } from '../../common/text/safe-text';
+import { DisplayNameField, NewPasswordField } from './account-fields';
 
 export const USERNAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{1,63}$/;
 export const USERNAME_MESSAGE =
@@ -34,11 +35,7 @@ export class CreateUserDto {
   @IsIn(ROLES)
   role: Role;
 
-  @ApiPropertyOptional({ maxLength: 128 })
-  @Optional()
-  @IsString()
-  @Length(1, 128)
-  @IsSafeText()
+  @DisplayNameField()
   displayName?: string;
 
   @ApiPropertyOptional({ type: [String], description: 'group names; each must exist' })
@@ -68,17 +65,10 @@ export class UpdateUserDto {
   @IsBoolean()
   disabled?: boolean;
 
-  @ApiPropertyOptional({ maxLength: 128 })
-  @Optional()
-  @IsString()
-  @Length(1, 128)
-  @IsSafeText()
+  @DisplayNameField()
   displayName?: string;
 
-  @ApiPropertyOptional({ minLength: 8, maxLength: 256 })
-  @Optional()
-  @IsString()
-  @Length(8, 256)
+  @NewPasswordField()
   password?: string;
 }
 

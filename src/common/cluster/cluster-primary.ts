@@ -63,94 +63,135 @@ export class WriteLockQueue {
  * that dies otherwise is replaced.
  */
 export async function runPrimary(workers: number, logger: LoggerService): Promise<number> {
-  const lock = new WriteLockQueue();
-  const aggregator = new AggregatorRegistry();
-  const ready = new Set<Worker>();
-  const rates = new ClusterRateLimits(() =>
+  return new ClusterPrimary(workers, logger).run();
+}
+
+/** A promise with its settle functions at hand. */
+interface Deferred<T> {
+  promise: Promise<T>;
+  resolve: (value: T) => void;
+  reject: (reason: unknown) => void;
+}
+
+function deferred<T>(): Deferred<T> {
+  let resolve!: (value: T) => void;
+  let reject!: (reason: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+type StartLine = Record<string, unknown>;
+
+class ClusterPrimary {
+  private readonly lock = new WriteLockQueue();
+  private readonly aggregator = new AggregatorRegistry();
+  private readonly ready = new Set<Worker>();
+  private readonly rates = new ClusterRateLimits(() =>
     Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => !!worker),
   );
-  let stopping = false;
-  let worst = 0;
-  let announce!: (line: Record<string, unknown>) => void;
-  let failStart!: (code: number) => void;
-  const allReady = new Promise<Record<string, unknown>>((resolve, reject) => {
-    announce = resolve;
-    failStart = (code) => reject(code);
-  });
-  let firstLine: Record<string, unknown> | undefined;
-  let firstReady!: () => void;
-  const firstIsReady = new Promise<void>((resolve) => (firstReady = resolve));
+  private stopping = false;
+  /** The worst exit code so far: the primary's own. */
+  private worst = 0;
+  private firstLine: StartLine | undefined;
+  private readonly firstReady = deferred<void>();
+  /** Every worker is ready (with the first one's start line), or one could not start (its code). */
+  private readonly allReady = deferred<StartLine>();
+  /** Every worker has exited: the worst exit code. */
+  private readonly allExited = deferred<number>();
 
-  cluster.on('message', (worker: Worker, message: unknown) => {
+  constructor(
+    private readonly workers: number,
+    private readonly logger: LoggerService,
+  ) {}
+
+  async run(): Promise<number> {
+    cluster.on('message', (worker: Worker, message: unknown) => this.onMessage(worker, message));
+    cluster.on('exit', (worker: Worker, code: number | null, signal: string | null) =>
+      this.onExit(worker, code, signal),
+    );
+    const stop = (signal: NodeJS.Signals) => this.stop(signal);
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
+
+    // A worker that failed to start said why in its output; the primary ends with its code.
+    const started = this.allReady.promise.then(
+      (line) => this.logger.log({ ...line, workers: this.workers }, 'Main'),
+      () => undefined,
+    );
+    cluster.fork();
+    await Promise.race([this.firstReady.promise, this.allExited.promise]);
+    if (!this.stopping) for (let i = 1; i < this.workers; i++) cluster.fork();
+    await Promise.race([started, this.allExited.promise]);
+    return this.allExited.promise;
+  }
+
+  private onMessage(worker: Worker, message: unknown): void {
     if (!isClusterMessage(message)) return;
     switch (message.kb) {
       case 'write-lock-acquire':
-        return lock.acquire(worker, message.id);
+        return this.lock.acquire(worker, message.id);
       case 'write-lock-release':
-        return lock.release(worker, message.id);
+        return this.lock.release(worker, message.id);
       case 'write-lock-progress':
-        return lock.progress(worker);
+        return this.lock.progress(worker);
       case 'metrics-request':
-        aggregator.clusterMetrics().then(
-          (text) => worker.send({ kb: 'metrics-answer', id: message.id, text }),
-          (error: Error) =>
-            worker.send({ kb: 'metrics-answer', id: message.id, error: error.message }),
-        );
-        return;
+        return this.sendMetrics(worker, message.id);
       case 'rate-hit':
-        return rates.hit(worker, message);
+        return this.rates.hit(worker, message);
       case 'rate-store-answer':
-        return rates.answered(message);
+        return this.rates.answered(message);
       case 'ready':
-        ready.add(worker);
-        firstLine ??= message.line;
-        firstReady();
-        if (ready.size === workers) announce(firstLine);
-        return;
+        return this.workerReady(worker, message.line);
     }
-  });
-  const exited = new Promise<number>((resolve) => {
-    cluster.on('exit', (worker: Worker, code: number | null, signal: string | null) => {
-      lock.forget(worker);
-      rates.workerExited(worker);
-      const wasReady = ready.delete(worker);
-      const status = code ?? (signal ? 1 : 0);
-      worst = Math.max(worst, status);
-      if (!stopping && !wasReady) {
-        // A worker that cannot start (configuration, database) will not start when forked again.
-        stopping = true;
-        failStart(status || 1);
-        for (const other of Object.values(cluster.workers ?? {})) other?.process.kill('SIGTERM');
-      } else if (!stopping) {
-        logger.error({
-          msg: 'a worker exited; starting another',
-          pid: worker.process.pid,
-          code,
-          signal,
-        });
-        cluster.fork();
-      }
-      if (Object.keys(cluster.workers ?? {}).length === 0) resolve(worst);
-    });
-  });
+  }
 
-  const stop = (signal: NodeJS.Signals) => {
-    if (stopping) return;
-    stopping = true;
-    logger.log({ msg: `${signal}: passing it to the ${workers} workers`, signal }, 'Main');
+  private sendMetrics(worker: Worker, id: number): void {
+    this.aggregator.clusterMetrics().then(
+      (text) => worker.send({ kb: 'metrics-answer', id, text }),
+      (error: Error) => worker.send({ kb: 'metrics-answer', id, error: error.message }),
+    );
+  }
+
+  private workerReady(worker: Worker, line: StartLine): void {
+    this.ready.add(worker);
+    this.firstLine ??= line;
+    this.firstReady.resolve();
+    if (this.ready.size === this.workers) this.allReady.resolve(this.firstLine);
+  }
+
+  private onExit(worker: Worker, code: number | null, signal: string | null): void {
+    this.lock.forget(worker);
+    this.rates.workerExited(worker);
+    const wasReady = this.ready.delete(worker);
+    const status = code ?? (signal ? 1 : 0);
+    this.worst = Math.max(this.worst, status);
+    if (!this.stopping && !wasReady) {
+      // A worker that cannot start (configuration, database) will not start when forked again.
+      this.stopping = true;
+      this.allReady.reject(status || 1);
+      for (const other of Object.values(cluster.workers ?? {})) other?.process.kill('SIGTERM');
+    } else if (!this.stopping) {
+      this.logger.error({
+        msg: 'a worker exited; starting another',
+        pid: worker.process.pid,
+        code,
+        signal,
+      });
+      cluster.fork();
+    }
+    if (Object.keys(cluster.workers ?? {}).length === 0) this.allExited.resolve(this.worst);
+  }
+
+  private stop(signal: NodeJS.Signals): void {
+    if (this.stopping) return;
+    this.stopping = true;
+    this.logger.log(
+      { msg: `${signal}: passing it to the ${this.workers} workers`, signal },
+      'Main',
+    );
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
-  };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
-
-  // A worker that failed to start said why in its output; the primary ends with its code.
-  const started = allReady.then(
-    (line) => logger.log({ ...line, workers }, 'Main'),
-    () => undefined,
-  );
-  cluster.fork();
-  await Promise.race([firstIsReady, exited]);
-  if (!stopping) for (let i = 1; i < workers; i++) cluster.fork();
-  await Promise.race([started, exited]);
-  return exited;
+  }
 }

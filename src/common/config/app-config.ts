@@ -7,6 +7,9 @@ import {
   RATE_LIMIT_CLASSES,
   RateLimits,
 } from '../rate-limit/rate-limit-policy';
+import { bool, ConfigError, Env, int, oneOf, str, url, urlList } from './env-values';
+
+export { ConfigError } from './env-values';
 
 export type DbType = 'sqlite' | 'mysql';
 
@@ -81,6 +84,12 @@ export interface AppConfig {
   /** How long a resolved credential may be reused from the in-process cache. */
   authCacheSeconds: number;
   /**
+   * Memory for serialised page responses kept per process (PAGE_CACHE_MB, default 64; 0 keeps
+   * none): a page read whose page is there at its revision sends it without reading or
+   * serialising the Markdown and HTML again (src/pages/page-response-cache.ts).
+   */
+  pageCacheBytes: number;
+  /**
    * Worker threads with read-only SQLite connections for reads over many rows (KB_READ_WORKERS,
    * default 2; 0 runs them on the main thread). Unused on MySQL.
    */
@@ -144,43 +153,7 @@ export interface S3StoreConfig {
   forcePathStyle: boolean;
 }
 
-export class ConfigError extends Error {
-  constructor(
-    readonly variable: string,
-    message: string,
-  ) {
-    super(`Invalid configuration: ${variable} ${message}`);
-  }
-}
-
-type Env = Record<string, string | undefined>;
-
 const MIB = 1024 * 1024;
-
-function str(env: Env, name: string): string | undefined {
-  const value = env[name];
-  return value === undefined || value.trim() === '' ? undefined : value.trim();
-}
-
-function int(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = str(env, name);
-  if (raw === undefined) return fallback;
-  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
-  const value = Number(raw);
-  if (value < min || value > max) {
-    throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
-  }
-  return value;
-}
-
-function oneOf<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {
-  const raw = str(env, name);
-  if (raw === undefined) return fallback;
-  if (!(values as readonly string[]).includes(raw)) {
-    throw new ConfigError(name, `must be one of ${values.join(', ')}, got "${raw}"`);
-  }
-  return raw as T;
-}
 
 const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
@@ -211,14 +184,6 @@ function trustProxy(env: Env): boolean | number | string {
   return raw;
 }
 
-function bool(env: Env, name: string, fallback: boolean): boolean {
-  const raw = str(env, name);
-  if (raw === undefined) return fallback;
-  if (raw === 'true') return true;
-  if (raw === 'false') return false;
-  throw new ConfigError(name, `must be true or false, got "${raw}"`);
-}
-
 /** KB_PUBLIC_URL: an http(s) base without query, fragment or credentials; no trailing slash. */
 function publicUrl(env: Env): string | undefined {
   const raw = url(env, 'KB_PUBLIC_URL', ['http:', 'https:']);
@@ -231,32 +196,6 @@ function publicUrl(env: Env): string | undefined {
     );
   }
   return `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`;
-}
-
-function url(env: Env, name: string, protocols: string[]): string | undefined {
-  const raw = str(env, name);
-  if (raw === undefined) return undefined;
-  let parsed: URL;
-  try {
-    parsed = new URL(raw);
-  } catch {
-    throw new ConfigError(name, `must be a URL, got "${raw}"`);
-  }
-  if (!protocols.includes(parsed.protocol)) {
-    throw new ConfigError(name, `must use ${protocols.join(' or ')}, got "${parsed.protocol}"`);
-  }
-  return raw;
-}
-
-/** A comma-separated list of URLs (empty entries ignored). */
-function urlList(env: Env, name: string, protocols: string[]): string[] {
-  const raw = str(env, name);
-  if (raw === undefined) return [];
-  return raw
-    .split(',')
-    .map((item) => item.trim())
-    .filter(Boolean)
-    .map((item) => url({ [name]: item }, name, protocols)!);
 }
 
 function rateLimits(env: Env): RateLimits {
@@ -307,6 +246,49 @@ function mediaStore(env: Env): AppConfig['mediaStore'] {
 
 /** Reads and validates the environment; throws ConfigError naming the first bad variable. */
 export function loadConfig(env: Env = process.env): AppConfig {
+  const database = databaseConfig(env);
+  const admin = adminAccount(env);
+  const allowedOrigins = originList(env);
+  return {
+    port: int(env, 'PORT', 3000, 0, 65535),
+    host: str(env, 'HOST') ?? '0.0.0.0',
+    ...database,
+    ...admin,
+    publicUrl: publicUrl(env),
+    ...pdfService(env),
+    logLevel: oneOf(
+      env,
+      'LOG_LEVEL',
+      ['debug', 'info', 'warn', 'error', 'silent'] as const,
+      'info',
+    ),
+    trustProxy: trustProxy(env),
+    allowedOrigins,
+    ...sessionsAndLogins(env),
+    ...sizeLimits(env),
+    ...backgroundWork(env),
+    passwordHashCost: oneOf(env, 'PASSWORD_HASH_COST', ['default', 'fast'] as const, 'default'),
+    authCacheSeconds: int(env, 'AUTH_CACHE_SECONDS', 5, 0, 300),
+    pageCacheBytes: int(env, 'PAGE_CACHE_MB', 64, 0, 4096) * MIB,
+    readWorkers: int(env, 'KB_READ_WORKERS', 2, 0, 64),
+    workers: int(env, 'KB_WORKERS', availableParallelism(), 1, 256),
+    consoleDir: str(env, 'KB_CONSOLE_DIR') && resolve(str(env, 'KB_CONSOLE_DIR')!),
+    webhooks: webhookConfig(env),
+    rateLimits: rateLimits(env),
+    rateLimitSyncMs: int(env, 'RATE_LIMIT_SYNC_MS', 1000, 10, 60_000),
+    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    idempotency: {
+      ttlSeconds: int(env, 'IDEMPOTENCY_TTL_SECONDS', 86_400, 1, 30 * 86_400),
+      waitMs: int(env, 'IDEMPOTENCY_WAIT_MS', 120_000, 0, 3_600_000),
+      leaseSeconds: int(env, 'IDEMPOTENCY_LEASE_SECONDS', 900, 1, 86_400),
+    },
+    mediaStore: mediaStore(env),
+    shutdownDelaySeconds: int(env, 'SHUTDOWN_DELAY_SECONDS', 0, 0, 300),
+    shutdownTimeoutSeconds: int(env, 'SHUTDOWN_TIMEOUT_SECONDS', 25, 1, 3600),
+  };
+}
+
+function databaseConfig(env: Env) {
   const dataDir = resolve(str(env, 'KB_DATA_DIR') ?? './data');
   const dbType = oneOf(env, 'DB_TYPE', ['sqlite', 'mysql'] as const, 'sqlite');
   const databaseUrl = url(env, 'DATABASE_URL', ['mysql:', 'mariadb:']);
@@ -316,6 +298,19 @@ export function loadConfig(env: Env = process.env): AppConfig {
       'is required when DB_TYPE=mysql (mysql://user:pass@host:3306/db)',
     );
   }
+  return {
+    dataDir,
+    dbType,
+    sqlitePath: resolve(dataDir, str(env, 'SQLITE_FILE') ?? 'kb.sqlite'),
+    databaseUrl,
+    replicaUrls: urlList(env, 'DATABASE_REPLICA_URLS', ['mysql:', 'mariadb:']),
+    replicaStickySeconds: int(env, 'DATABASE_REPLICA_STICKY_SECONDS', 10, 0, 3600),
+    dbCreate: bool(env, 'DB_CREATE', false),
+  };
+}
+
+/** The first administrator, created at start when no user exists. */
+function adminAccount(env: Env) {
   const adminUsername = str(env, 'KB_ADMIN_USERNAME') ?? 'admin';
   if (!/^[a-z0-9][a-z0-9._-]{1,63}$/i.test(adminUsername)) {
     throw new ConfigError('KB_ADMIN_USERNAME', 'must be 2-64 letters, digits, ".", "_" or "-"');
@@ -324,6 +319,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (adminPassword !== undefined && adminPassword.length < 8) {
     throw new ConfigError('KB_ADMIN_PASSWORD', 'must be at least 8 characters');
   }
+  return { adminUsername: adminUsername.toLowerCase(), adminPassword };
+}
+
+function originList(env: Env): string[] {
   const origins = (str(env, 'KB_ALLOWED_ORIGINS') ?? '')
     .split(',')
     .map((o) => o.trim())
@@ -336,74 +335,61 @@ export function loadConfig(env: Env = process.env): AppConfig {
       );
     }
   }
+  return origins;
+}
 
+function pdfService(env: Env) {
   return {
-    port: int(env, 'PORT', 3000, 0, 65535),
-    host: str(env, 'HOST') ?? '0.0.0.0',
-    dataDir,
-    dbType,
-    sqlitePath: resolve(dataDir, str(env, 'SQLITE_FILE') ?? 'kb.sqlite'),
-    databaseUrl,
-    replicaUrls: urlList(env, 'DATABASE_REPLICA_URLS', ['mysql:', 'mariadb:']),
-    replicaStickySeconds: int(env, 'DATABASE_REPLICA_STICKY_SECONDS', 10, 0, 3600),
-    dbCreate: bool(env, 'DB_CREATE', false),
-    adminUsername: adminUsername.toLowerCase(),
-    adminPassword,
-    publicUrl: publicUrl(env),
     pdfServiceUrl: url(env, 'PDF_SERVICE_URL', ['http:', 'https:']),
     pdfHeaderFooter: bool(env, 'PDF_HEADER_FOOTER', true),
     pdfServiceTimeoutMs: int(env, 'PDF_SERVICE_TIMEOUT_MS', 30_000, 100, 600_000),
     pdfServiceUsername: str(env, 'PDF_SERVICE_USERNAME'),
     pdfServicePassword: str(env, 'PDF_SERVICE_PASSWORD'),
-    logLevel: oneOf(
-      env,
-      'LOG_LEVEL',
-      ['debug', 'info', 'warn', 'error', 'silent'] as const,
-      'info',
-    ),
-    trustProxy: trustProxy(env),
-    allowedOrigins: origins,
+  };
+}
+
+function sessionsAndLogins(env: Env) {
+  return {
     sessionIdleMinutes: int(env, 'SESSION_IDLE_MINUTES', 120, 1, 60 * 24 * 30),
     sessionAbsoluteHours: int(env, 'SESSION_ABSOLUTE_HOURS', 24 * 7, 1, 24 * 365),
     loginMaxFailures: int(env, 'LOGIN_MAX_FAILURES', 5, 1, 1000),
     loginIpMaxFailures: int(env, 'LOGIN_IP_MAX_FAILURES', 20, 1, 100_000),
     loginWindowSeconds: int(env, 'LOGIN_WINDOW_SECONDS', 900, 1, 86_400),
+  };
+}
+
+/** Body and content sizes (bytes) and the import's entry count. */
+function sizeLimits(env: Env) {
+  return {
     jsonBodyLimitBytes: int(env, 'JSON_BODY_LIMIT_BYTES', 5 * MIB, 1024, 100 * MIB),
     imageMaxBytes: int(env, 'IMAGE_MAX_BYTES', 10 * MIB, 1, 1024 * MIB),
     attachmentMaxBytes: int(env, 'ATTACHMENT_MAX_BYTES', 50 * MIB, 1, 4096 * MIB),
     importMaxBytes: int(env, 'IMPORT_MAX_BYTES', 100 * MIB, 1, 1024 * MIB),
     importMaxEntries: int(env, 'IMPORT_MAX_ENTRIES', 20_000, 1, 1_000_000),
+    draftMaxBytes: int(env, 'DRAFT_MAX_BYTES', 1 * MIB, 1, 100 * MIB),
+    pageMaxBytes: int(env, 'PAGE_MAX_BYTES', 2 * MIB, 1024, 100 * MIB),
+  };
+}
+
+/** Import jobs, the media sweep and the review check. */
+function backgroundWork(env: Env) {
+  return {
     importJobRetentionDays: int(env, 'IMPORT_JOB_RETENTION_DAYS', 7, 1, 3650),
     importJobLeaseSeconds: int(env, 'IMPORT_JOB_LEASE_SECONDS', 60, 2, 3600),
     importJobResumeSeconds: int(env, 'IMPORT_JOB_RESUME_SECONDS', 3600, 10, 7 * 86_400),
     mediaSweepIntervalSeconds: int(env, 'MEDIA_SWEEP_INTERVAL_SECONDS', 3600, 0, 7 * 86_400),
     mediaSweepGraceSeconds: int(env, 'MEDIA_SWEEP_GRACE_SECONDS', 3600, 1, 30 * 86_400),
-    draftMaxBytes: int(env, 'DRAFT_MAX_BYTES', 1 * MIB, 1, 100 * MIB),
-    pageMaxBytes: int(env, 'PAGE_MAX_BYTES', 2 * MIB, 1024, 100 * MIB),
-    passwordHashCost: oneOf(env, 'PASSWORD_HASH_COST', ['default', 'fast'] as const, 'default'),
     reviewCheckIntervalSeconds: int(env, 'REVIEW_CHECK_INTERVAL_SECONDS', 300, 0, 86_400),
-    authCacheSeconds: int(env, 'AUTH_CACHE_SECONDS', 5, 0, 300),
-    readWorkers: int(env, 'KB_READ_WORKERS', 2, 0, 64),
-    workers: int(env, 'KB_WORKERS', availableParallelism(), 1, 256),
-    consoleDir: str(env, 'KB_CONSOLE_DIR') && resolve(str(env, 'KB_CONSOLE_DIR')!),
-    webhooks: {
-      retryBaseMs: int(env, 'WEBHOOK_RETRY_BASE_MS', 5000, 1, 86_400_000),
-      maxAttempts: int(env, 'WEBHOOK_MAX_ATTEMPTS', 10, 1, 100),
-      timeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
-      pollMs: int(env, 'WEBHOOK_POLL_MS', 1000, 10, 600_000),
-      allowPrivate: bool(env, 'WEBHOOK_ALLOW_PRIVATE', false),
-    },
-    rateLimits: rateLimits(env),
-    rateLimitSyncMs: int(env, 'RATE_LIMIT_SYNC_MS', 1000, 10, 60_000),
-    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
-    idempotency: {
-      ttlSeconds: int(env, 'IDEMPOTENCY_TTL_SECONDS', 86_400, 1, 30 * 86_400),
-      waitMs: int(env, 'IDEMPOTENCY_WAIT_MS', 120_000, 0, 3_600_000),
-      leaseSeconds: int(env, 'IDEMPOTENCY_LEASE_SECONDS', 900, 1, 86_400),
-    },
-    mediaStore: mediaStore(env),
-    shutdownDelaySeconds: int(env, 'SHUTDOWN_DELAY_SECONDS', 0, 0, 300),
-    shutdownTimeoutSeconds: int(env, 'SHUTDOWN_TIMEOUT_SECONDS', 25, 1, 3600),
+  };
+}
+
+function webhookConfig(env: Env): WebhookConfig {
+  return {
+    retryBaseMs: int(env, 'WEBHOOK_RETRY_BASE_MS', 5000, 1, 86_400_000),
+    maxAttempts: int(env, 'WEBHOOK_MAX_ATTEMPTS', 10, 1, 100),
+    timeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
+    pollMs: int(env, 'WEBHOOK_POLL_MS', 1000, 10, 600_000),
+    allowPrivate: bool(env, 'WEBHOOK_ALLOW_PRIVATE', false),
   };
 }
 

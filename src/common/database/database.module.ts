@@ -66,7 +66,11 @@ export class DatabaseModule {
             );
           },
         },
-        { provide: APP_INTERCEPTOR, useClass: ReadYourWritesInterceptor },
+        // Only with read replicas: without them it has nothing to do, and a global interceptor
+        // costs every request an RxJS pipeline.
+        ...(config.dbType === 'mysql' && config.replicaUrls.length > 0
+          ? [{ provide: APP_INTERCEPTOR, useClass: ReadYourWritesInterceptor }]
+          : []),
       ],
       exports: [Database],
     };

@@ -1,4 +1,4 @@
-import { QueryRunner, TableColumnOptions } from 'typeorm';
+import { QueryRunner, TableColumnOptions, TableForeignKey } from 'typeorm';
 import { dialectOf } from './dialect';
 
 /**
@@ -62,4 +62,17 @@ export function columns(queryRunner: QueryRunner) {
       isNullable: nullable,
     }),
   };
+}
+
+/** The column builders of one migration's database. */
+export type Columns = ReturnType<typeof columns>;
+
+/** A foreign key from `column` to `table`'s `id`, deleting the row with its referent. */
+export function references(column: string, table: string): TableForeignKey {
+  return new TableForeignKey({
+    columnNames: [column],
+    referencedTableName: table,
+    referencedColumnNames: ['id'],
+    onDelete: 'CASCADE',
+  });
 }

@@ -84,8 +84,15 @@ export class SqliteReadPool {
     return { pool: 'sqlite_readers', active, waiting: inHand - active };
   }
 
-  async close(): Promise<void> {
+  /**
+   * Stops taking reads, lets the reads in hand finish (a request whose client hung up during
+   * shutdown still awaits its query), up to `graceMs`, then ends the workers.
+   */
+  async close(graceMs = 5_000): Promise<void> {
     this.closed = true;
+    const deadline = Date.now() + graceMs;
+    while (this.workers.some((w) => w.pending.size > 0) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 10));
     await Promise.all(this.workers.map(({ worker }) => worker.terminate()));
   }
 

@@ -44,6 +44,14 @@ export interface PageCreatedEvent {
   actorId: string;
 }
 
+/** What every page event says: which page (as it is now) and who acted. */
+export function pageEvent(
+  page: { id: string; slug: string; title: string; ownerId: string | null },
+  actorId: string,
+): PageBinnedEvent {
+  return { pageId: page.id, slug: page.slug, title: page.title, ownerId: page.ownerId, actorId };
+}
+
 export interface ImportFinishedEvent {
   userId: string;
   format: string;

@@ -1,23 +1,8 @@
-import {
-  CallHandler,
-  ExecutionContext,
-  Injectable,
-  NestInterceptor,
-  SetMetadata,
-} from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import type { NextFunction, Request, Response } from 'express';
-import { Observable } from 'rxjs';
 import { Problem } from '../problems/problem';
-
-const TAKES_JSON_BODY = 'kb:takesJsonBody';
-
-/**
- * Marks a handler that reads a JSON request body without `@Body()` (through `@Req()`), so the
- * media type check applies to it too. Handlers with a `@Body()` parameter need no marker.
- */
-export const TakesJsonBody = (): MethodDecorator => SetMetadata(TAKES_JSON_BODY, true);
 
 /** The media types the JSON body parser reads (app.factory.ts). */
 export const JSON_MEDIA_TYPES = ['application/json', 'application/*+json'];
@@ -29,9 +14,8 @@ export function hasRequestBody(req: Request): boolean {
   return Number.isFinite(length) && length > 0;
 }
 
-/** Whether a handler reads a JSON body: a `@Body()` parameter, or marked with @TakesJsonBody(). */
+/** Whether a handler reads a JSON body: every JSON body comes through a `@Body()` parameter. */
 export function readsJsonBody(controller: object, handler: object): boolean {
-  if (Reflect.getMetadata(TAKES_JSON_BODY, handler)) return true;
   const name = (handler as { name: string }).name;
   const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, name) ?? {}) as Record<
     string,
@@ -43,15 +27,15 @@ export function readsJsonBody(controller: object, handler: object): boolean {
 
 /**
  * 415 `unsupported_media_type` when a route that takes a JSON body receives a body of another
- * media type (or none declared). Runs after the guards, so 401/403 come first; a request with
- * no body at all is left to the validation (400 `invalid_body`). Multipart routes read their
- * own bodies and check their own types.
+ * media type (or none declared). The last global guard, so 401/403 (and 429) come first; a
+ * request with no body at all is left to the validation (400 `invalid_body`). Multipart routes
+ * read their own bodies and check their own types.
  */
 @Injectable()
-export class JsonBodyInterceptor implements NestInterceptor {
+export class JsonBodyGuard implements CanActivate {
   private readonly cache = new WeakMap<object, boolean>();
 
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+  canActivate(context: ExecutionContext): boolean {
     if (context.getType() === 'http') {
       const handler = context.getHandler();
       let takesJson = this.cache.get(handler);
@@ -73,7 +57,7 @@ export class JsonBodyInterceptor implements NestInterceptor {
         );
       }
     }
-    return next.handle();
+    return true;
   }
 }
 

@@ -187,7 +187,7 @@ export interface OperationFacts {
   auth: AuthScheme | 'public';
   /** Roles narrower than "every signed-in user". */
   restrictedRoles: boolean;
-  /** Reads a JSON body (a @Body() parameter or @TakesJsonBody()). */
+  /** Reads a JSON body (a @Body() parameter). */
   jsonBody: boolean;
   multipart: boolean;
   /** Takes query parameters (validated: unknown ones are 422, bad cursors 400). */

@@ -179,7 +179,7 @@ function describeOperation(operation: OperationObject, route: RouteDetail): void
   operation.responses = { ...success, ...errorResponseRefs(statuses) };
 }
 
-/** Authenticated /api routes count against the caller's rate limits (RateLimitInterceptor). */
+/** Authenticated /api routes count against the caller's rate limits (RateLimitGuard). */
 function rateLimited(route: RouteDetail): boolean {
   return route.auth !== 'public' && route.path.startsWith('/api/');
 }

@@ -47,99 +47,101 @@ function isDecompressionError(error: ParserError): boolean {
   return /^(Z_|ERR__|ERR_(BROTLI|ZLIB|ZSTD)_)/.test(code);
 }
 
+const UNSUPPORTED_ENCODING = {
+  status: 415,
+  code: 'unsupported_encoding',
+  detail: 'The request body encoding is not supported.',
+};
+
+/** body-parser's error types and the problem each answers with. */
+const PARSER_PROBLEMS = new Map<string, Pick<ResolvedProblem, 'status' | 'code' | 'detail'>>([
+  [
+    'entity.parse.failed',
+    { status: 400, code: 'invalid_json', detail: 'The request body is not valid JSON.' },
+  ],
+  [
+    'entity.too.large',
+    {
+      status: 413,
+      code: 'payload_too_large',
+      detail: 'The request body is larger than this route accepts.',
+    },
+  ],
+  ['encoding.unsupported', UNSUPPORTED_ENCODING],
+  ['charset.unsupported', UNSUPPORTED_ENCODING],
+  [
+    'request.aborted',
+    { status: 400, code: 'request_aborted', detail: 'The request was aborted by the client.' },
+  ],
+]);
+
+function problem(
+  status: number,
+  code: string,
+  detail: string,
+  unexpected = false,
+): ResolvedProblem {
+  return { status, code, detail, extensions: {}, headers: {}, unexpected };
+}
+
 /** Maps any thrown value to the problem it should answer with. */
 export function resolveProblem(error: unknown, req: Request): ResolvedProblem {
-  const base = { extensions: {}, headers: {}, unexpected: false };
   if (error instanceof Problem) {
     return {
-      ...base,
       status: error.status,
       code: error.code,
       detail: error.detail,
       extensions: error.extensions,
       headers: error.headers,
+      unexpected: false,
     };
   }
   const database = databaseProblem(error);
   if (database) return resolveProblem(database, req);
-  const parser = (error ?? {}) as ParserError;
-  switch (parser.type) {
-    case 'entity.parse.failed':
-      return {
-        ...base,
-        status: 400,
-        code: 'invalid_json',
-        detail: 'The request body is not valid JSON.',
-      };
-    case 'entity.too.large':
-      return {
-        ...base,
-        status: 413,
-        code: 'payload_too_large',
-        detail: 'The request body is larger than this route accepts.',
-      };
-    case 'encoding.unsupported':
-    case 'charset.unsupported':
-      return {
-        ...base,
-        status: 415,
-        code: 'unsupported_encoding',
-        detail: 'The request body encoding is not supported.',
-      };
-    case 'request.aborted':
-      return {
-        ...base,
-        status: 400,
-        code: 'request_aborted',
-        detail: 'The request was aborted by the client.',
-      };
+  const parser = bodyParserProblem((error ?? {}) as ParserError);
+  if (parser) return parser;
+  if (error instanceof HttpException) return httpExceptionProblem(error, req);
+  return problem(
+    500,
+    'internal_error',
+    'Something went wrong on our side. Quote the request id when you report it.',
+    true,
+  );
+}
+
+function bodyParserProblem(error: ParserError): ResolvedProblem | undefined {
+  const known = error.type === undefined ? undefined : PARSER_PROBLEMS.get(error.type);
+  if (known) return problem(known.status, known.code, known.detail);
+  if (isDecompressionError(error)) {
+    return problem(
+      400,
+      'invalid_content_encoding',
+      'The request body does not decompress as its Content-Encoding says.',
+    );
   }
-  if (isDecompressionError(parser)) {
-    return {
-      ...base,
-      status: 400,
-      code: 'invalid_content_encoding',
-      detail: 'The request body does not decompress as its Content-Encoding says.',
-    };
+  return undefined;
+}
+
+/** Nest's own exceptions (and the pipe's): their status, with a code named after it. */
+function httpExceptionProblem(error: HttpException, req: Request): ResolvedProblem {
+  const status = error.getStatus();
+  const response = error.getResponse();
+  const message =
+    typeof response === 'string' ? response : (response as { message?: unknown }).message;
+  // Nest's router answers an unmatched path with NotFoundException("Cannot GET /x").
+  if (
+    status === HttpStatus.NOT_FOUND &&
+    typeof message === 'string' &&
+    message.startsWith(`Cannot ${req.method} `)
+  ) {
+    return problem(status, 'route_not_found', `No route answers ${req.method} ${req.path}.`);
   }
-  if (error instanceof HttpException) {
-    const status = error.getStatus();
-    const response = error.getResponse();
-    const message =
-      typeof response === 'string' ? response : (response as { message?: unknown }).message;
-    // Nest's router answers an unmatched path with NotFoundException("Cannot GET /x").
-    if (
-      status === HttpStatus.NOT_FOUND &&
-      typeof message === 'string' &&
-      message.startsWith(`Cannot ${req.method} `)
-    ) {
-      return {
-        ...base,
-        status,
-        code: 'route_not_found',
-        detail: `No route answers ${req.method} ${req.path}.`,
-      };
-    }
-    const detail = Array.isArray(message)
-      ? message.join('; ')
-      : typeof message === 'string'
-        ? message
-        : error.message;
-    return {
-      ...base,
-      status,
-      code: STATUS_CODES[status] ?? 'error',
-      detail,
-      unexpected: status >= 500,
-    };
-  }
-  return {
-    ...base,
-    status: 500,
-    code: 'internal_error',
-    detail: 'Something went wrong on our side. Quote the request id when you report it.',
-    unexpected: true,
-  };
+  const detail = Array.isArray(message)
+    ? message.join('; ')
+    : typeof message === 'string'
+      ? message
+      : error.message;
+  return problem(status, STATUS_CODES[status] ?? 'error', detail, status >= 500);
 }
 
 /** Builds the RFC 9457 body for a resolved problem. */

@@ -1,6 +1,14 @@
-import { ValidationError } from 'class-validator';
-import { FieldProblems, InvalidTypeProblem } from './problem';
-import { flattenValidationErrors, validationProblem } from './validation';
+import { ArrayNotEmpty, IsArray, IsString, ValidateIf, ValidationError } from 'class-validator';
+import { FieldProblems, InvalidTypeProblem, Problem } from './problem';
+import {
+  createValidationPipe,
+  EachString,
+  flattenValidationErrors,
+  KeepsOtherMembers,
+  malformedAs,
+  problemCode,
+  validationProblem,
+} from './validation';
 
 function error(
   property: string,
@@ -56,6 +64,71 @@ describe('validationProblem', () => {
       errors: [
         { field: 'slug', code: 'is_string', message: 'slug must be a string' },
         { field: 'lifecycle', code: 'is_in', message: 'lifecycle must be one of' },
+      ],
+    });
+  });
+});
+
+describe('KeepsOtherMembers', () => {
+  @KeepsOtherMembers()
+  class OpenBody {
+    @IsString()
+    content: string;
+
+    [member: string]: unknown;
+  }
+
+  const pipe = createValidationPipe();
+  const body = { type: 'body', metatype: OpenBody } as const;
+
+  it('validates the declared members and keeps the others as own members', async () => {
+    const input = JSON.parse('{"content":"x","tags":["a"],"__proto__":{"polluted":true}}');
+    const result = (await pipe.transform(input, body)) as Record<string, unknown>;
+    expect(result).toBeInstanceOf(OpenBody);
+    expect(Object.keys(result)).toEqual(['content', 'tags', '__proto__']);
+    expect(result.tags).toEqual(['a']);
+    // `__proto__` stays a member: it does not replace the prototype.
+    expect(Object.getPrototypeOf(result)).toBe(OpenBody.prototype);
+    expect(result.polluted).toBeUndefined();
+  });
+
+  it('still refuses a wrong type of a declared member', async () => {
+    await expect(pipe.transform({ content: 3, other: 1 }, body)).rejects.toBeInstanceOf(
+      InvalidTypeProblem,
+    );
+  });
+});
+
+describe('constraint contexts (problemCode, malformedAs, EachString)', () => {
+  class Selection {
+    @ValidateIf((_dto, value) => value !== undefined)
+    @IsArray(malformedAs('invalid_items', 'items must be an array.'))
+    @ArrayNotEmpty(problemCode('empty', 'Name at least one.'))
+    @EachString('An item must be a string.')
+    items?: string[];
+  }
+  const pipe = createValidationPipe();
+  const check = (body: unknown) =>
+    pipe.transform(body, { type: 'body', metatype: Selection }).then(
+      () => 'ok',
+      (error: Problem) => ({ status: error.status, code: error.code, ...error.extensions }),
+    );
+
+  it('names the field code, answers a wrong type with its own 400, and places item type errors at their index', async () => {
+    await expect(check({ items: ['a'] })).resolves.toBe('ok');
+    await expect(check({ items: [] })).resolves.toEqual({
+      status: 422,
+      code: 'validation_failed',
+      errors: [{ field: 'items', code: 'empty', message: 'Name at least one.' }],
+    });
+    await expect(check({ items: 'a' })).resolves.toEqual({ status: 400, code: 'invalid_items' });
+    await expect(check({ items: null })).resolves.toEqual({ status: 400, code: 'invalid_items' });
+    await expect(check({ items: ['a', 7, 'b', null] })).resolves.toEqual({
+      status: 400,
+      code: 'invalid_type',
+      errors: [
+        { field: 'items.1', code: 'not_a_string', message: 'An item must be a string.' },
+        { field: 'items.3', code: 'not_a_string', message: 'An item must be a string.' },
       ],
     });
   });

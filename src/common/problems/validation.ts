@@ -1,5 +1,5 @@
 import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
-import { getMetadataStorage } from 'class-validator';
+import { getMetadataStorage, ValidateBy, ValidationOptions } from 'class-validator';
 import {
   BadRequestProblem,
   FieldProblem,
@@ -14,6 +14,8 @@ import {
  * is malformed syntax (400 `invalid_type`); every other constraint (length, range, pattern,
  * allowed values, unknown fields) is a semantic problem (422 `validation_failed`).
  */
+const EACH_STRING = 'eachString';
+
 const TYPE_CONSTRAINTS = new Set([
   'isString',
   'isNumber',
@@ -23,11 +25,49 @@ const TYPE_CONSTRAINTS = new Set([
   'isObject',
   'isDate',
   'nestedValidation',
+  EACH_STRING,
 ]);
+
+/** What a constraint's `context` says about the problem it makes (see problemCode, malformedAs). */
+interface ConstraintContext {
+  /** The field problem's code instead of the constraint's name. */
+  code?: string;
+  /** A wrong JSON type answered as this 400 problem alone (no field list). */
+  malformed?: string;
+}
+
+/** A constraint whose field problem has this code: `@ArrayNotEmpty(problemCode('empty'))`. */
+export function problemCode(code: string, message?: string): ValidationOptions {
+  return { context: { code } satisfies ConstraintContext, ...(message ? { message } : {}) };
+}
+
+/**
+ * A type constraint whose failure is the 400 problem `code` with `message` as its detail,
+ * instead of `invalid_type` with a field list: `@IsObject(malformedAs('invalid_variables', …))`.
+ */
+export function malformedAs(code: string, message: string): ValidationOptions {
+  return { context: { malformed: code } satisfies ConstraintContext, message };
+}
+
+/**
+ * Every item of an array member is a string; each other item is a 400 type problem of its
+ * own, at its index (`slugs.1`, code `not_a_string`). Not an array: left to `@IsArray()`.
+ */
+export function EachString(message = 'Each item must be a string.'): PropertyDecorator {
+  return ValidateBy({
+    name: EACH_STRING,
+    validator: {
+      validate: (value: unknown) =>
+        !Array.isArray(value) || value.every((item) => typeof item === 'string'),
+      defaultMessage: () => message,
+    },
+  });
+}
 
 /** One flattened constraint failure; `type` marks a wrong JSON type of a present value. */
 interface ClassifiedProblem extends FieldProblem {
   type: boolean;
+  malformed?: string;
 }
 
 function classify(errors: ValidationError[], parent = ''): ClassifiedProblem[] {
@@ -37,10 +77,25 @@ function classify(errors: ValidationError[], parent = ''): ClassifiedProblem[] {
     for (const [constraint, message] of Object.entries(error.constraints ?? {})) {
       // A missing required member also fails its type check: that is a 422, not a type error.
       const type = TYPE_CONSTRAINTS.has(constraint) && error.value !== undefined;
-      problems.push({ field, code: constraintCode(constraint), message, type });
+      const context = (error.contexts?.[constraint] ?? {}) as ConstraintContext;
+      if (constraint === EACH_STRING && Array.isArray(error.value)) {
+        problems.push(...badItems(error.value as unknown[], field, message));
+        continue;
+      }
+      const code = context.code ?? constraintCode(constraint);
+      problems.push({ field, code, message, type, malformed: context.malformed });
     }
     if (error.children?.length) problems.push(...classify(error.children, field));
   }
+  return problems;
+}
+
+function badItems(items: unknown[], field: string, message: string): ClassifiedProblem[] {
+  const problems: ClassifiedProblem[] = [];
+  items.forEach((item, index) => {
+    if (typeof item !== 'string')
+      problems.push({ field: `${field}.${index}`, code: 'not_a_string', message, type: true });
+  });
   return problems;
 }
 
@@ -69,6 +124,8 @@ const plain = ({ field, code, message }: FieldProblem): FieldProblem => ({ field
 export function validationProblem(errors: ValidationError[]): Problem {
   const problems = classify(errors);
   const typeErrors = problems.filter((p) => p.type);
+  const malformed = typeErrors.find((p) => p.malformed);
+  if (malformed?.malformed) return new BadRequestProblem(malformed.malformed, malformed.message);
   if (typeErrors.length > 0) {
     return new ClassValidatorTypeProblem(typeErrors.map(plain), problems.map(plain));
   }
@@ -132,6 +189,32 @@ export function BodyMayBeOmitted(): ClassDecorator {
   return (target) => void omittableBodies.add(target);
 }
 
+const openBodies = new WeakSet<object>();
+
+/**
+ * Marks a body class that keeps members it does not declare (a draft keeps its editor's own
+ * state): the declared members are validated as usual, the others pass through unchecked.
+ */
+export function KeepsOtherMembers(): ClassDecorator {
+  return (target) => void openBodies.add(target);
+}
+
+/** Splits a body into its declared members and the rest (defined as own data, so `__proto__` stays a member). */
+function splitMembers(body: object, metatype: object): [object, Record<string, unknown>] {
+  const members = membersOf(metatype);
+  const declared: Record<string, unknown> = {};
+  const others: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(body)) {
+    Object.defineProperty(members.has(name) ? declared : others, name, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return [declared, others];
+}
+
 /**
  * The one validation pipe: a body that is not a JSON object, or a member of the wrong JSON
  * type, is a 400; unknown fields and wrong values are 422 field problems.
@@ -151,8 +234,19 @@ class ProblemValidationPipe extends ValidationPipe {
           'The request body must be a JSON object (Content-Type: application/json).',
         );
       }
+      if (openBodies.has(metadata.metatype as object)) {
+        const [declared, others] = splitMembers(value, metadata.metatype as object);
+        return Object.defineProperties(
+          (await this.check(declared, metadata)) as object,
+          Object.getOwnPropertyDescriptors(others),
+        );
+      }
       assertFewUnknownMembers(value, metadata.metatype as object);
     }
+    return this.check(value, metadata);
+  }
+
+  private async check(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     try {
       return await super.transform(value, metadata);
     } catch (error) {

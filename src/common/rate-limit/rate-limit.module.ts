@@ -1,9 +1,12 @@
 import { Module } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
-import { RateLimitInterceptor } from './rate-limit.interceptor';
+import { RateLimitGuard } from './rate-limit.guard';
 
-/** Registers the rate limits for every route (see RateLimitInterceptor). */
+/**
+ * The rate limits for every route (see RateLimitGuard). app.factory.ts installs the guard as a
+ * global guard after AuthGuard, which resolves the caller it counts against.
+ */
 @Module({
-  providers: [{ provide: APP_INTERCEPTOR, useClass: RateLimitInterceptor }],
+  providers: [RateLimitGuard],
+  exports: [RateLimitGuard],
 })
 export class RateLimitModule {}

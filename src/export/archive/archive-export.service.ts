@@ -2,23 +2,18 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../common/config/app-config';
 import type { Archiver } from 'archiver';
 import type { AuthUser } from '../../common/auth/auth-user';
-import {
-  BadRequestProblem,
-  FieldProblem,
-  FieldProblems,
-  InvalidTypeProblem,
-} from '../../common/problems/problem';
+import { FieldProblems } from '../../common/problems/problem';
 import { MediaService } from '../../media/media.service';
 import { PagesService } from '../../pages/pages.service';
 import { SiteVariablesService } from '../../pages/site-variables.service';
 import { normaliseSlug } from '../../pages/slug';
+import type { ArchiveRequestDto } from '../dto/archive-request.dto';
 import { createZip } from './zip-writer';
 
 import { ArchiveRun, ArchiveSources } from './archive-run';
 
 /** Pages read from the database at a time. */
 const PAGE_BATCH = 100;
-const MAX_SELECTED_SLUGS = 10_000;
 export interface ArchiveRequest {
   /** Normalised, de-duplicated slugs of live pages, or undefined for all. */
   slugs?: string[];
@@ -48,53 +43,13 @@ export class ArchiveExportService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** Checks `{slugs?}`: 400 when malformed, 422 per slug that is not a live page the caller sees. */
-  async parseRequest(body: unknown, user: AuthUser): Promise<ArchiveRequest> {
-    if (body === undefined) return {};
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-      throw new BadRequestProblem(
-        'invalid_body',
-        'The request body must be a JSON object like {"slugs": ["guide/intro"]}, or empty for all pages.',
-      );
-    }
-    const { slugs, ...rest } = body as Record<string, unknown>;
-    const problems: FieldProblem[] = Object.keys(rest).map((field) => ({
-      field,
-      code: 'unknown_field',
-      message: `property ${field} should not exist`,
-    }));
-    if (slugs === undefined) {
-      if (problems.length) throw new FieldProblems(problems);
-      return {};
-    }
-    if (!Array.isArray(slugs))
-      throw new BadRequestProblem('invalid_slugs', '"slugs" must be an array of page slugs.');
-    if (slugs.length === 0)
-      problems.push({
-        field: 'slugs',
-        code: 'empty',
-        message: 'Name at least one page, or leave "slugs" out to export all pages.',
-      });
-    if (slugs.length > MAX_SELECTED_SLUGS)
-      problems.push({
-        field: 'slugs',
-        code: 'too_many',
-        message: `At most ${MAX_SELECTED_SLUGS} slugs; leave "slugs" out to export all pages.`,
-      });
+  /** The pages `request` names, normalised: 422 per slug that is not a live page the caller sees. */
+  async select(request: ArchiveRequestDto, user: AuthUser): Promise<ArchiveRequest> {
+    if (request.slugs === undefined) return {};
     const wanted = new Map<string, number>();
-    // A slug of the wrong JSON type is malformed (400), like every wrongly typed member.
-    const typeErrors: FieldProblem[] = [];
-    slugs.forEach((slug, index) => {
-      if (typeof slug !== 'string')
-        typeErrors.push({
-          field: `slugs.${index}`,
-          code: 'not_a_string',
-          message: 'A slug must be a string.',
-        });
-      else if (!wanted.has(normaliseSlug(slug))) wanted.set(normaliseSlug(slug), index);
+    request.slugs.forEach((slug, index) => {
+      if (!wanted.has(normaliseSlug(slug))) wanted.set(normaliseSlug(slug), index);
     });
-    if (typeErrors.length) throw new InvalidTypeProblem(typeErrors);
-    if (problems.length) throw new FieldProblems(problems);
     const found = new Set<string>();
     const list = [...wanted.keys()];
     for (let i = 0; i < list.length; i += 500) {

@@ -2,7 +2,9 @@ import { absoluteLinks } from './absolute-links';
 import { Problem } from '../../common/problems/problem';
 import { DataUriCache } from './data-uri-cache';
 import { inlineImages, storedImageIds } from './inline-images';
-import { NOT_JSON, parseOverrideBody, postedBody, validateOverrides } from './overrides';
+import { createValidationPipe } from '../../common/problems/validation';
+import { PrintOverridesDto } from '../dto/print-overrides.dto';
+import { validateOverrides } from './overrides';
 import { markPageBreaks } from './page-breaks';
 import { escapeHtml, printDocument } from './print-template';
 
@@ -63,28 +65,34 @@ describe('inlineImages', () => {
 });
 
 describe('overrides', () => {
-  it('parses the body: nothing or {} means no overrides; malformed bodies are 400', () => {
-    expect(parseOverrideBody(undefined)).toEqual({});
-    expect(parseOverrideBody({})).toEqual({});
-    expect(parseOverrideBody({ variables: { a: 'b' } })).toEqual({ a: 'b' });
-    for (const body of [NOT_JSON, null, [], 'x', 3])
-      expect(thrown(() => parseOverrideBody(body)).status).toBe(400);
+  const pipe = createValidationPipe();
+  const body = (value: unknown) =>
+    pipe.transform(value, { type: 'body', metatype: PrintOverridesDto }).then(
+      (dto) => ({ dto: dto as PrintOverridesDto }),
+      (error: Problem) => ({
+        status: error.status,
+        code: error.code,
+        extensions: error.extensions,
+      }),
+    );
+
+  it('reads the body through the global pipe: nothing or {} means no overrides; malformed bodies are 400', async () => {
+    await expect(body(undefined)).resolves.toEqual({ dto: {} });
+    await expect(body({})).resolves.toEqual({ dto: {} });
+    await expect(body({ variables: { a: 'b' } })).resolves.toEqual({
+      dto: { variables: { a: 'b' } },
+    });
+    for (const value of [null, [], 'x', 3])
+      await expect(body(value)).resolves.toMatchObject({ status: 400, code: 'invalid_body' });
     for (const variables of [null, [], 'x', 1, true])
-      expect(thrown(() => parseOverrideBody({ variables })).code).toBe('invalid_variables');
-    expect(thrown(() => parseOverrideBody({ variables: {}, other: 1 }))).toMatchObject({
+      await expect(body({ variables })).resolves.toMatchObject({
+        status: 400,
+        code: 'invalid_variables',
+      });
+    await expect(body({ variables: {}, other: 1 })).resolves.toMatchObject({
       status: 422,
       extensions: { errors: [{ field: 'other', code: 'unknown_field' }] },
     });
-  });
-
-  it('tells a JSON body from none and from another content type', () => {
-    expect(postedBody({ body: { a: 1 }, headers: {} })).toEqual({ a: 1 });
-    expect(postedBody({ body: undefined, headers: {} })).toBeUndefined();
-    expect(postedBody({ body: undefined, headers: { 'content-length': '0' } })).toBeUndefined();
-    expect(postedBody({ body: undefined, headers: { 'content-length': '5' } })).toBe(NOT_JSON);
-    expect(postedBody({ body: undefined, headers: { 'transfer-encoding': 'chunked' } })).toBe(
-      NOT_JSON,
-    );
   });
 
   it('accepts usable names with strings up to 10,000 characters and reports every bad name', () => {

@@ -4,7 +4,7 @@ import { APP_CONFIG, AppConfig } from '../../common/config/app-config';
 import type { PageEntity } from '../../pages/entities/page.entity';
 import { PagesService } from '../../pages/pages.service';
 import { PdfClient } from '../pdf/pdf-client';
-import { parseOverrideBody, validateOverrides } from './overrides';
+import { validateOverrides } from './overrides';
 import { PrintDocumentService } from './print-document.service';
 
 export interface PdfFile {
@@ -37,16 +37,21 @@ export class PrintService {
   async preview(
     slug: string,
     user: AuthUser,
-    body: unknown,
+    requested: Record<string, unknown>,
     request: PrintRequest,
   ): Promise<{ document: string }> {
-    const { page, overrides } = await this.resolve(slug, user, body);
+    const { page, overrides } = await this.resolve(slug, user, requested);
     return { document: await this.documents.build(page, user, this.baseUrl(request), overrides) };
   }
 
-  /** `body` undefined = the saved values (GET; query parameters never set overrides). */
-  async pdf(slug: string, user: AuthUser, body: unknown, request: PrintRequest): Promise<PdfFile> {
-    const { page, overrides } = await this.resolve(slug, user, body);
+  /** `requested` empty = the saved values (GET; query parameters never set overrides). */
+  async pdf(
+    slug: string,
+    user: AuthUser,
+    requested: Record<string, unknown>,
+    request: PrintRequest,
+  ): Promise<PdfFile> {
+    const { page, overrides } = await this.resolve(slug, user, requested);
     this.pdfClient.assertConfigured();
     const document = await this.documents.build(page, user, this.baseUrl(request), overrides);
     const pdf = await this.pdfClient.render(document, {
@@ -63,13 +68,12 @@ export class PrintService {
     return this.config.publicUrl ?? request.origin;
   }
 
-  /** 400 for a malformed body, 404 for a page the user cannot see, 422 for bad overrides. */
+  /** 404 for a page the user cannot see, 422 for bad overrides (the body's shape is the pipe's). */
   private async resolve(
     slug: string,
     user: AuthUser,
-    body: unknown,
+    requested: Record<string, unknown>,
   ): Promise<{ page: PageEntity; overrides: Record<string, string> }> {
-    const requested = parseOverrideBody(body);
     const page = await this.pages.getVisible(slug, user);
     if (Object.keys(requested).length === 0) return { page, overrides: {} };
     const [defined, usable] = await Promise.all([

@@ -2,47 +2,33 @@ import { posix } from 'node:path';
 import { ConversionResult, SourceEntry } from '../import.types';
 import { pacer } from '../pace';
 import { slugifySegment } from '../slugs';
-import { all, DomDocument, DomElement, parseHtml } from './dom';
+import { all, DomDocument, parseHtml } from './dom';
+import { convertPage, PageContext, ParsedPage } from './confluence-page';
 import { readWordExport, WORD_EXTENSIONS } from './confluence-word';
 import { convertConfluenceXml, isEntitiesXml } from './confluence-xml/confluence-xml-source';
-import { elementToMarkdown } from './html-markdown';
 import { isMimeDocument } from './mhtml';
 import { addMarkdownDocument } from './markdown-source';
 import {
   dirOf,
   extensionOf,
+  HTML_EXTENSIONS,
   isLooseUpload,
+  MARKDOWN_EXTENSIONS,
   SourceCollector,
   SourceOptions,
 } from './source-context';
 
-const HTML = new Set(['.html', '.htm']);
-const MARKDOWN = new Set(['.md', '.markdown']);
 const FOREIGN = new Set(['.json', '.txt']);
 const PAGE_ID = /(?:^|_)(\d+)\.html?$/i;
 const ATTACHMENT_PATH = /(?:^|\/)attachments\/(\d+)\/(\d+)(\.[^/]*)?$/;
 
-/** Confluence chrome and macros that carry no page content. */
-const DROPPED = [
-  'style',
-  'script',
-  '.toc-macro',
-  '.plugin_attachments_upload_container',
-  '.hidden',
-  '#breadcrumb-section',
-  '.page-metadata',
-  'img.userLogo',
-  '.aui-icon',
-  '.expand-icon',
-  '.pageSectionHeader',
-  '.recently-updated',
-  '.contributors',
-].join(', ');
-
-interface ParsedPage {
-  path: string;
-  title: string;
-  content: string;
+/** The entries of one upload by what they become; everything else is an asset. */
+interface SortedEntries {
+  pages: SourceEntry[];
+  indexes: SourceEntry[];
+  markdown: SourceEntry[];
+  /** Confluence's XML export: entities.xml with attachments/ beside it. */
+  xmlExports: SourceEntry[];
 }
 
 /**
@@ -57,49 +43,7 @@ export async function convertConfluence(
 ): Promise<ConversionResult> {
   const out = new SourceCollector(options);
   const tick = pacer();
-  const pages: SourceEntry[] = [];
-  const indexes: SourceEntry[] = [];
-  const markdown: SourceEntry[] = [];
-  // Confluence's XML export: entities.xml with attachments/ beside it.
-  const xmlExports = entries.filter((e) => isEntitiesXml(e.path));
-  const xmlRoots = xmlExports.map((e) => (dirOf(e.path) ? `${dirOf(e.path)}/` : ''));
-  const inXmlExport = (path: string) =>
-    xmlRoots.some(
-      (root) =>
-        path.startsWith(root) &&
-        /^(?:entities\.xml|exportDescriptor\.properties|attachments\/)/.test(
-          path.slice(root.length),
-        ),
-    );
-  for (const entry of entries) {
-    if (inXmlExport(entry.path)) {
-      if (!isEntitiesXml(entry.path)) out.assets.set(entry.path, entry);
-      continue;
-    }
-    const ext = extensionOf(entry.path);
-    if (WORD_EXTENSIONS.has(ext) || (HTML.has(ext) && isMimeDocument(entry.data))) {
-      // "Export to Word" (MHTML), also when renamed to .html: decoded, never read as HTML.
-      const word = readWordExport(entry);
-      if (typeof word === 'string') {
-        out.reject(entry.path, 'confluence_word_export', `"${entry.path}" ${word}.`);
-        continue;
-      }
-      pages.push({ ...entry, data: Buffer.from(word.html) });
-      for (const file of word.files) out.assets.set(file.path, file);
-    } else if (HTML.has(ext)) {
-      (posix.basename(entry.path).toLowerCase() === 'index.html' ? indexes : pages).push(entry);
-    } else if (MARKDOWN.has(ext)) {
-      markdown.push(entry);
-    } else if (isLooseUpload(entry) && FOREIGN.has(ext)) {
-      out.reject(
-        entry.path,
-        'wrong_format',
-        `"${entry.path}" is not a Confluence HTML page, Confluence-converted Markdown or a space export ZIP.`,
-      );
-    } else {
-      out.assets.set(entry.path, entry);
-    }
-  }
+  const { pages, indexes, markdown, xmlExports } = sortEntries(entries, out);
 
   // Progress counts entries: the ones sorted above are done; pages, Markdown files and XML
   // exports count as they are converted.
@@ -107,77 +51,16 @@ export async function convertConfluence(
   const advance = () => options.onProgress?.(++done);
   options.onProgress?.(done);
 
-  const pageById = new Map<string, string>();
-  for (const page of pages) {
-    const id = PAGE_ID.exec(posix.basename(page.path))?.[1];
-    if (id) pageById.set(`${dirOf(page.path)}|${id}`, page.path);
-  }
-  const attachmentById = new Map<string, string>();
-  for (const path of out.assets.keys()) {
-    const match = ATTACHMENT_PATH.exec(path);
-    if (!match) continue;
-    const root = path.slice(0, path.length - match[0].length);
-    attachmentById.set(`${root}|${match[1]}/${match[2]}`, path);
-  }
-
-  const parents = new Map<string, string>();
-  for (const index of indexes) {
-    const text = out.text(index);
-    if (text !== undefined) readHierarchy(parseHtml(text), dirOf(index.path), parents);
-  }
-
+  const context = linkTargets(pages, out.assets);
+  const parents = readHierarchies(indexes, out);
   const parsed = new Map<string, ParsedPage>();
   for (const page of pages) {
     await tick();
     advance();
-    const text = out.text(page);
-    if (text === undefined) continue;
-    const result = convertPage(page.path, text, { pageById, attachmentById });
-    if (typeof result === 'string') {
-      out.reject(page.path, 'confluence_invalid_page', `"${page.path}" ${result}.`);
-      continue;
-    }
-    parsed.set(page.path, result);
+    const result = parsePage(page, context, out);
+    if (result) parsed.set(page.path, result);
   }
-
-  const slugCache = new Map<string, string | undefined>();
-  const slugOf = (path: string, seen: Set<string>): string | undefined => {
-    if (slugCache.has(path)) return slugCache.get(path);
-    const page = parsed.get(path)!;
-    const own =
-      slugifySegment(page.title) ||
-      PAGE_ID.exec(posix.basename(path))?.[1] ||
-      slugifySegment(posix.basename(path, posix.extname(path)));
-    const parent = parents.get(path);
-    let slug: string | undefined = own;
-    if (parent && parsed.has(parent) && !seen.has(parent)) {
-      seen.add(path);
-      const parentSlug = slugOf(parent, seen);
-      slug = parentSlug ? `${parentSlug}/${own}` : own;
-    }
-    slugCache.set(path, slug);
-    return slug;
-  };
-  // Titles are unique within a space, not across spaces or loose pages: a second page with
-  // the same path takes its file name instead (`userlink-demo`), so no page is lost.
-  const taken = new Set<string>();
-  for (const page of parsed.values()) {
-    let slug = slugOf(page.path, new Set());
-    if (slug !== undefined && taken.has(slug)) {
-      const stem = slugifySegment(posix.basename(page.path, posix.extname(page.path)));
-      const alternative = stem ? [...slug.split('/').slice(0, -1), stem].join('/') : undefined;
-      if (alternative && !taken.has(alternative)) slug = alternative;
-    }
-    if (slug !== undefined) taken.add(slug);
-    out.add({
-      sourcePath: page.path,
-      slug,
-      title: page.title,
-      content: page.content,
-      baseDir: dirOf(page.path),
-      refKeys: [page.path],
-    });
-  }
+  addPages(parsed, parents, out);
   for (const entities of xmlExports) {
     await convertConfluenceXml(entities, new Map(out.assets), out, {
       includeBlogPosts: options.includeBlogPosts === true,
@@ -192,6 +75,163 @@ export async function convertConfluence(
     advance();
   }
   return out;
+}
+
+function sortEntries(entries: SourceEntry[], out: SourceCollector): SortedEntries {
+  const sorted: SortedEntries = {
+    pages: [],
+    indexes: [],
+    markdown: [],
+    xmlExports: entries.filter((e) => isEntitiesXml(e.path)),
+  };
+  const inXmlExport = xmlExportMember(sorted.xmlExports);
+  for (const entry of entries) {
+    if (inXmlExport(entry.path)) {
+      if (!isEntitiesXml(entry.path)) out.assets.set(entry.path, entry);
+    } else {
+      sortEntry(entry, sorted, out);
+    }
+  }
+  return sorted;
+}
+
+/** Whether a path belongs to one of the XML exports (its entities.xml, descriptor or attachments). */
+function xmlExportMember(xmlExports: SourceEntry[]): (path: string) => boolean {
+  const roots = xmlExports.map((e) => (dirOf(e.path) ? `${dirOf(e.path)}/` : ''));
+  return (path) =>
+    roots.some(
+      (root) =>
+        path.startsWith(root) &&
+        /^(?:entities\.xml|exportDescriptor\.properties|attachments\/)/.test(
+          path.slice(root.length),
+        ),
+    );
+}
+
+function sortEntry(entry: SourceEntry, sorted: SortedEntries, out: SourceCollector): void {
+  const ext = extensionOf(entry.path);
+  if (WORD_EXTENSIONS.has(ext) || (HTML_EXTENSIONS.has(ext) && isMimeDocument(entry.data))) {
+    // "Export to Word" (MHTML), also when renamed to .html: decoded, never read as HTML.
+    const word = readWordExport(entry);
+    if (typeof word === 'string') {
+      out.reject(entry.path, 'confluence_word_export', `"${entry.path}" ${word}.`);
+      return;
+    }
+    sorted.pages.push({ ...entry, data: Buffer.from(word.html) });
+    for (const file of word.files) out.assets.set(file.path, file);
+  } else if (HTML_EXTENSIONS.has(ext)) {
+    const isIndex = posix.basename(entry.path).toLowerCase() === 'index.html';
+    (isIndex ? sorted.indexes : sorted.pages).push(entry);
+  } else if (MARKDOWN_EXTENSIONS.has(ext)) {
+    sorted.markdown.push(entry);
+  } else if (isLooseUpload(entry) && FOREIGN.has(ext)) {
+    out.reject(
+      entry.path,
+      'wrong_format',
+      `"${entry.path}" is not a Confluence HTML page, Confluence-converted Markdown or a space export ZIP.`,
+    );
+  } else {
+    out.assets.set(entry.path, entry);
+  }
+}
+
+/** Exported links name pages and attachments by id (`pageId=`, `attachments/<page>/<id>`). */
+function linkTargets(pages: SourceEntry[], assets: Map<string, SourceEntry>): PageContext {
+  const pageById = new Map<string, string>();
+  for (const page of pages) {
+    const id = PAGE_ID.exec(posix.basename(page.path))?.[1];
+    if (id) pageById.set(`${dirOf(page.path)}|${id}`, page.path);
+  }
+  const attachmentById = new Map<string, string>();
+  for (const path of assets.keys()) {
+    const match = ATTACHMENT_PATH.exec(path);
+    if (!match) continue;
+    const root = path.slice(0, path.length - match[0].length);
+    attachmentById.set(`${root}|${match[1]}/${match[2]}`, path);
+  }
+  return { pageById, attachmentById };
+}
+
+/** Each page's parent page, by path, from the exports' `index.html` files. */
+function readHierarchies(indexes: SourceEntry[], out: SourceCollector): Map<string, string> {
+  const parents = new Map<string, string>();
+  for (const index of indexes) {
+    const text = out.text(index);
+    if (text !== undefined) readHierarchy(parseHtml(text), dirOf(index.path), parents);
+  }
+  return parents;
+}
+
+function parsePage(
+  page: SourceEntry,
+  context: PageContext,
+  out: SourceCollector,
+): ParsedPage | undefined {
+  const text = out.text(page);
+  if (text === undefined) return undefined;
+  const result = convertPage(page.path, text, context);
+  if (typeof result !== 'string') return result;
+  out.reject(page.path, 'confluence_invalid_page', `"${page.path}" ${result}.`);
+  return undefined;
+}
+
+/**
+ * Titles are unique within a space, not across spaces or loose pages: a second page with the
+ * same path takes its file name instead (`userlink-demo`), so no page is lost.
+ */
+function addPages(
+  parsed: Map<string, ParsedPage>,
+  parents: Map<string, string>,
+  out: SourceCollector,
+): void {
+  const slugOf = hierarchySlugs(parsed, parents);
+  const taken = new Set<string>();
+  for (const page of parsed.values()) {
+    let slug = slugOf(page.path);
+    if (slug !== undefined && taken.has(slug)) {
+      const stem = fileSlug(page.path);
+      const alternative = stem ? [...slug.split('/').slice(0, -1), stem].join('/') : undefined;
+      if (alternative && !taken.has(alternative)) slug = alternative;
+    }
+    if (slug !== undefined) taken.add(slug);
+    out.add({
+      sourcePath: page.path,
+      slug,
+      title: page.title,
+      content: page.content,
+      baseDir: dirOf(page.path),
+      refKeys: [page.path],
+    });
+  }
+}
+
+/** A page's slug: its parent's slug (when the parent is imported too) plus its own title. */
+function hierarchySlugs(
+  parsed: Map<string, ParsedPage>,
+  parents: Map<string, string>,
+): (path: string) => string | undefined {
+  const cache = new Map<string, string | undefined>();
+  const slugOf = (path: string, seen: Set<string>): string | undefined => {
+    if (cache.has(path)) return cache.get(path);
+    const own =
+      slugifySegment(parsed.get(path)!.title) ||
+      PAGE_ID.exec(posix.basename(path))?.[1] ||
+      fileSlug(path);
+    const parent = parents.get(path);
+    let slug: string | undefined = own;
+    if (parent && parsed.has(parent) && !seen.has(parent)) {
+      seen.add(path);
+      const parentSlug = slugOf(parent, seen);
+      slug = parentSlug ? `${parentSlug}/${own}` : own;
+    }
+    cache.set(path, slug);
+    return slug;
+  };
+  return (path) => slugOf(path, new Set());
+}
+
+function fileSlug(path: string): string {
+  return slugifySegment(posix.basename(path, posix.extname(path)));
 }
 
 /** `index.html` lists the pages as nested `<ul><li><a>`: a link's parent is the enclosing item's link. */
@@ -218,145 +258,4 @@ function decode(href: string): string {
   } catch {
     return href.split(/[?#]/)[0];
   }
-}
-
-interface PageContext {
-  pageById: Map<string, string>;
-  attachmentById: Map<string, string>;
-}
-
-function titleOf(doc: DomDocument): string | undefined {
-  const raw =
-    doc.querySelector('#title-text')?.textContent ??
-    doc.querySelector('title')?.textContent ??
-    doc.querySelector('h1')?.textContent ??
-    '';
-  const title = raw.replace(/\s+/g, ' ').trim();
-  const separator = title.indexOf(' : ');
-  const bare = separator >= 0 ? title.slice(separator + 3).trim() : title;
-  return bare === '' ? undefined : bare;
-}
-
-function titleFromFileName(path: string): string | undefined {
-  const name = posix
-    .basename(path)
-    .replace(/\.html?$/i, '')
-    .replace(/_\d+$/, '')
-    .replace(/[-_]+/g, ' ')
-    .trim();
-  return /^\d*$/.test(name) ? undefined : name;
-}
-
-function convertPage(path: string, html: string, context: PageContext): ParsedPage | string {
-  const doc = parseHtml(html);
-  // Some exported pages lack the title heading; their file name still carries the title.
-  const title = titleOf(doc) ?? titleFromFileName(path);
-  if (!title) return 'has no page title (#title-text or <title>)';
-  const frame = doc.querySelector('#main-content');
-  const main = frame ?? doc.body;
-  if (!main) return 'has no page body (#main-content)';
-  // Without Confluence's page frame (a Word export, a saved page) the body opens with the
-  // title as a heading: it is the title, not content.
-  const first = frame ? null : main.querySelector('h1');
-  if (first && (first.textContent ?? '').replace(/\s+/g, ' ').trim() === title) first.remove();
-  const dir = dirOf(path);
-  for (const junk of all(main, DROPPED)) junk.remove();
-  for (const user of all(main, 'a.confluence-userlink')) {
-    user.replaceWith(
-      doc.createTextNode(user.textContent?.trim() || user.getAttribute('data-username') || ''),
-    );
-  }
-  const linked = new Set<string>();
-  for (const img of all(main, 'img')) {
-    const target = rewriteImage(img, dir, context, doc);
-    if (target) linked.add(target);
-  }
-  for (const a of all(main, 'a[href]')) {
-    const target = rewriteLink(a, dir, context);
-    if (target) linked.add(target);
-  }
-  let content = elementToMarkdown(main);
-
-  // Attachments listed under the page but not used in its body are still carried over.
-  const listed: string[] = [];
-  for (const a of all(doc, '.greybox a[href]')) {
-    const href = a.getAttribute('href') ?? '';
-    if (!/^attachments\//.test(href) || linked.has(href)) continue;
-    const name = (a.textContent ?? '').trim() || posix.basename(href);
-    listed.push(`- [${name.replace(/([[\]\\])/g, '\\$1')}](${encodeURI(href)})`);
-    linked.add(href);
-  }
-  if (listed.length) content = `${content}\n\n## Attachments\n\n${listed.join('\n')}`;
-  return { path, title, content: content.trim() };
-}
-
-function attachmentPath(
-  el: DomElement,
-  dir: string,
-  context: PageContext,
-  url: string,
-): string | undefined {
-  if (/^attachments\//.test(url)) return url;
-  const container = el.getAttribute('data-linked-resource-container-id');
-  const id = el.getAttribute('data-linked-resource-id');
-  const fromIds =
-    container && id ? context.attachmentById.get(`${dir}|${container}/${id}`) : undefined;
-  if (fromIds) return posix.relative(dir, fromIds);
-  // Server URLs the export lacks: /download/attachments/<container>/<name>.
-  return undefined;
-}
-
-function rewriteImage(
-  img: DomElement,
-  dir: string,
-  context: PageContext,
-  doc: DomDocument,
-): string | undefined {
-  const src = img.getAttribute('data-image-src') ?? img.getAttribute('src') ?? '';
-  if (img.classList.contains('emoticon')) {
-    img.replaceWith(doc.createTextNode(img.getAttribute('alt') ?? ''));
-    return undefined;
-  }
-  if (
-    src === '' ||
-    src.startsWith('data:') ||
-    /(^|\/)rest\/documentConversion\//.test(src) ||
-    /^images\/icons\//.test(src)
-  ) {
-    img.remove();
-    return undefined;
-  }
-  const alias = img.getAttribute('data-linked-resource-default-alias');
-  if (!img.getAttribute('alt') && alias) img.setAttribute('alt', alias);
-  const local = attachmentPath(img, dir, context, src);
-  if (local) {
-    img.setAttribute('src', encodeURI(local));
-    return local;
-  }
-  if (/^\/download\//.test(src)) img.setAttribute('src', src.split('?')[0]);
-  return undefined;
-}
-
-function rewriteLink(a: DomElement, dir: string, context: PageContext): string | undefined {
-  const href = a.getAttribute('href') ?? '';
-  const isAttachment =
-    a.getAttribute('data-linked-resource-type') === 'attachment' ||
-    /\/download\/attachments\//.test(href);
-  if (isAttachment) {
-    const local = attachmentPath(a, dir, context, href);
-    if (local) {
-      if (!(a.textContent ?? '').trim())
-        a.textContent =
-          a.getAttribute('data-linked-resource-default-alias') ?? posix.basename(local);
-      a.setAttribute('href', encodeURI(local));
-      return local;
-    }
-    return undefined;
-  }
-  const pageId = /[?&]pageId=(\d+)/.exec(href)?.[1];
-  if (pageId) {
-    const target = context.pageById.get(`${dir}|${pageId}`);
-    if (target) a.setAttribute('href', encodeURI(posix.relative(dir, target)));
-  }
-  return undefined;
 }

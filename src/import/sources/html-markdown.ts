@@ -1,6 +1,7 @@
 import sanitizeHtml from 'sanitize-html';
 import TurndownService from 'turndown';
 import { confluenceLanguage, fenceLanguage } from '../../pages/rendering/code-language';
+import { EMPHASIS_TAGS, TABLE_TAGS } from '../../pages/rendering/html-tags';
 import { all, DomElement, DomNode, parseHtml } from './dom';
 
 /**
@@ -70,23 +71,10 @@ function cellsOf(row: DomElement): DomElement[] {
 
 const TABLE_HTML: sanitizeHtml.IOptions = {
   allowedTags: [
-    'table',
-    'thead',
-    'tbody',
-    'tfoot',
-    'tr',
-    'th',
-    'td',
-    'caption',
+    ...TABLE_TAGS,
     'p',
     'br',
-    'strong',
-    'b',
-    'em',
-    'i',
-    'u',
-    's',
-    'del',
+    ...EMPHASIS_TAGS,
     'code',
     'pre',
     'a',
@@ -144,14 +132,27 @@ function createService(): TurndownService {
     'textarea',
     'colgroup',
   ] as never);
+  // Turndown tries the rules added last first: this order is the precedence.
+  addCodeRules(service);
+  addPanelRules(service);
+  addHtmlRules(service);
+  return service;
+}
 
+function element(node: TurndownService.Node): DomElement {
+  return node as unknown as DomElement;
+}
+
+function isDivWithClass(node: TurndownService.Node, name: string): boolean {
+  return node.nodeName === 'DIV' && element(node).className.split(/\s+/).includes(name);
+}
+
+/** Code panels and `<pre>` become fences that keep their language. */
+function addCodeRules(service: TurndownService): void {
   service.addRule('codePanel', {
-    filter: (node) =>
-      node.nodeName === 'DIV' &&
-      /(^|\s)code(\s|$)/.test((node as unknown as DomElement).className) &&
-      /(^|\s)panel(\s|$)/.test((node as unknown as DomElement).className),
+    filter: (node) => isDivWithClass(node, 'code') && isDivWithClass(node, 'panel'),
     replacement: (_content, node) => {
-      const el = node as unknown as DomElement;
+      const el = element(node);
       // A panel may hold several <pre> blocks: each becomes its own fence.
       const blocks = all(el, 'pre');
       const header = el.querySelector('.codeHeader');
@@ -164,16 +165,18 @@ function createService(): TurndownService {
   service.addRule('preformatted', {
     filter: 'pre',
     replacement: (_content, node) => {
-      const el = node as unknown as DomElement;
+      const el = element(node);
       return fence(el.textContent ?? '', languageOf(el));
     },
   });
+}
+
+/** Confluence's information panels become callouts, plain panels quotes, expand titles bold. */
+function addPanelRules(service: TurndownService): void {
   service.addRule('informationPanel', {
-    filter: (node) =>
-      node.nodeName === 'DIV' &&
-      /(^|\s)confluence-information-macro(\s|$)/.test((node as unknown as DomElement).className),
+    filter: (node) => isDivWithClass(node, 'confluence-information-macro'),
     replacement: (_content, node) => {
-      const el = node as unknown as DomElement;
+      const el = element(node);
       const type = CALLOUT_BY_CLASS.find(([re]) => re.test(el.className))?.[1] ?? 'NOTE';
       const title = el.querySelector('.confluence-information-macro-title, .title');
       const body = el.querySelector('.confluence-information-macro-body') ?? el;
@@ -183,12 +186,9 @@ function createService(): TurndownService {
     },
   });
   service.addRule('panel', {
-    filter: (node) =>
-      node.nodeName === 'DIV' &&
-      /(^|\s)panel(\s|$)/.test((node as unknown as DomElement).className) &&
-      !/(^|\s)code(\s|$)/.test((node as unknown as DomElement).className),
+    filter: (node) => isDivWithClass(node, 'panel') && !isDivWithClass(node, 'code'),
     replacement: (content, node) => {
-      const el = node as unknown as DomElement;
+      const el = element(node);
       const header = el.querySelector('.panelHeader');
       const body = el.querySelector('.panelContent');
       const markdown = body ? service.turndown(body as never) : content;
@@ -196,18 +196,20 @@ function createService(): TurndownService {
     },
   });
   service.addRule('expandControl', {
-    filter: (node) =>
-      node.nodeName === 'DIV' &&
-      /(^|\s)expand-control(\s|$)/.test((node as unknown as DomElement).className),
+    filter: (node) => isDivWithClass(node, 'expand-control'),
     replacement: (_content, node) => {
-      const label = text(node as unknown as DomNode);
+      const label = text(element(node));
       return label ? `\n\n**${label}**\n\n` : '';
     },
   });
+}
+
+/** HTML that turndown leaves alone or flattens: details, strikethrough, task items, tables. */
+function addHtmlRules(service: TurndownService): void {
   service.addRule('details', {
     filter: 'details' as never,
     replacement: (_content, node) => {
-      const el = node as unknown as DomElement;
+      const el = element(node);
       const summary = Array.from(el.children).find((c) => c.tagName === 'SUMMARY');
       const title = summary ? text(summary) : 'Details';
       summary?.remove();
@@ -222,16 +224,14 @@ function createService(): TurndownService {
   service.addRule('taskItem', {
     filter: (node) =>
       node.nodeName === 'INPUT' &&
-      (node as unknown as DomElement).getAttribute('type') === 'checkbox' &&
+      element(node).getAttribute('type') === 'checkbox' &&
       node.parentNode?.nodeName === 'LI',
-    replacement: (_content, node) =>
-      (node as unknown as DomElement).hasAttribute('checked') ? '[x] ' : '[ ] ',
+    replacement: (_content, node) => (element(node).hasAttribute('checked') ? '[x] ' : '[ ] '),
   });
   service.addRule('table', {
     filter: 'table',
-    replacement: (_content, node) => convertTable(node as unknown as DomElement, service),
+    replacement: (_content, node) => convertTable(element(node), service),
   });
-  return service;
 }
 
 /** Code panels inside an HTML table keep their language: `<pre><code class="language-x">`. */

@@ -10,11 +10,11 @@ import {
   dirOf,
   extensionOf,
   isLooseUpload,
+  MARKDOWN_EXTENSIONS,
   SourceCollector,
   SourceOptions,
 } from './source-context';
 
-const MARKDOWN = new Set(['.md', '.markdown']);
 /** Documents of the other formats: uploaded loose with format=markdown they are a mistake. */
 const FOREIGN = new Set(['.json', '.html', '.htm', '.txt']);
 
@@ -39,7 +39,7 @@ export async function convertMarkdown(
     options.onProgress?.(done);
     if (archive && entry.path === MANIFEST_PATH) continue;
     const ext = extensionOf(entry.path);
-    if (!MARKDOWN.has(ext)) {
+    if (!MARKDOWN_EXTENSIONS.has(ext)) {
       if (isLooseUpload(entry) && FOREIGN.has(ext)) {
         out.reject(
           entry.path,

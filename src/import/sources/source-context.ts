@@ -6,6 +6,10 @@ import { normaliseCodeFences } from './markdown-cleanup';
 
 export const MAX_TITLE_LENGTH = 255;
 
+/** File extensions (lower case, with the dot) read as Markdown and as HTML documents. */
+export const MARKDOWN_EXTENSIONS: ReadonlySet<string> = new Set(['.md', '.markdown']);
+export const HTML_EXTENSIONS: ReadonlySet<string> = new Set(['.html', '.htm']);
+
 export interface SourceOptions {
   prefix: string;
   pageMaxBytes: number;

@@ -10,13 +10,13 @@ import { chooseTitle } from './titles';
 import {
   dirOf,
   extensionOf,
+  HTML_EXTENSIONS,
   isLooseUpload,
+  MARKDOWN_EXTENSIONS,
   SourceCollector,
   SourceOptions,
 } from './source-context';
 
-const STORAGE_MARKDOWN = new Set(['.md', '.markdown']);
-const STORAGE_HTML = new Set(['.html', '.htm']);
 /** Wiki.js keeps uploaded files here (storage modules, backups): files, never pages. */
 const ASSET_FOLDER = /(?:^|\/)(?:assets|uploads|_assets|_uploads)\//i;
 
@@ -48,8 +48,8 @@ export async function convertWikiJs(
       out.assets.set(entry.path, entry);
     } else if (ext === '.json') {
       convertJsonFile(entry, out);
-    } else if (STORAGE_MARKDOWN.has(ext) || STORAGE_HTML.has(ext)) {
-      convertStorageFile(entry, out, STORAGE_HTML.has(ext));
+    } else if (MARKDOWN_EXTENSIONS.has(ext) || HTML_EXTENSIONS.has(ext)) {
+      convertStorageFile(entry, out, HTML_EXTENSIONS.has(ext));
     } else if (isLooseUpload(entry) && ext === '.txt') {
       out.reject(
         entry.path,

@@ -1,13 +1,8 @@
-import { open } from 'node:fs/promises';
 import * as zlib from 'node:zlib';
 import { ImportBudget } from '../import-budget';
+import type { ZipSource } from './zip-source';
 
-/** Random access to the bytes of a ZIP: an uploaded temp file or a nested archive in memory. */
-export interface ZipSource {
-  readonly size: number;
-  read(position: number, length: number): Promise<Buffer>;
-  close(): Promise<void>;
-}
+export { bufferSource, fileSource, type ZipSource } from './zip-source';
 
 export class ZipFormatError extends Error {
   constructor(
@@ -30,49 +25,6 @@ export interface ZipEntryInfo {
   compressedSize: number;
   uncompressedSize: number;
   localHeaderOffset: number;
-}
-
-export function bufferSource(buffer: Buffer): ZipSource {
-  return {
-    size: buffer.length,
-    read: async (position, length) =>
-      buffer.subarray(position, Math.min(buffer.length, position + length)),
-    close: async () => undefined,
-  };
-}
-
-/** Entries are mostly read front to back: reads are served from a window of this size. */
-const WINDOW_BYTES = 4 * 1024 * 1024;
-
-export async function fileSource(path: string): Promise<ZipSource> {
-  const handle = await open(path, 'r');
-  const { size } = await handle.stat();
-  let window: Buffer = Buffer.alloc(0);
-  let windowStart = 0;
-  const readAt = async (position: number, wanted: number): Promise<Buffer> => {
-    const buffer = Buffer.allocUnsafe(wanted);
-    let done = 0;
-    while (done < wanted) {
-      const { bytesRead } = await handle.read(buffer, done, wanted - done, position + done);
-      if (bytesRead === 0) break;
-      done += bytesRead;
-    }
-    return buffer.subarray(0, done);
-  };
-  return {
-    size,
-    read: async (position, length) => {
-      const wanted = Math.max(0, Math.min(length, size - position));
-      if (position >= windowStart && position + wanted <= windowStart + window.length) {
-        return window.subarray(position - windowStart, position - windowStart + wanted);
-      }
-      if (wanted >= WINDOW_BYTES) return readAt(position, wanted);
-      window = await readAt(position, Math.min(WINDOW_BYTES, size - position));
-      windowStart = position;
-      return window.subarray(0, wanted);
-    },
-    close: () => handle.close(),
-  };
 }
 
 /** Entries this small (compressed and declared) inflate synchronously: a thread-pool round trip costs more. */
@@ -102,6 +54,13 @@ function corrupt(message: string): ZipFormatError {
   return new ZipFormatError('zip_corrupt', message);
 }
 
+/** Where the central directory is and how many records it holds. */
+interface DirectoryLocation {
+  entryCount: number;
+  directorySize: number;
+  directoryOffset: number;
+}
+
 /**
  * Reads the central directory (the authoritative list of entries; local headers can lie). The
  * entry count is charged to the budget before a single record is parsed.
@@ -110,6 +69,23 @@ export async function readZipDirectory(
   source: ZipSource,
   budget: ImportBudget,
 ): Promise<ZipEntryInfo[]> {
+  const { entryCount, directorySize, directoryOffset } = await locateDirectory(source);
+  budget.countEntries(entryCount);
+  if (directoryOffset + directorySize > source.size)
+    throw corrupt('has a central directory outside the file');
+  const directory = await source.read(directoryOffset, directorySize);
+  const entries: ZipEntryInfo[] = [];
+  let position = 0;
+  for (let n = 0; n < entryCount; n++) {
+    const record = readDirectoryRecord(directory, position);
+    entries.push(record.entry);
+    position = record.next;
+  }
+  return entries;
+}
+
+/** The end-of-central-directory record (searched backwards past a comment), or its ZIP64 form. */
+async function locateDirectory(source: ZipSource): Promise<DirectoryLocation> {
   if (source.size < 22) throw corrupt('is not a ZIP archive (too short)');
   const tailLength = Math.min(source.size, 22 + 0xffff);
   const tail = await source.read(source.size - tailLength, tailLength);
@@ -121,99 +97,124 @@ export async function readZipDirectory(
     }
   }
   if (eocd < 0) throw corrupt('is not a ZIP archive (no end of central directory)');
-  let entryCount = tail.readUInt16LE(eocd + 10);
-  let directorySize = tail.readUInt32LE(eocd + 12);
-  let directoryOffset = tail.readUInt32LE(eocd + 16);
-  const eocdPosition = source.size - tailLength + eocd;
+  const location: DirectoryLocation = {
+    entryCount: tail.readUInt16LE(eocd + 10),
+    directorySize: tail.readUInt32LE(eocd + 12),
+    directoryOffset: tail.readUInt32LE(eocd + 16),
+  };
+  const saturated =
+    location.entryCount === 0xffff ||
+    location.directorySize === 0xffffffff ||
+    location.directoryOffset === 0xffffffff;
+  if (!saturated) return location;
+  return (await readZip64Location(source, source.size - tailLength + eocd)) ?? location;
+}
 
-  if (entryCount === 0xffff || directorySize === 0xffffffff || directoryOffset === 0xffffffff) {
-    const locatorPosition = eocdPosition - 20;
-    const locator = locatorPosition >= 0 ? await source.read(locatorPosition, 20) : Buffer.alloc(0);
-    if (locator.length === 20 && locator.readUInt32LE(0) === ZIP64_LOCATOR_SIGNATURE) {
-      const recordPosition = Number(locator.readBigUInt64LE(8));
-      const record = await source.read(recordPosition, 56);
-      if (record.length < 56 || record.readUInt32LE(0) !== ZIP64_EOCD_SIGNATURE)
-        throw corrupt('has a broken ZIP64 directory');
-      entryCount = Number(record.readBigUInt64LE(32));
-      directorySize = Number(record.readBigUInt64LE(40));
-      directoryOffset = Number(record.readBigUInt64LE(48));
-    }
+/** The ZIP64 end record, found through the locator just before the classic one, if there is one. */
+async function readZip64Location(
+  source: ZipSource,
+  eocdPosition: number,
+): Promise<DirectoryLocation | undefined> {
+  const locatorPosition = eocdPosition - 20;
+  const locator = locatorPosition >= 0 ? await source.read(locatorPosition, 20) : Buffer.alloc(0);
+  if (locator.length !== 20 || locator.readUInt32LE(0) !== ZIP64_LOCATOR_SIGNATURE)
+    return undefined;
+  const recordPosition = Number(locator.readBigUInt64LE(8));
+  const record = await source.read(recordPosition, 56);
+  if (record.length < 56 || record.readUInt32LE(0) !== ZIP64_EOCD_SIGNATURE)
+    throw corrupt('has a broken ZIP64 directory');
+  return {
+    entryCount: Number(record.readBigUInt64LE(32)),
+    directorySize: Number(record.readBigUInt64LE(40)),
+    directoryOffset: Number(record.readBigUInt64LE(48)),
+  };
+}
+
+/** One central directory record at `position`, and where the next one starts. */
+function readDirectoryRecord(
+  directory: Buffer,
+  position: number,
+): { entry: ZipEntryInfo; next: number } {
+  if (position + 46 > directory.length || directory.readUInt32LE(position) !== CENTRAL_SIGNATURE) {
+    throw corrupt('has a damaged central directory');
   }
-  budget.countEntries(entryCount);
-  if (directoryOffset + directorySize > source.size)
-    throw corrupt('has a central directory outside the file');
-  const directory = await source.read(directoryOffset, directorySize);
-  const entries: ZipEntryInfo[] = [];
-  let position = 0;
-  for (let n = 0; n < entryCount; n++) {
-    if (
-      position + 46 > directory.length ||
-      directory.readUInt32LE(position) !== CENTRAL_SIGNATURE
-    ) {
-      throw corrupt('has a damaged central directory');
-    }
-    const madeBy = directory.readUInt16LE(position + 4);
-    const flags = directory.readUInt16LE(position + 8);
-    const method = directory.readUInt16LE(position + 10);
-    const crc32 = directory.readUInt32LE(position + 16);
-    let compressedSize = directory.readUInt32LE(position + 20);
-    let uncompressedSize = directory.readUInt32LE(position + 24);
-    const nameLength = directory.readUInt16LE(position + 28);
-    const extraLength = directory.readUInt16LE(position + 30);
-    const commentLength = directory.readUInt16LE(position + 32);
-    const externalAttributes = directory.readUInt32LE(position + 38);
-    let localHeaderOffset = directory.readUInt32LE(position + 42);
-    const nameStart = position + 46;
-    const extraStart = nameStart + nameLength;
-    if (extraStart + extraLength + commentLength > directory.length)
-      throw corrupt('has a damaged central directory');
-    const name = decodeName(directory.subarray(nameStart, extraStart), (flags & 0x800) !== 0);
-
-    // ZIP64 extended information: only the fields whose 32-bit value is saturated are present.
-    let extra = extraStart;
-    while (extra + 4 <= extraStart + extraLength) {
-      const id = directory.readUInt16LE(extra);
-      const size = directory.readUInt16LE(extra + 2);
-      if (id === 0x0001) {
-        let field = extra + 4;
-        if (uncompressedSize === 0xffffffff && field + 8 <= extra + 4 + size) {
-          uncompressedSize = Number(directory.readBigUInt64LE(field));
-          field += 8;
-        }
-        if (compressedSize === 0xffffffff && field + 8 <= extra + 4 + size) {
-          compressedSize = Number(directory.readBigUInt64LE(field));
-          field += 8;
-        }
-        if (localHeaderOffset === 0xffffffff && field + 8 <= extra + 4 + size) {
-          localHeaderOffset = Number(directory.readBigUInt64LE(field));
-        }
-      }
-      extra += 4 + size;
-    }
-
-    const hostSystem = madeBy >> 8;
-    const unixMode = externalAttributes >>> 16;
-    const isSymlink =
-      (hostSystem === 3 || hostSystem === 19 || unixMode !== 0) &&
-      (unixMode & 0o170000) === 0o120000;
-    const isDirectory =
-      name.endsWith('/') ||
-      (!isSymlink && (unixMode & 0o170000) === 0o040000) ||
-      (externalAttributes & 0x10) !== 0;
-    entries.push({
+  const madeBy = directory.readUInt16LE(position + 4);
+  const flags = directory.readUInt16LE(position + 8);
+  const nameLength = directory.readUInt16LE(position + 28);
+  const extraLength = directory.readUInt16LE(position + 30);
+  const commentLength = directory.readUInt16LE(position + 32);
+  const externalAttributes = directory.readUInt32LE(position + 38);
+  const nameStart = position + 46;
+  const extraStart = nameStart + nameLength;
+  if (extraStart + extraLength + commentLength > directory.length)
+    throw corrupt('has a damaged central directory');
+  const name = decodeName(directory.subarray(nameStart, extraStart), (flags & 0x800) !== 0);
+  const sizes = readZip64Extra(directory, extraStart, extraStart + extraLength, {
+    compressedSize: directory.readUInt32LE(position + 20),
+    uncompressedSize: directory.readUInt32LE(position + 24),
+    localHeaderOffset: directory.readUInt32LE(position + 42),
+  });
+  return {
+    entry: {
       name,
-      isDirectory,
-      isSymlink,
+      ...fileKind(name, madeBy, externalAttributes),
       encrypted: (flags & 0x1) !== 0,
-      method,
-      crc32,
-      compressedSize,
-      uncompressedSize,
-      localHeaderOffset,
-    });
-    position = extraStart + extraLength + commentLength;
+      method: directory.readUInt16LE(position + 10),
+      crc32: directory.readUInt32LE(position + 16),
+      ...sizes,
+    },
+    next: extraStart + extraLength + commentLength,
+  };
+}
+
+type EntrySizes = Pick<ZipEntryInfo, 'compressedSize' | 'uncompressedSize' | 'localHeaderOffset'>;
+
+/** ZIP64 extended information: only the fields whose 32-bit value is saturated are present. */
+function readZip64Extra(
+  directory: Buffer,
+  extraStart: number,
+  extraEnd: number,
+  sizes: EntrySizes,
+): EntrySizes {
+  let { compressedSize, uncompressedSize, localHeaderOffset } = sizes;
+  let extra = extraStart;
+  while (extra + 4 <= extraEnd) {
+    const id = directory.readUInt16LE(extra);
+    const size = directory.readUInt16LE(extra + 2);
+    if (id === 0x0001) {
+      let field = extra + 4;
+      if (uncompressedSize === 0xffffffff && field + 8 <= extra + 4 + size) {
+        uncompressedSize = Number(directory.readBigUInt64LE(field));
+        field += 8;
+      }
+      if (compressedSize === 0xffffffff && field + 8 <= extra + 4 + size) {
+        compressedSize = Number(directory.readBigUInt64LE(field));
+        field += 8;
+      }
+      if (localHeaderOffset === 0xffffffff && field + 8 <= extra + 4 + size) {
+        localHeaderOffset = Number(directory.readBigUInt64LE(field));
+      }
+    }
+    extra += 4 + size;
   }
-  return entries;
+  return { compressedSize, uncompressedSize, localHeaderOffset };
+}
+
+/** Directory or symbolic link, from the name and the Unix mode or DOS attributes. */
+function fileKind(
+  name: string,
+  madeBy: number,
+  externalAttributes: number,
+): { isDirectory: boolean; isSymlink: boolean } {
+  const hostSystem = madeBy >> 8;
+  const unixMode = externalAttributes >>> 16;
+  const isSymlink =
+    (hostSystem === 3 || hostSystem === 19 || unixMode !== 0) && (unixMode & 0o170000) === 0o120000;
+  const isDirectory =
+    name.endsWith('/') ||
+    (!isSymlink && (unixMode & 0o170000) === 0o040000) ||
+    (externalAttributes & 0x10) !== 0;
+  return { isDirectory, isSymlink };
 }
 
 /**

@@ -13,8 +13,8 @@ export const IMAGE_MIME_TYPES: readonly ImageMime[] = [
   'image/webp',
 ];
 
-/** How many leading bytes detection looks at. */
-export const SNIFF_BYTES = 4096;
+/** How many leading bytes detection looks at (what an upload's TempFile keeps). */
+export { SNIFF_BYTES } from '../../common/files/temp-file';
 
 function startsWith(head: Buffer, bytes: number[], offset = 0): boolean {
   if (head.length < offset + bytes.length) return false;

@@ -7,6 +7,7 @@ import { substituteVariables } from '../variables';
 import { CALLOUT_CLASSES, CALLOUT_TITLE_CLASS, calloutsPlugin } from './callouts';
 import { codeLanguagePlugin } from './code-language';
 import { headingIdsPlugin } from './heading-ids';
+import { EMPHASIS_TAGS, TABLE_TAGS } from './html-tags';
 
 interface RenderEnv {
   [key: string]: unknown;
@@ -35,13 +36,7 @@ const SANITIZE: sanitizeHtml.IOptions = {
     'code',
     'span',
     'div',
-    'strong',
-    'b',
-    'em',
-    'i',
-    'u',
-    's',
-    'del',
+    ...EMPHASIS_TAGS,
     'ins',
     'sub',
     'sup',
@@ -57,14 +52,7 @@ const SANITIZE: sanitizeHtml.IOptions = {
     'dl',
     'dt',
     'dd',
-    'table',
-    'thead',
-    'tbody',
-    'tfoot',
-    'tr',
-    'th',
-    'td',
-    'caption',
+    ...TABLE_TAGS,
     'colgroup',
     'col',
     'a',

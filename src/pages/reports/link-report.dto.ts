@@ -1,8 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString } from 'class-validator';
+import { ListQueryDto } from '../../common/http/list-query.dto';
 import { listOf } from '../../common/openapi/list-of';
 
-export class LinkReportQueryDto {
+/** `prefix`, and `limit` and `cursor` as every list, with a larger `limit` (see MAX_LINK_REPORT_LIMIT). */
+export class LinkReportQueryDto extends ListQueryDto {
   @ApiPropertyOptional({
     description: 'Only pages at this slug or under it (`docs` covers `docs` and `docs/...`).',
   })
@@ -11,14 +13,7 @@ export class LinkReportQueryDto {
   prefix?: string;
 
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 1000, description: 'default 20' })
-  @IsOptional()
-  @IsString()
-  limit?: string;
-
-  @ApiPropertyOptional({ description: 'nextCursor from the previous page' })
-  @IsOptional()
-  @IsString()
-  cursor?: string;
+  declare limit?: string;
 }
 
 export class BrokenLinkResponse {

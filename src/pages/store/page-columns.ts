@@ -106,9 +106,16 @@ export type PageMetadata = Pick<PageRecord, MetadataKey>;
 export type PageSummary = Pick<PageRecord, SummaryKey>;
 export type PageArchiveRecord = Pick<PageRecord, ArchiveKey>;
 
+/** A page without its text (Markdown and HTML): what a read needs before it sends a body. */
+export type PageHead = Omit<PageRecord, 'content' | 'html'>;
+const HEAD_KEYS = PAGE_KEYS.filter(
+  (key) => key !== 'content' && key !== 'html',
+) as (keyof PageHead & PageKey)[];
+
 /** SELECT lists over pages aliased `alias`, columns under their SQL names. */
 export const pageColumns = {
   all: (alias: string) => selectList(PAGE_COLUMNS, PAGE_KEYS, alias),
+  head: (alias: string) => selectList(PAGE_COLUMNS, HEAD_KEYS, alias),
   summary: (alias: string) => selectList(PAGE_COLUMNS, SUMMARY_KEYS, alias),
   archive: (alias: string) => selectList(PAGE_COLUMNS, ARCHIVE_KEYS, alias),
 };
@@ -117,6 +124,10 @@ export const pageColumns = {
 export const decodePage = rowDecoder(PAGE_COLUMNS, PAGE_KEYS) as (
   row: Record<string, unknown>,
 ) => PageRecord;
+
+export const decodePageHead = rowDecoder(PAGE_COLUMNS, HEAD_KEYS) as (
+  row: Record<string, unknown>,
+) => PageHead;
 
 /** One stored state of a page: every create, update, restore and import writes one. */
 export const REVISION_COLUMNS = {

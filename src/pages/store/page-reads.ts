@@ -1,7 +1,7 @@
 import { userSql } from '../../auth/store/user-sql';
 import { placeholders, Sql } from '../../common/database/sql';
-import { decodePage, pageColumns, PageRecord } from './page-columns';
-import { PAGE_ROW_SQL, PageRow, pageRows } from './page-rows';
+import { decodePage, pageColumns, PageHead, PageRecord } from './page-columns';
+import { PAGE_HEAD_ROW_SQL, PAGE_ROW_SQL, PageRow, pageRows, toPageHeadRow } from './page-rows';
 import { Viewer, visibleSql } from './visibility-sql';
 
 /**
@@ -27,6 +27,12 @@ async function firstPage(
 export async function findLiveRow(sql: Sql, slug: string): Promise<PageRow | null> {
   const [row] = await pageRows(sql, PAGE_ROW_SQL + 'p.live_slug = ?', [slug]);
   return row ?? null;
+}
+
+/** A live page by slug without its Markdown and HTML, with usernames and the site-variables version. */
+export async function findLiveHead(sql: Sql, slug: string): Promise<PageRow<PageHead> | null> {
+  const [row] = await sql.all(PAGE_HEAD_ROW_SQL + 'p.live_slug = ?', [slug]);
+  return row ? toPageHeadRow(row) : null;
 }
 
 /** A page (live or binned) by id, with usernames and the site-variables version. */

@@ -3,7 +3,9 @@ import type { Row, Sql } from '../../common/database/sql';
 import { rowDecoder } from '../../common/database/column-defs';
 import {
   decodePage,
+  decodePageHead,
   PAGE_COLUMNS,
+  PageHead,
   pageColumns,
   PageRecord,
   PageSummary,
@@ -28,10 +30,12 @@ const NAMES =
  * A whole page with the owner's and last editor's usernames and the site-variables version:
  * one statement for a page read. Completed by a condition on pages aliased `p`.
  */
-export const PAGE_ROW_SQL =
-  `SELECT ${pageColumns.all('p')}, ${NAMES}, ` +
-  '(SELECT sv.version FROM site_variable_state sv WHERE sv.id = 1) AS site_version ' +
-  'FROM pages p WHERE ';
+const SITE_VERSION =
+  '(SELECT sv.version FROM site_variable_state sv WHERE sv.id = 1) AS site_version FROM pages p WHERE ';
+export const PAGE_ROW_SQL = `SELECT ${pageColumns.all('p')}, ${NAMES}, ${SITE_VERSION}`;
+
+/** The same without the page's Markdown and HTML (PageHead). */
+export const PAGE_HEAD_ROW_SQL = `SELECT ${pageColumns.head('p')}, ${NAMES}, ${SITE_VERSION}`;
 
 /**
  * List items never carry content or HTML. Completed by a condition on pages aliased `p`;
@@ -44,8 +48,16 @@ export function summaryRowSql(extra = ''): string {
 const decodeSummary = rowDecoder(PAGE_COLUMNS, SUMMARY_KEYS);
 
 export function toPageRow(row: Row): PageRow {
+  return withNames(decodePage(row), row);
+}
+
+export function toPageHeadRow(row: Row): PageRow<PageHead> {
+  return withNames(decodePageHead(row), row);
+}
+
+function withNames<P>(page: P, row: Row): PageRow<P> {
   return {
-    page: decodePage(row),
+    page,
     ownerName: (row.owner_username as string | null) ?? null,
     updatedByName: (row.updated_by_username as string | null) ?? null,
     siteVersion:

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { Database, Tx } from '../../common/database/database';
 import { findUsedMediaIds } from '../../common/text/media-urls';
 import { Derived, metadataOf, PageState, stateColumns } from '../page-state';
-import { PageRecord, RevisionRecord } from './page-columns';
+import { PageHead, PageRecord, RevisionRecord } from './page-columns';
 import * as lists from './page-lists';
 import { listTreeLevel } from './page-tree';
 import * as reads from './page-reads';
@@ -63,6 +63,10 @@ export class PagesRepository {
 
   findLiveRow(slug: string, tx?: Tx): Promise<PageRow | null> {
     return reads.findLiveRow(this.db.sql(tx), slug);
+  }
+
+  findLiveHead(slug: string, tx?: Tx): Promise<PageRow<PageHead> | null> {
+    return reads.findLiveHead(this.db.sql(tx), slug);
   }
 
   findRowById(id: string, tx?: Tx): Promise<PageRow | null> {

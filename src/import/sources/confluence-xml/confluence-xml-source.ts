@@ -26,6 +26,31 @@ export function isEntitiesXml(path: string): boolean {
   return posix.basename(path).toLowerCase() === 'entities.xml';
 }
 
+/** A page body as stored: `2` is the storage format (XHTML), anything else old wiki markup. */
+interface PageBody {
+  text: string;
+  bodyType: string;
+}
+
+/** One export read: what converting each of its pages needs. */
+interface ReadExport {
+  entities: SourceEntry;
+  /** The export's folder, and that folder with a trailing slash ('' at the top). */
+  root: string;
+  base: string;
+  model: ExportModel;
+  bodies: Map<string, PageBody>;
+  /** Current attachments by page id, then file name: the path each is stored at. */
+  attachments: Map<string, Map<string, string>>;
+  slugs: Map<string, string>;
+  /** Page ids by space key and title, for links between pages. */
+  byTitle: Map<string, string>;
+  /** Several spaces: slugs and labels carry the space key. */
+  multiSpace: boolean;
+  macros: Map<string, MacroUse>;
+  jiraBaseUrl?: string;
+}
+
 /**
  * Confluence's XML space export: `entities.xml` (read in two streaming passes — first the
  * small records of pages, spaces, users, labels and attachments, then only the bodies of the
@@ -41,14 +66,53 @@ export async function convertConfluenceXml(
   options: { includeBlogPosts: boolean; jiraBaseUrl?: string },
 ): Promise<void> {
   const tick = pacer();
+  const model = await readModel(entities, tick, out);
+  if (!model) return;
   const root = dirOf(entities.path);
   const base = root ? `${root}/` : '';
+  const pages = selectPages(model, entities, files.get(`${base}exportDescriptor.properties`), {
+    includeBlogPosts: options.includeBlogPosts,
+    out,
+  });
+  const selected = new Map(pages.map((p) => [p.id, p]));
+  const bodies = await readBodies(entities, model, selected, tick);
+  const read: ReadExport = {
+    entities,
+    root,
+    base,
+    model,
+    bodies,
+    attachments: attachmentFiles(model, selected, files, base, out),
+    slugs: pageSlugs(pages, model),
+    byTitle: new Map(pages.map((p) => [titleKey(spaceKeyOf(p, model), p.title), p.id])),
+    multiSpace: new Set(pages.map((p) => p.spaceId)).size > 1,
+    macros: new Map(),
+    jiraBaseUrl: options.jiraBaseUrl,
+  };
+  for (const page of pages) {
+    await tick();
+    addPage(page, read, out);
+  }
+  for (const [name, use] of read.macros) {
+    const known = out.macros.get(name);
+    if (known) known.count += use.count;
+    else out.macros.set(name, use);
+  }
+}
+
+/** First pass: the small records; undefined (reported) when the file is not well-formed XML. */
+async function readModel(
+  entities: SourceEntry,
+  tick: () => Promise<void>,
+  out: SourceCollector,
+): Promise<ExportModel | undefined> {
   const model = emptyModel();
   try {
     await readEntities(entities.data, (object) => collect(model, object), {
       keep: (type, property) => KEPT_PROPERTIES[type]?.has(property) ?? false,
       tick,
     });
+    return model;
   } catch (error) {
     if (!(error instanceof EntitiesFormatError)) throw error;
     out.reject(
@@ -56,16 +120,23 @@ export async function convertConfluenceXml(
       'confluence_invalid_export',
       `"${entities.path}" is not well-formed XML: ${error.message}.`,
     );
-    return;
+    return undefined;
   }
+}
 
-  const descriptor = files.get(`${base}exportDescriptor.properties`);
+/** The pages to import; what is left out is counted in the report, against entities.xml. */
+function selectPages(
+  model: ExportModel,
+  entities: SourceEntry,
+  descriptor: SourceEntry | undefined,
+  { includeBlogPosts, out }: { includeBlogPosts: boolean; out: SourceCollector },
+): ContentRecord[] {
   if (descriptor)
     out.notPages.set(descriptor.path, 'The export descriptor of the Confluence XML export.');
   const skipped = new Map<string, number>();
   const pages: ContentRecord[] = [];
   for (const content of model.contents.values()) {
-    const reason = skipReason(content, options.includeBlogPosts);
+    const reason = skipReason(content, includeBlogPosts);
     if (reason) skipped.set(reason, (skipped.get(reason) ?? 0) + 1);
     else pages.push(content);
   }
@@ -76,13 +147,22 @@ export async function convertConfluenceXml(
     );
     out.assets.set(entities.path, entities);
   }
-  const selected = new Map(pages.map((p) => [p.id, p]));
+  return pages;
+}
+
+/** Second pass: the bodies of the selected pages only (the storage format one when a page has several). */
+async function readBodies(
+  entities: SourceEntry,
+  model: ExportModel,
+  selected: Map<string, ContentRecord>,
+  tick: () => Promise<void>,
+): Promise<Map<string, PageBody>> {
   const bodyOwner = new Map<string, string>();
   for (const [bodyId, body] of model.bodies) {
     if (selected.has(body.contentId) && (body.bodyType === '2' || !bodyOwner.has(body.contentId)))
       bodyOwner.set(bodyId, body.contentId);
   }
-  const bodies = new Map<string, { text: string; bodyType: string }>();
+  const bodies = new Map<string, PageBody>();
   await readEntities(
     entities.data,
     (object) => {
@@ -99,76 +179,76 @@ export async function convertConfluenceXml(
       tick,
     },
   );
+  return bodies;
+}
 
-  const attachments = attachmentFiles(model, selected, files, base, out);
-  const slugs = pageSlugs(pages, model);
-  const byTitle = new Map<string, string>();
-  for (const page of pages) byTitle.set(titleKey(spaceKeyOf(page, model), page.title), page.id);
-  const macros = new Map<string, MacroUse>();
-  const multiSpace = new Set(pages.map((p) => p.spaceId)).size > 1;
+function addPage(page: ContentRecord, read: ReadExport, out: SourceCollector): void {
+  const { model } = read;
+  const spaceKey = spaceKeyOf(page, model);
+  const used = new Set<string>();
+  const markdown = bodyMarkdown(page, spaceKey, used, read) + unusedAttachments(page, used, read);
+  const label = read.multiSpace ? `${spaceKey}:${page.title}` : page.title;
+  out.add({
+    sourcePath: `${read.entities.path}#${label}`,
+    slug: read.slugs.get(page.id),
+    title: page.title,
+    content: tidyContent(markdown),
+    tags: tagsOf(page, model),
+    properties: propertiesOf(page, spaceKey, model),
+    ownerCandidates: [
+      userName(page.creatorKey, page.creatorName, model),
+      userName(page.modifierKey, page.modifierName, model),
+    ].filter((name): name is string => !!name),
+    baseDir: read.root,
+    refKeys: [`${read.base}${PAGE_KEYS}/${page.id}`],
+  });
+}
 
-  for (const page of pages) {
-    await tick();
-    const spaceKey = spaceKeyOf(page, model);
-    const own = attachments.get(page.id) ?? new Map<string, string>();
-    const used = new Set<string>();
-    const body = bodies.get(page.id);
-    let markdown =
-      body === undefined
-        ? ''
-        : body.bodyType === '2' || body.bodyType === ''
-          ? storageToMarkdown(body.text, {
-              page: (title, key) => {
-                const id = byTitle.get(titleKey(key ?? spaceKey, title));
-                return id ? `${PAGE_KEYS}/${id}` : title;
-              },
-              attachment: (name, owner) => {
-                const ownerId = owner.title
-                  ? byTitle.get(titleKey(owner.spaceKey ?? spaceKey, owner.title))
-                  : page.id;
-                const path = ownerId ? attachments.get(ownerId)?.get(name) : undefined;
-                if (path && ownerId === page.id) used.add(name);
-                return path
-                  ? relativeTo(base, path)
-                  : `attachments/${page.id}/${encodeURIComponent(name)}`;
-              },
-              user: (user) => userText(user, model),
-              // Headings get GitHub ids; an anchor names a heading (or an anchor macro).
-              anchor: (name) => GithubSlugger.slug(name),
-              jiraBaseUrl: options.jiraBaseUrl,
-              macros,
-            })
-          : `> [!NOTE]\n> This page is in Confluence's old wiki markup, which kb does not convert; it is kept as text.\n\n\`\`\`\n${body.text}\n\`\`\``;
-    const unused = [...own].filter(([name]) => !used.has(name));
-    if (unused.length) {
-      markdown += `\n\n## Attachments\n\n${unused
-        .map(
-          ([name, path]) =>
-            `- [${name.replace(/([[\]\\])/g, '\\$1')}](<${relativeTo(base, path)}>)`,
-        )
-        .join('\n')}`;
-    }
-    const label = multiSpace ? `${spaceKey}:${page.title}` : page.title;
-    out.add({
-      sourcePath: `${entities.path}#${label}`,
-      slug: slugs.get(page.id),
-      title: page.title,
-      content: tidyContent(markdown),
-      tags: tagsOf(page, model),
-      properties: propertiesOf(page, spaceKey, model),
-      ownerCandidates: [
-        userName(page.creatorKey, page.creatorName, model),
-        userName(page.modifierKey, page.modifierName, model),
-      ].filter((name): name is string => !!name),
-      baseDir: root,
-      refKeys: [`${base}${PAGE_KEYS}/${page.id}`],
-    });
-  }
-  for (const [name, use] of macros) {
-    const known = out.macros.get(name);
-    if (known) known.count += use.count;
-    else out.macros.set(name, use);
-  }
+/** The page's body as Markdown; the names of its own attachments it links to go into `used`. */
+function bodyMarkdown(
+  page: ContentRecord,
+  spaceKey: string,
+  used: Set<string>,
+  read: ReadExport,
+): string {
+  const body = read.bodies.get(page.id);
+  if (body === undefined) return '';
+  if (body.bodyType !== '2' && body.bodyType !== '')
+    return `> [!NOTE]\n> This page is in Confluence's old wiki markup, which kb does not convert; it is kept as text.\n\n\`\`\`\n${body.text}\n\`\`\``;
+  return storageToMarkdown(body.text, {
+    page: (title, key) => {
+      const id = read.byTitle.get(titleKey(key ?? spaceKey, title));
+      return id ? `${PAGE_KEYS}/${id}` : title;
+    },
+    attachment: (name, owner) => {
+      const ownerId = owner.title
+        ? read.byTitle.get(titleKey(owner.spaceKey ?? spaceKey, owner.title))
+        : page.id;
+      const path = ownerId ? read.attachments.get(ownerId)?.get(name) : undefined;
+      if (path && ownerId === page.id) used.add(name);
+      return path
+        ? relativeTo(read.base, path)
+        : `attachments/${page.id}/${encodeURIComponent(name)}`;
+    },
+    user: (user) => userText(user, read.model),
+    // Headings get GitHub ids; an anchor names a heading (or an anchor macro).
+    anchor: (name) => GithubSlugger.slug(name),
+    jiraBaseUrl: read.jiraBaseUrl,
+    macros: read.macros,
+  });
+}
+
+/** The page's attachments its body does not link to, listed under it so none is lost. */
+function unusedAttachments(page: ContentRecord, used: Set<string>, read: ReadExport): string {
+  const own = read.attachments.get(page.id) ?? new Map<string, string>();
+  const unused = [...own].filter(([name]) => !used.has(name));
+  if (!unused.length) return '';
+  return `\n\n## Attachments\n\n${unused
+    .map(
+      ([name, path]) =>
+        `- [${name.replace(/([[\]\\])/g, '\\$1')}](<${relativeTo(read.base, path)}>)`,
+    )
+    .join('\n')}`;
 }
 
 function relativeTo(base: string, path: string): string {

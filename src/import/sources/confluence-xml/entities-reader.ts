@@ -46,72 +46,16 @@ export async function readEntities(
   onObject: (object: EntityObject) => void,
   options: ReadOptions,
 ): Promise<void> {
-  const maxChars = options.maxValueChars ?? 64 * 1024;
+  const builder = new ObjectBuilder(onObject, options);
   const parser = new SaxesParser({ xmlns: false, position: false });
   let failure: Error | undefined;
-  // Path inside the current object: [property|id|collection|element|id…]
-  const stack: { name: string; attributes: Record<string, string> }[] = [];
-  let current: EntityObject | undefined;
-  let text: string[] | undefined;
-  let textLength = 0;
-
   parser.on('error', (error) => {
     failure ??= new EntitiesFormatError(error.message);
   });
-  parser.on('opentag', (tag) => {
-    const attributes = tag.attributes as Record<string, string>;
-    stack.push({ name: tag.name, attributes });
-    if (tag.name === 'object' && stack.length === 2) {
-      current = { type: attributes.class ?? '', id: '', values: new Map(), refs: new Map() };
-      return;
-    }
-    if (!current) return;
-    const depth = stack.length;
-    const inCollection = stack.some((s) => s.name === 'collection');
-    if (inCollection) return;
-    if (tag.name === 'id' && (depth === 3 || depth === 4)) {
-      text = [];
-      textLength = 0;
-    } else if (tag.name === 'property' && depth === 3) {
-      const name = attributes.name ?? '';
-      text = options.keep(current.type, name) ? [] : undefined;
-      textLength = 0;
-    }
-  });
-  const onText = (chunk: string): void => {
-    if (!text || textLength >= maxChars) return;
-    const room = maxChars - textLength;
-    const piece = chunk.length > room ? chunk.slice(0, room) : chunk;
-    text.push(piece);
-    textLength += piece.length;
-  };
-  parser.on('text', onText);
-  parser.on('cdata', onText);
-  parser.on('closetag', (tag) => {
-    const depth = stack.length;
-    const closing = stack.pop();
-    if (!current || !closing) return;
-    if (tag.name === 'object' && depth === 2) {
-      if (current.id !== '') onObject(current);
-      current = undefined;
-      text = undefined;
-      return;
-    }
-    if (tag.name === 'id' && depth === 3 && text) {
-      current.id = text.join('').trim();
-      text = undefined;
-    } else if (tag.name === 'id' && depth === 4 && text) {
-      // <property name="parent" class="Page"><id name="id">…</id></property>
-      const property = stack[stack.length - 1];
-      if (property?.name === 'property' && property.attributes.name)
-        current.refs.set(property.attributes.name, text.join('').trim());
-      text = undefined;
-    } else if (tag.name === 'property' && depth === 3) {
-      const name = closing.attributes.name ?? '';
-      if (text && !current.refs.has(name)) current.values.set(name, text.join(''));
-      text = undefined;
-    }
-  });
+  parser.on('opentag', (tag) => builder.open(tag.name, tag.attributes as Record<string, string>));
+  parser.on('text', (chunk) => builder.addText(chunk));
+  parser.on('cdata', (chunk) => builder.addText(chunk));
+  parser.on('closetag', (tag) => builder.close(tag.name));
 
   const decoder = new TextDecoder('utf-8', { fatal: false });
   for (let offset = 0; offset < data.length && !failure; offset += SLICE_BYTES) {
@@ -125,4 +69,76 @@ export async function readEntities(
     parser.close();
   }
   if (failure) throw failure;
+}
+
+/** Turns the parser's events into one `EntityObject` at a time. */
+class ObjectBuilder {
+  // Path inside the current object: [property|id|collection|element|id…]
+  private readonly stack: { name: string; attributes: Record<string, string> }[] = [];
+  private current: EntityObject | undefined;
+  /** The text of the `<id>` or kept `<property>` being read, undefined when none is. */
+  private text: string[] | undefined;
+  private textLength = 0;
+  private readonly maxChars: number;
+
+  constructor(
+    private readonly onObject: (object: EntityObject) => void,
+    private readonly options: ReadOptions,
+  ) {
+    this.maxChars = options.maxValueChars ?? 64 * 1024;
+  }
+
+  open(name: string, attributes: Record<string, string>): void {
+    this.stack.push({ name, attributes });
+    if (name === 'object' && this.stack.length === 2) {
+      this.current = { type: attributes.class ?? '', id: '', values: new Map(), refs: new Map() };
+      return;
+    }
+    if (!this.current) return;
+    const depth = this.stack.length;
+    if (this.stack.some((s) => s.name === 'collection')) return;
+    if (name === 'id' && (depth === 3 || depth === 4)) {
+      this.text = [];
+      this.textLength = 0;
+    } else if (name === 'property' && depth === 3) {
+      this.text = this.options.keep(this.current.type, attributes.name ?? '') ? [] : undefined;
+      this.textLength = 0;
+    }
+  }
+
+  addText(chunk: string): void {
+    if (!this.text || this.textLength >= this.maxChars) return;
+    const room = this.maxChars - this.textLength;
+    const piece = chunk.length > room ? chunk.slice(0, room) : chunk;
+    this.text.push(piece);
+    this.textLength += piece.length;
+  }
+
+  close(name: string): void {
+    const depth = this.stack.length;
+    const closing = this.stack.pop();
+    const current = this.current;
+    if (!current || !closing) return;
+    const text = this.text;
+    if (name === 'object' && depth === 2) {
+      if (current.id !== '') this.onObject(current);
+      this.current = undefined;
+      this.text = undefined;
+      return;
+    }
+    if (name === 'id' && depth === 3 && text) {
+      current.id = text.join('').trim();
+      this.text = undefined;
+    } else if (name === 'id' && depth === 4 && text) {
+      // <property name="parent" class="Page"><id name="id">…</id></property>
+      const property = this.stack[this.stack.length - 1];
+      if (property?.name === 'property' && property.attributes.name)
+        current.refs.set(property.attributes.name, text.join('').trim());
+      this.text = undefined;
+    } else if (name === 'property' && depth === 3) {
+      const propertyName = closing.attributes.name ?? '';
+      if (text && !current.refs.has(propertyName)) current.values.set(propertyName, text.join(''));
+      this.text = undefined;
+    }
+  }
 }

@@ -125,6 +125,13 @@ function el(doc: DomDocument, tag: string, className?: string, text?: string): D
   return element;
 }
 
+/** A link to `href`, or the bare text when the target is not in the export. */
+function linkOrText(doc: DomDocument, href: string | undefined, text: string): DomElement {
+  const link = el(doc, href ? 'a' : 'span', undefined, text);
+  if (href) link.setAttribute('href', href);
+  return link;
+}
+
 function moveBody(macro: DomElement, to: DomElement): void {
   const body = child(macro, 'ac:rich-text-body');
   if (body) while (body.firstChild) to.appendChild(body.firstChild);
@@ -139,121 +146,174 @@ function count(context: MacroContext, name: string, conversion: string): void {
   else context.macros.set(name, { count: 1, conversion });
 }
 
-/** Replaces one `ac:structured-macro` (or legacy `ac:macro`) by HTML the converter knows. */
-export function convertMacro(macro: DomElement, context: MacroContext): void {
-  const doc = macro.ownerDocument;
-  const name = (macro.getAttribute('ac:name') ?? '').toLowerCase() || 'unnamed';
-  const params = parameters(macro);
-  const title = params.get('title') ?? '';
+/** One macro being converted: its element, name (lower case) and parameters. */
+interface Macro {
+  element: DomElement;
+  doc: DomDocument;
+  name: string;
+  params: Map<string, string>;
+  title: string;
+}
 
-  if (name === 'code' || name === 'noformat' || name === 'code-block') {
-    count(context, name, name === 'noformat' ? 'fenced code block' : MACRO_CONVERSIONS.code);
-    const panel = el(doc, 'div', 'code panel');
-    if (title) panel.appendChild(el(doc, 'div', 'codeHeader', title));
-    const pre = el(doc, 'pre', undefined, child(macro, 'ac:plain-text-body')?.textContent ?? '');
-    const language = name === 'noformat' ? '' : (params.get('language') ?? '');
-    pre.setAttribute('data-syntaxhighlighter-params', `brush: ${language || 'none'}`);
-    panel.appendChild(pre);
-    macro.replaceWith(panel);
-  } else if (name in CALLOUTS) {
-    count(context, name, `${MACRO_CONVERSIONS.callout} (${calloutName(name)})`);
-    const box = el(
-      doc,
-      'div',
-      `confluence-information-macro confluence-information-macro-${CALLOUTS[name]}`,
-    );
-    if (title) box.appendChild(el(doc, 'p', 'title', title));
-    const body = el(doc, 'div', 'confluence-information-macro-body');
-    moveBody(macro, body);
-    box.appendChild(body);
-    macro.replaceWith(box);
-  } else if (name === 'panel') {
-    count(context, name, MACRO_CONVERSIONS.panel);
-    const box = el(doc, 'div', 'panel');
-    if (title) box.appendChild(el(doc, 'div', 'panelHeader', title));
-    const body = el(doc, 'div', 'panelContent');
-    moveBody(macro, body);
-    box.appendChild(body);
-    macro.replaceWith(box);
-  } else if (name === 'expand') {
-    count(context, name, MACRO_CONVERSIONS.expand);
-    const details = el(doc, 'details');
-    details.appendChild(el(doc, 'summary', undefined, title || 'Click here to expand...'));
-    moveBody(macro, details);
-    macro.replaceWith(details);
-  } else if (DROPPED.has(name)) {
-    count(context, name, MACRO_CONVERSIONS.dropped);
-    macro.remove();
-  } else if (name === 'anchor') {
-    count(context, name, MACRO_CONVERSIONS.anchor);
-    macro.remove();
-  } else if (UNWRAPPED.has(name)) {
-    count(context, name, MACRO_CONVERSIONS.unwrapped);
-    const holder = el(doc, 'div');
-    moveBody(macro, holder);
-    macro.replaceWith(...Array.from(holder.childNodes));
-  } else if (name === 'status') {
-    count(context, name, MACRO_CONVERSIONS.status);
-    macro.replaceWith(
-      el(doc, 'strong', undefined, (title || params.get('colour') || '').toUpperCase()),
-    );
-  } else if (name === 'jira' || name === 'jiraissues') {
-    jira(macro, params, context);
-  } else if (FILE_MACROS.has(name)) {
-    count(context, name, MACRO_CONVERSIONS.file);
-    const attachment = macro.getElementsByTagName('ri:attachment')[0];
-    const file = attachment?.getAttribute('ri:filename') ?? params.get('name') ?? '';
-    const href = file ? context.attachment(file, {}) : undefined;
-    const a = el(doc, href ? 'a' : 'span', undefined, file);
-    if (href) a.setAttribute('href', href);
-    macro.replaceWith(a);
-  } else if (name === 'include' || name === 'excerpt-include') {
-    count(context, name, MACRO_CONVERSIONS.include);
-    const page = macro.getElementsByTagName('ri:page')[0];
-    const pageTitle = page?.getAttribute('ri:content-title') ?? '';
-    const href = context.page(pageTitle, page?.getAttribute('ri:space-key') ?? undefined);
-    const p = el(doc, 'p', undefined, 'Included page: ');
-    const a = el(doc, href ? 'a' : 'span', undefined, pageTitle);
-    if (href) a.setAttribute('href', href);
-    p.appendChild(a);
-    macro.replaceWith(p);
-  } else if (name === 'html') {
-    count(context, name, MACRO_CONVERSIONS.html);
-    const pre = el(doc, 'pre', undefined, child(macro, 'ac:plain-text-body')?.textContent ?? '');
-    pre.setAttribute('data-syntaxhighlighter-params', 'brush: html');
-    macro.replaceWith(pre);
-  } else {
-    count(context, name, MACRO_CONVERSIONS.unknown);
-    const box = el(
-      doc,
-      'div',
-      'confluence-information-macro confluence-information-macro-information',
-    );
-    box.appendChild(el(doc, 'p', 'title', `Confluence macro "${name}" (not converted)`));
-    const body = el(doc, 'div', 'confluence-information-macro-body');
-    moveBody(macro, body);
-    if (!body.firstChild && params.size > 0)
-      body.appendChild(
-        el(doc, 'p', undefined, [...params].map(([k, v]) => `${k}: ${v}`).join('; ')),
-      );
-    box.appendChild(body);
-    macro.replaceWith(box);
-  }
+type MacroConverter = (macro: Macro, context: MacroContext) => void;
+
+/** Replaces one `ac:structured-macro` (or legacy `ac:macro`) by HTML the converter knows. */
+export function convertMacro(element: DomElement, context: MacroContext): void {
+  const name = (element.getAttribute('ac:name') ?? '').toLowerCase() || 'unnamed';
+  const params = parameters(element);
+  const macro = {
+    element,
+    doc: element.ownerDocument,
+    name,
+    params,
+    title: params.get('title') ?? '',
+  };
+  converterFor(name)(macro, context);
+}
+
+function converterFor(name: string): MacroConverter {
+  if (name === 'code' || name === 'noformat' || name === 'code-block') return codeBlock;
+  if (name in CALLOUTS) return callout;
+  if (name === 'panel') return panel;
+  if (name === 'expand') return expand;
+  if (DROPPED.has(name)) return removed(MACRO_CONVERSIONS.dropped);
+  if (name === 'anchor') return removed(MACRO_CONVERSIONS.anchor);
+  if (UNWRAPPED.has(name)) return unwrapped;
+  if (name === 'status') return status;
+  if (name === 'jira' || name === 'jiraissues') return jira;
+  if (FILE_MACROS.has(name)) return fileLink;
+  if (name === 'include' || name === 'excerpt-include') return includedPage;
+  if (name === 'html') return htmlSource;
+  return notConverted;
+}
+
+/** A code panel (`div.code.panel` with a header and a `pre`), as Confluence's HTML export writes it. */
+function codeBlock({ element, doc, name, params, title }: Macro, context: MacroContext): void {
+  count(context, name, name === 'noformat' ? 'fenced code block' : MACRO_CONVERSIONS.code);
+  const panel = el(doc, 'div', 'code panel');
+  if (title) panel.appendChild(el(doc, 'div', 'codeHeader', title));
+  const pre = el(doc, 'pre', undefined, child(element, 'ac:plain-text-body')?.textContent ?? '');
+  const language = name === 'noformat' ? '' : (params.get('language') ?? '');
+  pre.setAttribute('data-syntaxhighlighter-params', `brush: ${language || 'none'}`);
+  panel.appendChild(pre);
+  element.replaceWith(panel);
+}
+
+function callout(macro: Macro, context: MacroContext): void {
+  const { element, doc, name, title } = macro;
+  count(context, name, `${MACRO_CONVERSIONS.callout} (${calloutName(name)})`);
+  const { box } = titledBox(
+    macro,
+    `confluence-information-macro confluence-information-macro-${CALLOUTS[name]}`,
+    title ? el(doc, 'p', 'title', title) : undefined,
+    'confluence-information-macro-body',
+  );
+  element.replaceWith(box);
+}
+
+function panel(macro: Macro, context: MacroContext): void {
+  const { element, doc, name, title } = macro;
+  count(context, name, MACRO_CONVERSIONS.panel);
+  const heading = title ? el(doc, 'div', 'panelHeader', title) : undefined;
+  element.replaceWith(titledBox(macro, 'panel', heading, 'panelContent').box);
+}
+
+/** `div.<boxClass>` holding an optional heading, then `div.<bodyClass>` with the macro's body. */
+function titledBox(
+  { element, doc }: Macro,
+  boxClass: string,
+  heading: DomElement | undefined,
+  bodyClass: string,
+): { box: DomElement; body: DomElement } {
+  const box = el(doc, 'div', boxClass);
+  if (heading) box.appendChild(heading);
+  const body = el(doc, 'div', bodyClass);
+  moveBody(element, body);
+  box.appendChild(body);
+  return { box, body };
+}
+
+function expand({ element, doc, name, title }: Macro, context: MacroContext): void {
+  count(context, name, MACRO_CONVERSIONS.expand);
+  const details = el(doc, 'details');
+  details.appendChild(el(doc, 'summary', undefined, title || 'Click here to expand...'));
+  moveBody(element, details);
+  element.replaceWith(details);
+}
+
+function removed(conversion: string): MacroConverter {
+  return ({ element, name }, context) => {
+    count(context, name, conversion);
+    element.remove();
+  };
+}
+
+function unwrapped({ element, doc, name }: Macro, context: MacroContext): void {
+  count(context, name, MACRO_CONVERSIONS.unwrapped);
+  const holder = el(doc, 'div');
+  moveBody(element, holder);
+  element.replaceWith(...Array.from(holder.childNodes));
+}
+
+function status({ element, doc, name, params, title }: Macro, context: MacroContext): void {
+  count(context, name, MACRO_CONVERSIONS.status);
+  element.replaceWith(
+    el(doc, 'strong', undefined, (title || params.get('colour') || '').toUpperCase()),
+  );
+}
+
+function fileLink({ element, doc, name, params }: Macro, context: MacroContext): void {
+  count(context, name, MACRO_CONVERSIONS.file);
+  const attachment = element.getElementsByTagName('ri:attachment')[0];
+  const file = attachment?.getAttribute('ri:filename') ?? params.get('name') ?? '';
+  const href = file ? context.attachment(file, {}) : undefined;
+  element.replaceWith(linkOrText(doc, href, file));
+}
+
+function includedPage({ element, doc, name }: Macro, context: MacroContext): void {
+  count(context, name, MACRO_CONVERSIONS.include);
+  const page = element.getElementsByTagName('ri:page')[0];
+  const pageTitle = page?.getAttribute('ri:content-title') ?? '';
+  const href = context.page(pageTitle, page?.getAttribute('ri:space-key') ?? undefined);
+  const p = el(doc, 'p', undefined, 'Included page: ');
+  p.appendChild(linkOrText(doc, href, pageTitle));
+  element.replaceWith(p);
+}
+
+function htmlSource({ element, doc, name }: Macro, context: MacroContext): void {
+  count(context, name, MACRO_CONVERSIONS.html);
+  const pre = el(doc, 'pre', undefined, child(element, 'ac:plain-text-body')?.textContent ?? '');
+  pre.setAttribute('data-syntaxhighlighter-params', 'brush: html');
+  element.replaceWith(pre);
+}
+
+/** Any other macro stays visible: a note naming it, with its body (or its parameters). */
+function notConverted(macro: Macro, context: MacroContext): void {
+  const { element, doc, name, params } = macro;
+  count(context, name, MACRO_CONVERSIONS.unknown);
+  const { box, body } = titledBox(
+    macro,
+    'confluence-information-macro confluence-information-macro-information',
+    el(doc, 'p', 'title', `Confluence macro "${name}" (not converted)`),
+    'confluence-information-macro-body',
+  );
+  if (!body.firstChild && params.size > 0)
+    body.appendChild(el(doc, 'p', undefined, [...params].map(([k, v]) => `${k}: ${v}`).join('; ')));
+  element.replaceWith(box);
 }
 
 function calloutName(macro: string): string {
   return { information: 'NOTE', tip: 'TIP', note: 'WARNING', warning: 'CAUTION' }[CALLOUTS[macro]]!;
 }
 
-function jira(macro: DomElement, params: Map<string, string>, context: MacroContext): void {
-  const doc = macro.ownerDocument;
+function jira({ element, doc, params }: Macro, context: MacroContext): void {
   const key = params.get('key') ?? '';
   const jql = params.get('jqlquery') ?? '';
   const base = context.jiraBaseUrl?.replace(/\/+$/, '');
   const label = key || (jql ? `Jira issues: ${jql}` : 'Jira issues');
   if (!base) {
     count(context, 'jira', MACRO_CONVERSIONS.jiraText);
-    macro.replaceWith(el(doc, 'code', undefined, label));
+    element.replaceWith(el(doc, 'code', undefined, label));
     return;
   }
   count(context, 'jira', MACRO_CONVERSIONS.jira);
@@ -262,5 +322,5 @@ function jira(macro: DomElement, params: Map<string, string>, context: MacroCont
     : `${base}/issues/?jql=${encodeURIComponent(jql)}`;
   const a = el(doc, 'a', undefined, label);
   a.setAttribute('href', href);
-  macro.replaceWith(a);
+  element.replaceWith(a);
 }

@@ -2,10 +2,10 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { ApiProblem, isProblem } from '../../../api/problem';
 import { ConfirmDialog, Dialog } from '../../../components/dialog';
-import { EmptyState } from '../../../components/empty-state';
 import { Field } from '../../../components/field';
 import { LoadMore } from '../../../components/load-more';
 import { ProblemMessage } from '../../../components/problem-message';
+import { RecordTable } from '../../../components/record-table';
 import { Spinner } from '../../../components/spinner';
 import { useDocumentTitle } from '../../../components/use-document-title';
 import { formatDateTime } from '../../../lib/format';
@@ -120,14 +120,19 @@ function BinRow({
   );
 }
 
-export function BinScreen() {
-  useDocumentTitle('Bin');
-  const bin = useBin();
+interface RestoredPage {
+  slug: string;
+  title: string;
+}
+
+/**
+ * Restores pages from the bin. A restore refused because a live page took the slug (409)
+ * opens the new-slug dialog (`taken`) instead of showing a problem.
+ */
+function useBinRestore() {
   const restore = useRestoreFromBin();
-  const purge = usePurge();
-  const [purging, setPurging] = useState<BinItem | null>(null);
   const [taken, setTaken] = useState<BinItem | null>(null);
-  const [restored, setRestored] = useState<{ slug: string; title: string } | null>(null);
+  const [restored, setRestored] = useState<RestoredPage | null>(null);
 
   const restoreItem = (item: BinItem) => {
     setRestored(null);
@@ -141,6 +146,29 @@ export function BinScreen() {
       },
     );
   };
+
+  const restoredUnderNewSlug = (page: RestoredPage) => {
+    setTaken(null);
+    setRestored({ slug: page.slug, title: page.title });
+  };
+
+  return {
+    restoreItem,
+    error: isProblem(restore.error, 409) ? null : restore.error,
+    restored,
+    taken,
+    closeTaken: () => setTaken(null),
+    restoredUnderNewSlug,
+  };
+}
+
+export function BinScreen() {
+  useDocumentTitle('Bin');
+  const bin = useBin();
+  const restore = useBinRestore();
+  const purge = usePurge();
+  const [purging, setPurging] = useState<BinItem | null>(null);
+  const { restored, taken } = restore;
 
   return (
     <section className="screen" aria-labelledby="bin-title">
@@ -158,42 +186,27 @@ export function BinScreen() {
           </>
         )}
       </p>
-      {!isProblem(restore.error, 409) && (
-        <ProblemMessage error={restore.error} title="Not restored." />
-      )}
+      <ProblemMessage error={restore.error} title="Not restored." />
       <ProblemMessage error={purge.error} title="Not purged." />
       <ProblemMessage error={bin.error} />
       {bin.isPending ? (
         <Spinner />
-      ) : bin.items.length === 0 ? (
-        <EmptyState>The bin is empty.</EmptyState>
       ) : (
-        <div className="table-scroll">
-          <table className="table table--stack">
-            <caption className="visually-hidden">Pages in the bin</caption>
-            <thead>
-              <tr>
-                <th scope="col">Page</th>
-                <th scope="col">Binned by</th>
-                <th scope="col">Binned</th>
-                <th scope="col">Revision</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {bin.items.map((item) => (
-                <BinRow
-                  key={item.id}
-                  item={item}
-                  onRestore={() => restoreItem(item)}
-                  onPurge={() => setPurging(item)}
-                />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <RecordTable
+          caption="Pages in the bin"
+          columns={['Page', 'Binned by', 'Binned', 'Revision']}
+          actions
+          rows={bin.items}
+          rowKey={(item) => item.id}
+          empty="The bin is empty."
+          renderRow={(item) => (
+            <BinRow
+              item={item}
+              onRestore={() => restore.restoreItem(item)}
+              onPurge={() => setPurging(item)}
+            />
+          )}
+        />
       )}
       <LoadMore list={bin} />
       {purging && (
@@ -210,11 +223,8 @@ export function BinScreen() {
       {taken && (
         <SlugTakenDialog
           item={taken}
-          onClose={() => setTaken(null)}
-          onRestored={(page) => {
-            setTaken(null);
-            setRestored({ slug: page.slug, title: page.title });
-          }}
+          onClose={restore.closeTaken}
+          onRestored={restore.restoredUnderNewSlug}
         />
       )}
     </section>

@@ -32,37 +32,122 @@ async function searchAll(q: string): Promise<SelectablePage[]> {
   return found;
 }
 
-export function ExportScreen() {
-  useDocumentTitle('Export');
-  const graph = useGraph();
-  const [mode, setMode] = useState<Mode>('all');
-  const [subtree, setSubtree] = useState('');
-  const [tag, setTag] = useState('');
-  const [query, setQuery] = useState('');
+/** Which pages to export: all, or those of the chosen mode's value. */
+interface Choice {
+  mode: Mode;
+  subtree: string;
+  tag: string;
+  query: string;
+}
+
+/** The chosen pages (undefined: all pages), searching the server for a search. */
+function chosenPages(choice: Choice, pages: SelectablePage[]) {
+  if (choice.mode === 'subtree') return Promise.resolve(pagesInSubtree(pages, choice.subtree));
+  if (choice.mode === 'tag') return Promise.resolve(pagesWithTag(pages, choice.tag));
+  if (choice.mode === 'search') return searchAll(choice.query.trim());
+  return Promise.resolve(undefined);
+}
+
+/** The pages chosen so far, when the console can tell without asking the server. */
+function previewPages(choice: Choice, pages: SelectablePage[]) {
+  if (choice.mode === 'subtree') return pagesInSubtree(pages, choice.subtree);
+  if (choice.mode === 'tag') return pagesWithTag(pages, choice.tag);
+  return null;
+}
+
+function ChoiceFields({
+  choice,
+  pages,
+  onChange,
+}: {
+  choice: Choice;
+  pages: SelectablePage[];
+  onChange: (change: Partial<Choice>) => void;
+}) {
+  return (
+    <>
+      <fieldset className="admin__fieldset">
+        <legend className="field__label">Pages</legend>
+        <div className="checks">
+          {MODES.map(([value, label]) => (
+            <label key={value} className="check">
+              <input
+                type="radio"
+                name="export-mode"
+                value={value}
+                checked={choice.mode === value}
+                onChange={() => onChange({ mode: value })}
+              />
+              {label}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      {choice.mode === 'subtree' && (
+        <Field label="Subtree" hint="A page’s slug: the page and every page below it.">
+          <input
+            className="input"
+            value={choice.subtree}
+            onChange={(e) => onChange({ subtree: e.target.value })}
+          />
+        </Field>
+      )}
+      {choice.mode === 'tag' && (
+        <Field label="Tag">
+          <select
+            className="input"
+            value={choice.tag}
+            onChange={(e) => onChange({ tag: e.target.value })}
+          >
+            <option value="">Choose a tag</option>
+            {allTags(pages).map((t) => (
+              <option key={t} value={t}>
+                {t}
+              </option>
+            ))}
+          </select>
+        </Field>
+      )}
+      {choice.mode === 'search' && (
+        <Field label="Search words" hint="Every page the search finds.">
+          <input
+            className="input"
+            type="search"
+            value={choice.query}
+            onChange={(e) => onChange({ query: e.target.value })}
+          />
+        </Field>
+      )}
+    </>
+  );
+}
+
+/** "3 pages selected: A, B, C", naming the first five. */
+function SelectionCount({ pages }: { pages: SelectablePage[] }) {
+  return (
+    <p className="admin__count" aria-live="polite">
+      {pages.length === 1 ? '1 page' : `${pages.length} pages`} selected
+      {pages.length > 0 &&
+        `: ${pages
+          .slice(0, 5)
+          .map((p) => p.title)
+          .join(', ')}`}
+      {pages.length > 5 && '…'}
+    </p>
+  );
+}
+
+/** Downloads the archive of the chosen pages, saying what it saved or why it could not. */
+function useArchiveDownload() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [done, setDone] = useState('');
-  const pages = graph.data?.nodes ?? [];
-
-  const selected = (): Promise<SelectablePage[] | undefined> => {
-    if (mode === 'subtree') return Promise.resolve(pagesInSubtree(pages, subtree));
-    if (mode === 'tag') return Promise.resolve(pagesWithTag(pages, tag));
-    if (mode === 'search') return searchAll(query.trim());
-    return Promise.resolve(undefined);
-  };
-  const preview =
-    mode === 'subtree'
-      ? pagesInSubtree(pages, subtree)
-      : mode === 'tag'
-        ? pagesWithTag(pages, tag)
-        : null;
-
-  const download = async () => {
+  const download = async (choose: () => Promise<SelectablePage[] | undefined>) => {
     setBusy(true);
     setError(null);
     setDone('');
     try {
-      const chosen = await selected();
+      const chosen = await choose();
       if (chosen && chosen.length === 0) throw new Error('No page matches this choice.');
       const file = await exportArchive(chosen?.map((p) => p.slug));
       saveBlob(file.blob, file.filename);
@@ -73,6 +158,16 @@ export function ExportScreen() {
       setBusy(false);
     }
   };
+  return { busy, error, done, download };
+}
+
+export function ExportScreen() {
+  useDocumentTitle('Export');
+  const graph = useGraph();
+  const [choice, setChoice] = useState<Choice>({ mode: 'all', subtree: '', tag: '', query: '' });
+  const archive = useArchiveDownload();
+  const pages = graph.data?.nodes ?? [];
+  const preview = previewPages(choice, pages);
 
   return (
     <section className="screen screen--narrow" aria-labelledby="export-title">
@@ -83,76 +178,27 @@ export function ExportScreen() {
         An archive (ZIP) of pages with their metadata, images and attachments, which kb’s Import
         reads back.
       </p>
-      <fieldset className="admin__fieldset">
-        <legend className="field__label">Pages</legend>
-        <div className="checks">
-          {MODES.map(([value, label]) => (
-            <label key={value} className="check">
-              <input
-                type="radio"
-                name="export-mode"
-                value={value}
-                checked={mode === value}
-                onChange={() => setMode(value)}
-              />
-              {label}
-            </label>
-          ))}
-        </div>
-      </fieldset>
-      {mode === 'subtree' && (
-        <Field label="Subtree" hint="A page’s slug: the page and every page below it.">
-          <input className="input" value={subtree} onChange={(e) => setSubtree(e.target.value)} />
-        </Field>
-      )}
-      {mode === 'tag' && (
-        <Field label="Tag">
-          <select className="input" value={tag} onChange={(e) => setTag(e.target.value)}>
-            <option value="">Choose a tag</option>
-            {allTags(pages).map((t) => (
-              <option key={t} value={t}>
-                {t}
-              </option>
-            ))}
-          </select>
-        </Field>
-      )}
-      {mode === 'search' && (
-        <Field label="Search words" hint="Every page the search finds.">
-          <input
-            className="input"
-            type="search"
-            value={query}
-            onChange={(e) => setQuery(e.target.value)}
-          />
-        </Field>
-      )}
-      {graph.isPending && mode !== 'all' && <Spinner />}
-      {preview && (
-        <p className="admin__count" aria-live="polite">
-          {preview.length === 1 ? '1 page' : `${preview.length} pages`} selected
-          {preview.length > 0 &&
-            `: ${preview
-              .slice(0, 5)
-              .map((p) => p.title)
-              .join(', ')}`}
-          {preview.length > 5 && '…'}
-        </p>
-      )}
+      <ChoiceFields
+        choice={choice}
+        pages={pages}
+        onChange={(change) => setChoice((c) => ({ ...c, ...change }))}
+      />
+      {graph.isPending && choice.mode !== 'all' && <Spinner />}
+      {preview && <SelectionCount pages={preview} />}
       <div className="admin__buttons">
         <button
           type="button"
           className="button button--primary"
-          disabled={busy || (mode === 'search' && !query.trim())}
-          onClick={() => void download()}
+          disabled={archive.busy || (choice.mode === 'search' && !choice.query.trim())}
+          onClick={() => void archive.download(() => chosenPages(choice, pages))}
         >
-          {busy ? 'Preparing…' : 'Download archive'}
+          {archive.busy ? 'Preparing…' : 'Download archive'}
         </button>
         <span role="status" className="admin__status">
-          {done}
+          {archive.done}
         </span>
       </div>
-      <ProblemMessage error={error} title="Not exported." />
+      <ProblemMessage error={archive.error} title="Not exported." />
     </section>
   );
 }

@@ -1,3 +1,4 @@
+import { NameChecks } from '../../../components/name-checks';
 import { useGroups } from '../api/admin';
 
 /** Checkboxes of every group (a fieldset named by `legend`); `value` holds group names. */
@@ -12,26 +13,13 @@ export function GroupChecks({
 }) {
   const groups = useGroups();
   const names = groups.data?.items.map((g) => g.name) ?? [];
-  const toggle = (name: string, on: boolean) =>
-    onChange(on ? [...value, name] : value.filter((g) => g !== name));
   return (
     <fieldset className="admin__fieldset">
       <legend className="field__label">{legend}</legend>
       {names.length === 0 ? (
         <p className="field__hint">No groups yet.</p>
       ) : (
-        <div className="checks">
-          {names.map((name) => (
-            <label key={name} className="check">
-              <input
-                type="checkbox"
-                checked={value.includes(name)}
-                onChange={(e) => toggle(name, e.target.checked)}
-              />
-              {name}
-            </label>
-          ))}
-        </div>
+        <NameChecks names={names} value={value} onChange={onChange} />
       )}
     </fieldset>
   );

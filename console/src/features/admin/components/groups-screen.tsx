@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { ApiProblem } from '../../../api/problem';
-import { EmptyState } from '../../../components/empty-state';
 import { Field } from '../../../components/field';
 import { ProblemMessage } from '../../../components/problem-message';
+import { RecordTable } from '../../../components/record-table';
 import { Spinner } from '../../../components/spinner';
 import { useDocumentTitle } from '../../../components/use-document-title';
 import { formatDate } from '../../../lib/format';
@@ -51,26 +51,22 @@ export function GroupsScreen() {
       <ProblemMessage error={groups.error} />
       {groups.isPending ? (
         <Spinner />
-      ) : !groups.data?.items.length ? (
-        <EmptyState>No groups yet.</EmptyState>
       ) : (
-        <table className="table">
-          <caption className="visually-hidden">Groups</caption>
-          <thead>
+        <RecordTable
+          caption="Groups"
+          columns={['Group', 'Created']}
+          stack={false}
+          scroll={false}
+          rows={groups.data?.items ?? []}
+          rowKey={(group) => group.id}
+          empty="No groups yet."
+          renderRow={(group) => (
             <tr>
-              <th scope="col">Group</th>
-              <th scope="col">Created</th>
+              <th scope="row">{group.name}</th>
+              <td>{formatDate(group.createdAt)}</td>
             </tr>
-          </thead>
-          <tbody>
-            {groups.data.items.map((g) => (
-              <tr key={g.id}>
-                <th scope="row">{g.name}</th>
-                <td>{formatDate(g.createdAt)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          )}
+        />
       )}
     </section>
   );

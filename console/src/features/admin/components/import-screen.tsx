@@ -2,7 +2,7 @@ import { useState, type DragEvent, type FormEvent } from 'react';
 import { Field } from '../../../components/field';
 import { useDocumentTitle } from '../../../components/use-document-title';
 import { formatBytes } from '../../../lib/format';
-import { useImportJobs, type ImportFormat } from '../api/import';
+import { useImportJobs, type ImportFormat, type ImportRequest } from '../api/import';
 import { phaseLabel, useImportRun, type RunState } from '../api/use-import-run';
 import { ImportProblem } from './import-problem';
 import { PastJobs } from './past-jobs';
@@ -74,23 +74,134 @@ function FilePicker({ files, onFiles }: { files: File[]; onFiles: (files: File[]
   );
 }
 
+/** The import's settings: everything of an import request but its kind and files. */
+type Settings = Pick<ImportRequest, 'format' | 'prefix' | 'skipInvalid' | 'mirror'>;
+
+function SettingsFields({
+  settings,
+  onChange,
+}: {
+  settings: Settings;
+  onChange: (change: Partial<Settings>) => void;
+}) {
+  return (
+    <div className="admin__form-grid">
+      <Field label="Format">
+        <select
+          className="input"
+          value={settings.format}
+          onChange={(e) => onChange({ format: e.target.value as ImportFormat })}
+        >
+          {FORMATS.map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <Field label="Prefix" hint="Optional: a slug every page goes below, such as handbook.">
+        <input
+          className="input"
+          value={settings.prefix}
+          onChange={(e) => onChange({ prefix: e.target.value })}
+        />
+      </Field>
+    </div>
+  );
+}
+
+function SettingsChecks({
+  settings,
+  onChange,
+}: {
+  settings: Settings;
+  onChange: (change: Partial<Settings>) => void;
+}) {
+  return (
+    <>
+      <label className="check">
+        <input
+          type="checkbox"
+          checked={settings.skipInvalid}
+          onChange={(e) => onChange({ skipInvalid: e.target.checked })}
+        />
+        Skip invalid documents (import the rest and list them)
+      </label>
+      <label className="check">
+        <input
+          type="checkbox"
+          checked={settings.mirror}
+          onChange={(e) => onChange({ mirror: e.target.checked })}
+        />
+        Mirror: pages below that slug which the upload no longer holds go to the bin
+      </label>
+    </>
+  );
+}
+
+/** What to import and how, with Dry run, Import and (while one runs) Cancel. */
+function ImportForm({
+  busy,
+  onStart,
+  onCancel,
+}: {
+  busy: boolean;
+  onStart: (request: Omit<ImportRequest, 'asJob'>) => void;
+  onCancel: () => void;
+}) {
+  const [settings, setSettings] = useState<Settings>({
+    format: 'markdown',
+    prefix: '',
+    skipInvalid: false,
+    mirror: false,
+  });
+  const [files, setFiles] = useState<File[]>([]);
+  const change = (c: Partial<Settings>) => setSettings((s) => ({ ...s, ...c }));
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onStart({ ...settings, files, dryRun: false });
+  };
+
+  return (
+    <form className="import__form" onSubmit={submit}>
+      <SettingsFields settings={settings} onChange={change} />
+      <FilePicker files={files} onFiles={setFiles} />
+      <SettingsChecks settings={settings} onChange={change} />
+      <div className="admin__buttons">
+        <button
+          type="button"
+          className="button"
+          disabled={busy || files.length === 0}
+          onClick={() => onStart({ ...settings, files, dryRun: true })}
+        >
+          Dry run
+        </button>
+        <button
+          type="submit"
+          className="button button--primary"
+          disabled={busy || files.length === 0}
+        >
+          Import
+        </button>
+        <button
+          type="button"
+          className="button button--danger-quiet"
+          disabled={!busy}
+          onClick={onCancel}
+        >
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
 export function ImportScreen() {
   useDocumentTitle('Import');
   const jobs = useImportJobs();
   const run = useImportRun();
-  const [format, setFormat] = useState<ImportFormat>('markdown');
-  const [files, setFiles] = useState<File[]>([]);
-  const [prefix, setPrefix] = useState('');
-  const [skipInvalid, setSkipInvalid] = useState(false);
-  const [mirror, setMirror] = useState(false);
-  const busy = run.state.stage === 'uploading' || run.state.stage === 'running';
-
-  const submit = (dryRun: boolean) => (event?: FormEvent) => {
-    event?.preventDefault();
-    const asJob = jobs.data?.available ?? false;
-    void run.start({ format, files, prefix, skipInvalid, mirror, dryRun, asJob });
-  };
   const { report, stage, error } = run.state;
+  const busy = stage === 'uploading' || stage === 'running';
 
   return (
     <section className="screen" aria-labelledby="import-title">
@@ -101,64 +212,11 @@ export function ImportScreen() {
         Pages from Markdown, Wiki.js or Confluence. A dry run shows what would happen without
         writing anything; an import writes everything or nothing.
       </p>
-      <form className="import__form" onSubmit={submit(false)}>
-        <div className="admin__form-grid">
-          <Field label="Format">
-            <select
-              className="input"
-              value={format}
-              onChange={(e) => setFormat(e.target.value as ImportFormat)}
-            >
-              {FORMATS.map(([value, label]) => (
-                <option key={value} value={value}>
-                  {label}
-                </option>
-              ))}
-            </select>
-          </Field>
-          <Field label="Prefix" hint="Optional: a slug every page goes below, such as handbook.">
-            <input className="input" value={prefix} onChange={(e) => setPrefix(e.target.value)} />
-          </Field>
-        </div>
-        <FilePicker files={files} onFiles={setFiles} />
-        <label className="check">
-          <input
-            type="checkbox"
-            checked={skipInvalid}
-            onChange={(e) => setSkipInvalid(e.target.checked)}
-          />
-          Skip invalid documents (import the rest and list them)
-        </label>
-        <label className="check">
-          <input type="checkbox" checked={mirror} onChange={(e) => setMirror(e.target.checked)} />
-          Mirror: pages below that slug which the upload no longer holds go to the bin
-        </label>
-        <div className="admin__buttons">
-          <button
-            type="button"
-            className="button"
-            disabled={busy || files.length === 0}
-            onClick={() => submit(true)()}
-          >
-            Dry run
-          </button>
-          <button
-            type="submit"
-            className="button button--primary"
-            disabled={busy || files.length === 0}
-          >
-            Import
-          </button>
-          <button
-            type="button"
-            className="button button--danger-quiet"
-            disabled={!busy}
-            onClick={() => void run.cancel()}
-          >
-            Cancel
-          </button>
-        </div>
-      </form>
+      <ImportForm
+        busy={busy}
+        onStart={(request) => void run.start({ ...request, asJob: jobs.data?.available ?? false })}
+        onCancel={() => void run.cancel()}
+      />
       <ImportProgress state={run.state} />
       <p role="status" className="admin__status">
         {stage === 'cancelled' ? 'Cancelled: nothing was written.' : ''}

@@ -1,4 +1,5 @@
 import { ProblemMessage } from '../../../components/problem-message';
+import { RecordTable } from '../../../components/record-table';
 import { formatDateTime } from '../../../lib/format';
 import type { ImportJob } from '../api/import';
 
@@ -7,6 +8,31 @@ const FORMAT_NAMES: Record<string, string> = {
   wikijs: 'Wiki.js',
   confluence: 'Confluence',
 };
+
+function PastJobRow({ job, onShow }: { job: ImportJob; onShow: () => void }) {
+  const show = job.dryRun ? 'Show plan' : 'Show report';
+  return (
+    <tr>
+      <th scope="row">{formatDateTime(job.createdAt)}</th>
+      <td data-label="Format">{FORMAT_NAMES[job.format] ?? job.format}</td>
+      <td data-label="Kind">{job.dryRun ? 'Dry run' : 'Import'}</td>
+      <td data-label="By">{job.createdBy?.username ?? '—'}</td>
+      <td data-label="State">{job.state}</td>
+      <td>
+        {(job.report || job.problem) && (
+          <button
+            type="button"
+            className="button button--small"
+            aria-label={`${show} of ${formatDateTime(job.createdAt)}`}
+            onClick={onShow}
+          >
+            {show}
+          </button>
+        )}
+      </td>
+    </tr>
+  );
+}
 
 /** Recent import jobs, newest first; each finished one's report opens below the form. */
 export function PastJobs({
@@ -24,50 +50,15 @@ export function PastJobs({
         Recent jobs
       </h2>
       <ProblemMessage error={error} />
-      {jobs.length === 0 ? (
-        <p className="empty">No import jobs yet.</p>
-      ) : (
-        <div className="table-scroll">
-          <table className="table table--stack">
-            <caption className="visually-hidden">Recent jobs</caption>
-            <thead>
-              <tr>
-                <th scope="col">Started</th>
-                <th scope="col">Format</th>
-                <th scope="col">Kind</th>
-                <th scope="col">By</th>
-                <th scope="col">State</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {jobs.map((job) => (
-                <tr key={job.id}>
-                  <th scope="row">{formatDateTime(job.createdAt)}</th>
-                  <td data-label="Format">{FORMAT_NAMES[job.format] ?? job.format}</td>
-                  <td data-label="Kind">{job.dryRun ? 'Dry run' : 'Import'}</td>
-                  <td data-label="By">{job.createdBy?.username ?? '—'}</td>
-                  <td data-label="State">{job.state}</td>
-                  <td>
-                    {(job.report || job.problem) && (
-                      <button
-                        type="button"
-                        className="button button--small"
-                        aria-label={`${job.dryRun ? 'Show plan' : 'Show report'} of ${formatDateTime(job.createdAt)}`}
-                        onClick={() => onShow(job)}
-                      >
-                        {job.dryRun ? 'Show plan' : 'Show report'}
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <RecordTable
+        caption="Recent jobs"
+        columns={['Started', 'Format', 'Kind', 'By', 'State']}
+        actions
+        rows={jobs}
+        rowKey={(job) => job.id}
+        empty="No import jobs yet."
+        renderRow={(job) => <PastJobRow job={job} onShow={() => onShow(job)} />}
+      />
     </section>
   );
 }

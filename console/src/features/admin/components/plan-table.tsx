@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { Field } from '../../../components/field';
+import { RecordTable } from '../../../components/record-table';
 import { paths } from '../../../lib/slugs';
 import {
   filterPlan,
@@ -9,9 +10,31 @@ import {
   summary,
   type ImportReport,
   type PlanAction,
+  type PlanRow,
 } from '../model/import-plan';
 
 const PAGE = 200;
+
+/** One planned (or done) action: what, on which page or file, and why. */
+function PlanRowView({ row, linked }: { row: PlanRow; linked: boolean }) {
+  return (
+    <tr>
+      <td data-label="What">
+        <span className={`import__action import__action--${row.isPage ? row.action : 'problem'}`}>
+          {PLAN_ACTION_LABELS[row.action]}
+        </span>
+      </td>
+      <th scope="row">
+        {linked && row.isPage ? (
+          <Link to={paths.page(row.subject)}>{row.subject}</Link>
+        ) : (
+          row.subject
+        )}
+      </th>
+      <td data-label="Details">{row.detail}</td>
+    </tr>
+  );
+}
 
 /**
  * A report as a table: the dry run's "Plan" (what would happen) or the import's "Report"
@@ -54,39 +77,13 @@ export function PlanTable({ report, name }: { report: ImportReport; name: 'Plan'
           />
         </Field>
       </div>
-      <div className="table-scroll">
-        <table className="table table--stack">
-          <caption className="visually-hidden">{name}</caption>
-          <thead>
-            <tr>
-              <th scope="col">What</th>
-              <th scope="col">Page or file</th>
-              <th scope="col">Details</th>
-            </tr>
-          </thead>
-          <tbody>
-            {visible.slice(0, shown).map((row) => (
-              <tr key={`${row.action}:${row.subject}:${row.detail}`}>
-                <td data-label="What">
-                  <span
-                    className={`import__action import__action--${row.isPage ? row.action : 'problem'}`}
-                  >
-                    {PLAN_ACTION_LABELS[row.action]}
-                  </span>
-                </td>
-                <th scope="row">
-                  {linked && row.isPage ? (
-                    <Link to={paths.page(row.subject)}>{row.subject}</Link>
-                  ) : (
-                    row.subject
-                  )}
-                </th>
-                <td data-label="Details">{row.detail}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <RecordTable
+        caption={name}
+        columns={['What', 'Page or file', 'Details']}
+        rows={visible.slice(0, shown)}
+        rowKey={(row) => `${row.action}:${row.subject}:${row.detail}`}
+        renderRow={(row) => <PlanRowView row={row} linked={linked} />}
+      />
       {visible.length === 0 && <p className="empty">Nothing matches.</p>}
       {visible.length > shown && (
         <button

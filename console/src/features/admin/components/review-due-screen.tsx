@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
-import { EmptyState } from '../../../components/empty-state';
 import { LoadMore } from '../../../components/load-more';
 import { ProblemMessage } from '../../../components/problem-message';
+import { RecordTable } from '../../../components/record-table';
 import { Spinner } from '../../../components/spinner';
 import { useDocumentTitle } from '../../../components/use-document-title';
 import { formatDate, formatRelative } from '../../../lib/format';
@@ -22,35 +22,26 @@ export function ReviewDueScreen() {
       <ProblemMessage error={due.error} />
       {due.isPending ? (
         <Spinner />
-      ) : due.items.length === 0 ? (
-        <EmptyState>No page is due for review.</EmptyState>
       ) : (
-        <div className="table-scroll">
-          <table className="table table--stack">
-            <caption className="visually-hidden">Pages due for review</caption>
-            <thead>
-              <tr>
-                <th scope="col">Page</th>
-                <th scope="col">Owner</th>
-                <th scope="col">Review was due</th>
-              </tr>
-            </thead>
-            <tbody>
-              {due.items.map((page) => (
-                <tr key={page.slug}>
-                  <th scope="row">
-                    <Link to={paths.page(page.slug)}>{page.title}</Link>
-                    <div className="admin__slug">{page.slug}</div>
-                  </th>
-                  <td data-label="Owner">{page.owner ?? 'Nobody'}</td>
-                  <td data-label="Review was due" className="admin__overdue">
-                    {formatDate(page.nextReviewAt)} ({formatRelative(page.nextReviewAt)})
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <RecordTable
+          caption="Pages due for review"
+          columns={['Page', 'Owner', 'Review was due']}
+          rows={due.items}
+          rowKey={(page) => page.slug}
+          empty="No page is due for review."
+          renderRow={(page) => (
+            <tr>
+              <th scope="row">
+                <Link to={paths.page(page.slug)}>{page.title}</Link>
+                <div className="admin__slug">{page.slug}</div>
+              </th>
+              <td data-label="Owner">{page.owner ?? 'Nobody'}</td>
+              <td data-label="Review was due" className="admin__overdue">
+                {formatDate(page.nextReviewAt)} ({formatRelative(page.nextReviewAt)})
+              </td>
+            </tr>
+          )}
+        />
       )}
       <LoadMore list={due} />
     </section>

@@ -4,6 +4,7 @@ import type { Role } from '../../../api/types';
 import { Field } from '../../../components/field';
 import { LoadMore } from '../../../components/load-more';
 import { ProblemMessage } from '../../../components/problem-message';
+import { RecordTable } from '../../../components/record-table';
 import { Spinner } from '../../../components/spinner';
 import { useDocumentTitle } from '../../../components/use-document-title';
 import { useCurrentUser } from '../../auth/api/me';
@@ -181,33 +182,21 @@ export function UsersScreen() {
       {users.isPending ? (
         <Spinner />
       ) : (
-        <div className="table-scroll">
-          <table className="table table--stack">
-            <caption className="visually-hidden">Users</caption>
-            <thead>
-              <tr>
-                <th scope="col">User</th>
-                <th scope="col">Role</th>
-                <th scope="col">Groups</th>
-                <th scope="col">Status</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {users.items.map((user) => (
-                <UserRow
-                  key={user.id}
-                  user={user}
-                  self={user.id === me.id}
-                  onGroups={() => setGroupsOf(user)}
-                  onPassword={() => setPasswordOf(user)}
-                />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <RecordTable
+          caption="Users"
+          columns={['User', 'Role', 'Groups', 'Status']}
+          actions
+          rows={users.items}
+          rowKey={(user) => user.id}
+          renderRow={(user) => (
+            <UserRow
+              user={user}
+              self={user.id === me.id}
+              onGroups={() => setGroupsOf(user)}
+              onPassword={() => setPasswordOf(user)}
+            />
+          )}
+        />
       )}
       <LoadMore list={users} />
       {groupsOf && <UserGroupsDialog user={groupsOf} onClose={() => setGroupsOf(null)} />}

@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
-import { ApiProblem } from '../../../api/problem';
+import { ApiProblem, type FieldError } from '../../../api/problem';
 import { FieldErrors } from '../../../components/field';
 import { ProblemMessage } from '../../../components/problem-message';
+import { RecordTable } from '../../../components/record-table';
 import { Spinner } from '../../../components/spinner';
 import { useDocumentTitle } from '../../../components/use-document-title';
 import { useSaveSiteVariables, useSiteVariables } from '../api/admin';
@@ -15,6 +16,53 @@ interface Row {
 let nextKey = 0;
 const toRows = (variables: Record<string, string>): Row[] =>
   Object.entries(variables).map(([name, value]) => ({ key: nextKey++, name, value }));
+
+function VariableRow({
+  row,
+  index,
+  errors,
+  onChange,
+  onRemove,
+}: {
+  row: Row;
+  index: number;
+  errors: FieldError[];
+  onChange: (change: Partial<Row>) => void;
+  onRemove: () => void;
+}) {
+  const label = row.name || `variable ${index + 1}`;
+  return (
+    <tr>
+      <td>
+        <input
+          className="input input--mono"
+          aria-label={`Name of variable ${index + 1}`}
+          value={row.name}
+          onChange={(e) => onChange({ name: e.target.value })}
+        />
+        <FieldErrors errors={errors} />
+      </td>
+      <td>
+        <input
+          className="input"
+          aria-label={`Value of ${label}`}
+          value={row.value}
+          onChange={(e) => onChange({ value: e.target.value })}
+        />
+      </td>
+      <td>
+        <button
+          type="button"
+          className="button button--small button--danger-quiet"
+          aria-label={`Remove ${label}`}
+          onClick={onRemove}
+        >
+          Remove
+        </button>
+      </td>
+    </tr>
+  );
+}
 
 function VariablesForm({ initial }: { initial: Record<string, string> }) {
   const save = useSaveSiteVariables();
@@ -36,51 +84,24 @@ function VariablesForm({ initial }: { initial: Record<string, string> }) {
 
   return (
     <form onSubmit={submit}>
-      <table className="table table--stack admin__variables">
-        <caption className="visually-hidden">Site variables</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Value</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row, index) => (
-            <tr key={row.key}>
-              <td>
-                <input
-                  className="input input--mono"
-                  aria-label={`Name of variable ${index + 1}`}
-                  value={row.name}
-                  onChange={(e) => edit(row.key, { name: e.target.value })}
-                />
-                <FieldErrors errors={problems?.errorsFor(`variables.${row.name.trim()}`) ?? []} />
-              </td>
-              <td>
-                <input
-                  className="input"
-                  aria-label={`Value of ${row.name || `variable ${index + 1}`}`}
-                  value={row.value}
-                  onChange={(e) => edit(row.key, { value: e.target.value })}
-                />
-              </td>
-              <td>
-                <button
-                  type="button"
-                  className="button button--small button--danger-quiet"
-                  aria-label={`Remove ${row.name || `variable ${index + 1}`}`}
-                  onClick={() => setRows((all) => all.filter((r) => r.key !== row.key))}
-                >
-                  Remove
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <RecordTable
+        caption="Site variables"
+        columns={['Name', 'Value']}
+        actions
+        scroll={false}
+        className="admin__variables"
+        rows={rows}
+        rowKey={(row) => row.key}
+        renderRow={(row, index) => (
+          <VariableRow
+            row={row}
+            index={index}
+            errors={problems?.errorsFor(`variables.${row.name.trim()}`) ?? []}
+            onChange={(change) => edit(row.key, change)}
+            onRemove={() => setRows((all) => all.filter((r) => r.key !== row.key))}
+          />
+        )}
+      />
       <div className="admin__buttons">
         <button
           type="button"

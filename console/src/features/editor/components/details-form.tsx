@@ -1,5 +1,7 @@
+import type { ChangeEvent } from 'react';
 import { Field, FieldErrors } from '../../../components/field';
-import type { ApiProblem } from '../../../api/problem';
+import { NameChecks } from '../../../components/name-checks';
+import type { ApiProblem, FieldError } from '../../../api/problem';
 import type { Lifecycle } from '../../../api/types';
 import { LIFECYCLE_LABELS } from '../../../lib/format';
 import { useAssignableGroups } from '../api/editor';
@@ -13,53 +15,34 @@ interface Props {
   isNew: boolean;
 }
 
-/** Every metadata field of a page, each with its field problems from a 422. */
-export function DetailsForm({ fields, change, problems, isNew }: Props) {
-  const groups = useAssignableGroups();
-  const errors = (field: string) => problems?.errorsFor(field) ?? [];
-  const available = [
-    ...new Set([...(groups.data?.items.map((g) => g.name) ?? []), ...fields.groups]),
-  ].sort();
-  const toggleGroup = (name: string, on: boolean) =>
-    change({ groups: on ? [...fields.groups, name] : fields.groups.filter((g) => g !== name) });
+/** The fields a plain text (or number, or date) input edits. */
+type TextKey =
+  | 'slug'
+  | 'icon'
+  | 'language'
+  | 'tags'
+  | 'deprecatedTarget'
+  | 'owner'
+  | 'reviewIntervalDays'
+  | 'nextReviewDate';
 
+/** An input's value and onChange for one text field of the form. */
+const binder =
+  ({ fields, change }: Pick<Props, 'fields' | 'change'>) =>
+  (key: TextKey) => ({
+    value: fields[key],
+    onChange: (e: ChangeEvent<HTMLInputElement>) => change({ [key]: e.target.value }),
+  });
+
+const errorsOf = (problems: ApiProblem | null) => (field: string) =>
+  problems?.errorsFor(field) ?? [];
+
+/** Lifecycle, replacement, owner, review schedule and the Verified mark. */
+function StewardshipFields({ fields, change, problems }: Omit<Props, 'isNew'>) {
+  const bind = binder({ fields, change });
+  const errors = errorsOf(problems);
   return (
-    <div className="details-grid">
-      {!isNew && (
-        <Field
-          label="Slug"
-          hint="Changing it moves the page to the new address."
-          errors={errors('slug')}
-        >
-          <input
-            className="input"
-            value={fields.slug}
-            onChange={(e) => change({ slug: e.target.value })}
-          />
-        </Field>
-      )}
-      <Field label="Icon" hint="An emoji or an icon name." errors={errors('icon')}>
-        <input
-          className="input"
-          value={fields.icon}
-          maxLength={64}
-          onChange={(e) => change({ icon: e.target.value })}
-        />
-      </Field>
-      <Field label="Language" hint="A language tag such as en, de-CH." errors={errors('language')}>
-        <input
-          className="input"
-          value={fields.language}
-          onChange={(e) => change({ language: e.target.value })}
-        />
-      </Field>
-      <Field label="Tags" hint="Separated by commas." errors={errors('tags')}>
-        <input
-          className="input"
-          value={fields.tags}
-          onChange={(e) => change({ tags: e.target.value })}
-        />
-      </Field>
+    <>
       <Field label="Lifecycle" errors={errors('lifecycle')}>
         <select
           className="input"
@@ -78,41 +61,20 @@ export function DetailsForm({ fields, change, problems, isNew }: Props) {
         hint="The slug of the page that replaces this one."
         errors={errors('deprecatedTarget')}
       >
-        <input
-          className="input"
-          value={fields.deprecatedTarget}
-          onChange={(e) => change({ deprecatedTarget: e.target.value })}
-        />
+        <input className="input" {...bind('deprecatedTarget')} />
       </Field>
       <Field
         label="Owner"
         hint="Username of the person who keeps the page current."
         errors={errors('owner')}
       >
-        <input
-          className="input"
-          value={fields.owner}
-          autoComplete="off"
-          onChange={(e) => change({ owner: e.target.value })}
-        />
+        <input className="input" autoComplete="off" {...bind('owner')} />
       </Field>
       <Field label="Review every (days)" errors={errors('reviewIntervalDays')}>
-        <input
-          className="input"
-          type="number"
-          min={1}
-          max={3650}
-          value={fields.reviewIntervalDays}
-          onChange={(e) => change({ reviewIntervalDays: e.target.value })}
-        />
+        <input className="input" type="number" min={1} max={3650} {...bind('reviewIntervalDays')} />
       </Field>
       <Field label="Next review" errors={errors('nextReviewAt')}>
-        <input
-          className="input"
-          type="date"
-          value={fields.nextReviewDate}
-          onChange={(e) => change({ nextReviewDate: e.target.value })}
-        />
+        <input className="input" type="date" {...bind('nextReviewDate')} />
       </Field>
       <div className="field field--checkbox">
         <input
@@ -124,31 +86,71 @@ export function DetailsForm({ fields, change, problems, isNew }: Props) {
         <label htmlFor="page-verified">Verified</label>
         <FieldErrors errors={errors('verified')} />
       </div>
-      <fieldset className="field field--wide">
-        <legend className="field__label">Groups</legend>
+    </>
+  );
+}
+
+/** The groups that may see the page: those the person may assign, plus any it already has. */
+function GroupsFieldset({
+  value,
+  onChange,
+  errors,
+}: {
+  value: string[];
+  onChange: (groups: string[]) => void;
+  errors: FieldError[];
+}) {
+  const groups = useAssignableGroups();
+  const available = [...new Set([...(groups.data?.items.map((g) => g.name) ?? []), ...value])];
+  available.sort();
+  return (
+    <fieldset className="field field--wide">
+      <legend className="field__label">Groups</legend>
+      <p className="field__hint">
+        Only members of the chosen groups see the page; none: everyone signed in.
+      </p>
+      {available.length === 0 ? (
         <p className="field__hint">
-          Only members of the chosen groups see the page; none: everyone signed in.
+          {groups.isPending ? 'Loading groups…' : 'No groups you can assign.'}
         </p>
-        {available.length === 0 ? (
-          <p className="field__hint">
-            {groups.isPending ? 'Loading groups…' : 'No groups you can assign.'}
-          </p>
-        ) : (
-          <div className="checks">
-            {available.map((name) => (
-              <label key={name} className="check">
-                <input
-                  type="checkbox"
-                  checked={fields.groups.includes(name)}
-                  onChange={(e) => toggleGroup(name, e.target.checked)}
-                />
-                {name}
-              </label>
-            ))}
-          </div>
-        )}
-        <FieldErrors errors={errors('groups')} />
-      </fieldset>
+      ) : (
+        <NameChecks names={available} value={value} onChange={onChange} />
+      )}
+      <FieldErrors errors={errors} />
+    </fieldset>
+  );
+}
+
+/** Every metadata field of a page, each with its field problems from a 422. */
+export function DetailsForm({ fields, change, problems, isNew }: Props) {
+  const bind = binder({ fields, change });
+  const errors = errorsOf(problems);
+  return (
+    <div className="details-grid">
+      {!isNew && (
+        <Field
+          label="Slug"
+          hint="Changing it moves the page to the new address."
+          errors={errors('slug')}
+        >
+          <input className="input" {...bind('slug')} />
+        </Field>
+      )}
+      <Field label="Icon" hint="An emoji or an icon name." errors={errors('icon')}>
+        <input className="input" maxLength={64} {...bind('icon')} />
+      </Field>
+      <Field label="Language" hint="A language tag such as en, de-CH." errors={errors('language')}>
+        <input className="input" {...bind('language')} />
+      </Field>
+      <Field label="Tags" hint="Separated by commas." errors={errors('tags')}>
+        <input className="input" {...bind('tags')} />
+      </Field>
+      <StewardshipFields fields={fields} change={change} problems={problems} />
+      <GroupsFieldset
+        value={fields.groups}
+        onChange={(groups) => change({ groups })}
+        errors={errors('groups')}
+      />
       <div className="field--wide">
         <RowsEditor
           legend="Properties"

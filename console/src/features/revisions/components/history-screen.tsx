@@ -4,6 +4,7 @@ import type { RevisionSummary } from '../../../api/types';
 import { ConfirmDialog } from '../../../components/dialog';
 import { LoadMore } from '../../../components/load-more';
 import { ProblemMessage } from '../../../components/problem-message';
+import { RecordTable } from '../../../components/record-table';
 import { Spinner } from '../../../components/spinner';
 import { formatDateTime } from '../../../lib/format';
 import { paths, slugFromSplat } from '../../../lib/slugs';
@@ -57,6 +58,85 @@ function Comparison({ from, to }: { from: RevisionSummary; to: RevisionSummary }
   );
 }
 
+interface RevisionRowProps {
+  revision: RevisionSummary;
+  current: number;
+  canRestore: boolean;
+  isFrom: boolean;
+  isTo: boolean;
+  onFrom: () => void;
+  onTo: () => void;
+  onRestore: () => void;
+}
+
+/** One revision: who and when, the two compare radios, and Restore for an older one. */
+function RevisionRow({ revision: r, current, canRestore, ...props }: RevisionRowProps) {
+  return (
+    <tr>
+      <th scope="row">
+        {r.revision} <span className="revisions__action">{ACTIONS[r.action] ?? r.action}</span>
+        {r.revision === current && <span className="badge-pill">current</span>}
+        <div className="revisions__title">{r.title}</div>
+      </th>
+      <td data-label="Author">{r.author ?? '—'}</td>
+      <td data-label="Time">{formatDateTime(r.createdAt)}</td>
+      <td data-label="From">
+        <input
+          type="radio"
+          name="from"
+          aria-label={`Compare from revision ${r.revision}`}
+          checked={props.isFrom}
+          onChange={props.onFrom}
+        />
+      </td>
+      <td data-label="To">
+        <input
+          type="radio"
+          name="to"
+          aria-label={`Compare to revision ${r.revision}`}
+          checked={props.isTo}
+          onChange={props.onTo}
+        />
+      </td>
+      <td>
+        {canRestore && r.revision !== current && (
+          <button
+            type="button"
+            className="button button--small"
+            aria-label={`Restore revision ${r.revision}`}
+            onClick={props.onRestore}
+          >
+            Restore
+          </button>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+/**
+ * The two revisions to compare, chosen with the From and To radios; until chosen, the newest
+ * revision against the one before it.
+ */
+function useComparedRevisions(items: RevisionSummary[]) {
+  const [from, setFrom] = useState<string | null>(null);
+  const [to, setTo] = useState<string | null>(null);
+  const toId = to ?? items[0]?.id ?? null;
+  const fromId = from ?? items[1]?.id ?? null;
+  return {
+    fromId,
+    toId,
+    fromRev: items.find((r) => r.id === fromId),
+    toRev: items.find((r) => r.id === toId),
+    setFrom,
+    setTo,
+    reset: () => {
+      setFrom(null);
+      setTo(null);
+    },
+  };
+}
+
 export function HistoryScreen() {
   const slug = slugFromSplat(useParams()['*']);
   const user = useCurrentUser();
@@ -64,19 +144,13 @@ export function HistoryScreen() {
   const revisions = useRevisions(slug);
   const restore = useRestoreRevision(slug);
   useDocumentTitle(`Revisions of ${page.data?.title ?? slug}`);
-  const [from, setFrom] = useState<string | null>(null);
-  const [to, setTo] = useState<string | null>(null);
+  const compared = useComparedRevisions(revisions.items);
+  const { fromRev, toRev } = compared;
   const [restoring, setRestoring] = useState<RevisionSummary | null>(null);
 
   if (revisions.isPending || page.isPending) return <Spinner />;
   if (revisions.error || page.error)
     return <ProblemMessage error={revisions.error ?? page.error} />;
-  const items = revisions.items;
-  // Default comparison: the newest revision against the one before it.
-  const toId = to ?? items[0]?.id ?? null;
-  const fromId = from ?? items[1]?.id ?? null;
-  const fromRev = items.find((r) => r.id === fromId);
-  const toRev = items.find((r) => r.id === toId);
   const current = page.data!.revision;
 
   return (
@@ -90,67 +164,27 @@ export function HistoryScreen() {
         </div>
       </header>
       <ProblemMessage error={restore.error} title="Not restored." />
-      <table className="table table--stack revisions">
-        <caption className="visually-hidden">
-          Revisions, newest first; choose two to compare
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">Revision</th>
-            <th scope="col">Author</th>
-            <th scope="col">Time</th>
-            <th scope="col">From</th>
-            <th scope="col">To</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {items.map((r) => (
-            <tr key={r.id}>
-              <th scope="row">
-                {r.revision}{' '}
-                <span className="revisions__action">{ACTIONS[r.action] ?? r.action}</span>
-                {r.revision === current && <span className="badge-pill">current</span>}
-                <div className="revisions__title">{r.title}</div>
-              </th>
-              <td data-label="Author">{r.author ?? '—'}</td>
-              <td data-label="Time">{formatDateTime(r.createdAt)}</td>
-              <td data-label="From">
-                <input
-                  type="radio"
-                  name="from"
-                  aria-label={`Compare from revision ${r.revision}`}
-                  checked={r.id === fromId}
-                  onChange={() => setFrom(r.id)}
-                />
-              </td>
-              <td data-label="To">
-                <input
-                  type="radio"
-                  name="to"
-                  aria-label={`Compare to revision ${r.revision}`}
-                  checked={r.id === toId}
-                  onChange={() => setTo(r.id)}
-                />
-              </td>
-              <td>
-                {canEdit(user) && r.revision !== current && (
-                  <button
-                    type="button"
-                    className="button button--small"
-                    aria-label={`Restore revision ${r.revision}`}
-                    onClick={() => setRestoring(r)}
-                  >
-                    Restore
-                  </button>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <RecordTable
+        caption="Revisions, newest first; choose two to compare"
+        columns={['Revision', 'Author', 'Time', 'From', 'To']}
+        actions
+        scroll={false}
+        className="revisions"
+        rows={revisions.items}
+        rowKey={(r) => r.id}
+        renderRow={(r) => (
+          <RevisionRow
+            revision={r}
+            current={current}
+            canRestore={canEdit(user)}
+            isFrom={r.id === compared.fromId}
+            isTo={r.id === compared.toId}
+            onFrom={() => compared.setFrom(r.id)}
+            onTo={() => compared.setTo(r.id)}
+            onRestore={() => setRestoring(r)}
+          />
+        )}
+      />
       <LoadMore list={revisions} label="Older revisions" />
       {fromRev && toRev && fromRev.id !== toRev.id && <Comparison from={fromRev} to={toRev} />}
       {restoring && (
@@ -163,13 +197,7 @@ export function HistoryScreen() {
           onConfirm={() =>
             restore.mutate(
               { id: restoring.id, baseRevision: current },
-              {
-                onSettled: () => setRestoring(null),
-                onSuccess: () => {
-                  setFrom(null);
-                  setTo(null);
-                },
-              },
+              { onSettled: () => setRestoring(null), onSuccess: compared.reset },
             )
           }
         />

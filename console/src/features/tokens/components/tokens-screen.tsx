@@ -1,11 +1,11 @@
 import { useState, type FormEvent } from 'react';
-import { ApiProblem } from '../../../api/problem';
+import { ApiProblem, type FieldError } from '../../../api/problem';
 import type { AccessToken, Role } from '../../../api/types';
 import { ConfirmDialog } from '../../../components/dialog';
-import { EmptyState } from '../../../components/empty-state';
 import { Field } from '../../../components/field';
 import { LoadMore } from '../../../components/load-more';
 import { ProblemMessage } from '../../../components/problem-message';
+import { RecordTable } from '../../../components/record-table';
 import { Spinner } from '../../../components/spinner';
 import { formatDate, formatRelative } from '../../../lib/format';
 import { useCurrentUser } from '../../auth/api/me';
@@ -54,6 +54,31 @@ function NewTokenSecret({
   );
 }
 
+/** The widest role a new token may act with: up to the person's own role. */
+function ScopeField({
+  value,
+  onChange,
+  errors,
+}: {
+  value: Role;
+  onChange: (role: Role) => void;
+  errors: FieldError[];
+}) {
+  const user = useCurrentUser();
+  const allowed = ROLES.slice(0, ROLES.indexOf(user.role) + 1);
+  return (
+    <Field label="Scope" hint="The widest role the token acts with." errors={errors}>
+      <select className="input" value={value} onChange={(e) => onChange(e.target.value as Role)}>
+        {allowed.map((role) => (
+          <option key={role} value={role}>
+            {role}
+          </option>
+        ))}
+      </select>
+    </Field>
+  );
+}
+
 function CreateTokenForm({
   onCreated,
 }: {
@@ -63,7 +88,6 @@ function CreateTokenForm({
   const create = useCreateToken();
   const [name, setName] = useState('');
   const [expires, setExpires] = useState('');
-  const allowed = ROLES.slice(0, ROLES.indexOf(user.role) + 1);
   const [scope, setScope] = useState<Role>(user.role);
   const problems = create.error instanceof ApiProblem ? create.error : null;
 
@@ -108,29 +132,40 @@ function CreateTokenForm({
             onChange={(e) => setExpires(e.target.value)}
           />
         </Field>
-        <Field
-          label="Scope"
-          hint="The widest role the token acts with."
-          errors={problems?.errorsFor('scope') ?? []}
-        >
-          <select
-            className="input"
-            value={scope}
-            onChange={(e) => setScope(e.target.value as Role)}
-          >
-            {allowed.map((role) => (
-              <option key={role} value={role}>
-                {role}
-              </option>
-            ))}
-          </select>
-        </Field>
+        <ScopeField value={scope} onChange={setScope} errors={problems?.errorsFor('scope') ?? []} />
         <button type="submit" className="button button--primary" disabled={create.isPending}>
           Create token
         </button>
       </div>
       {!problems?.errors.length && <ProblemMessage error={create.error} />}
     </form>
+  );
+}
+
+function TokenRow({ token, onRevoke }: { token: AccessToken; onRevoke: () => void }) {
+  return (
+    <tr>
+      <th scope="row">{token.name}</th>
+      <td data-label="Token">
+        <code>{token.prefix}…</code>
+      </td>
+      <td data-label="Scope">{token.scope}</td>
+      <td data-label="Created">{formatDate(token.createdAt)}</td>
+      <td data-label="Expires">{token.expiresAt ? formatDate(token.expiresAt) : 'Never'}</td>
+      <td data-label="Last used">
+        {token.lastUsedAt ? formatRelative(token.lastUsedAt) : 'Never'}
+      </td>
+      <td>
+        <button
+          type="button"
+          className="button button--small button--danger-quiet"
+          aria-label={`Revoke ${token.name}`}
+          onClick={onRevoke}
+        >
+          Revoke
+        </button>
+      </td>
+    </tr>
   );
 }
 
@@ -158,53 +193,16 @@ export function TokensScreen() {
       <ProblemMessage error={revoke.error} title="Not revoked." />
       {tokens.isPending ? (
         <Spinner />
-      ) : tokens.items.length === 0 ? (
-        <EmptyState>You have no tokens.</EmptyState>
       ) : (
-        <div className="table-scroll">
-          <table className="table table--stack">
-            <caption className="visually-hidden">Your tokens</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Token</th>
-                <th scope="col">Scope</th>
-                <th scope="col">Created</th>
-                <th scope="col">Expires</th>
-                <th scope="col">Last used</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {tokens.items.map((t) => (
-                <tr key={t.id}>
-                  <th scope="row">{t.name}</th>
-                  <td data-label="Token">
-                    <code>{t.prefix}…</code>
-                  </td>
-                  <td data-label="Scope">{t.scope}</td>
-                  <td data-label="Created">{formatDate(t.createdAt)}</td>
-                  <td data-label="Expires">{t.expiresAt ? formatDate(t.expiresAt) : 'Never'}</td>
-                  <td data-label="Last used">
-                    {t.lastUsedAt ? formatRelative(t.lastUsedAt) : 'Never'}
-                  </td>
-                  <td>
-                    <button
-                      type="button"
-                      className="button button--small button--danger-quiet"
-                      aria-label={`Revoke ${t.name}`}
-                      onClick={() => setRevoking(t)}
-                    >
-                      Revoke
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <RecordTable
+          caption="Your tokens"
+          columns={['Name', 'Token', 'Scope', 'Created', 'Expires', 'Last used']}
+          actions
+          rows={tokens.items}
+          rowKey={(token) => token.id}
+          empty="You have no tokens."
+          renderRow={(token) => <TokenRow token={token} onRevoke={() => setRevoking(token)} />}
+        />
       )}
       <LoadMore list={tokens} />
       {revoking && (

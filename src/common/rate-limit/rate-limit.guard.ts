@@ -1,14 +1,12 @@
 import {
-  CallHandler,
+  CanActivate,
   ExecutionContext,
   Inject,
   Injectable,
-  NestInterceptor,
   OnApplicationBootstrap,
   OnApplicationShutdown,
 } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { Observable } from 'rxjs';
 import type { AuthUser } from '../auth/auth-user';
 import { clusterRateHit, inClusterWorker, serveRateStore } from '../cluster/cluster-worker';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
@@ -22,11 +20,12 @@ import { RateLimiter } from './rate-limiter';
  * Per-caller limits on every /api answer to an authenticated caller (per token for bearer
  * calls), with the IETF draft's RateLimit-Policy and RateLimit headers; over the quota: 429
  * `rate_limited` with Retry-After, before the handler runs.
+ * A global guard registered after AuthGuard (it needs `request.user`), not an interceptor:
+ * Nest wraps every handler in RxJS and async-hook bookkeeping per global interceptor, a
+ * measurable part of a page read (docs/PERFORMANCE.md).
  */
 @Injectable()
-export class RateLimitInterceptor
-  implements NestInterceptor, OnApplicationBootstrap, OnApplicationShutdown
-{
+export class RateLimitGuard implements CanActivate, OnApplicationBootstrap, OnApplicationShutdown {
   private readonly limiter: RateLimiter;
   /** In a cluster worker: the counters are the primary's; this worker serves it the store. */
   private readonly inCluster = inClusterWorker();
@@ -58,14 +57,14 @@ export class RateLimitInterceptor
       : this.limiter.hit(key, expiresAt);
   }
 
-  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
-    if (context.getType() !== 'http') return next.handle();
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (context.getType() !== 'http') return true;
     const request = context.switchToHttp().getRequest<Request & { user?: AuthUser }>();
     const user = request.user;
-    if (!user || !request.path.startsWith('/api/')) return next.handle();
+    if (!user || !request.path.startsWith('/api/')) return true;
     const cls = classOf(request.method, request.path);
     const limit = this.config.rateLimits[cls];
-    if (!limit) return next.handle();
+    if (!limit) return true;
     const subject = user.via === 'bearer' && user.tokenId ? `t:${user.tokenId}` : `u:${user.id}`;
     const now = Date.now();
     const window = windowAt(now, limit.windowSeconds);
@@ -81,6 +80,6 @@ export class RateLimitInterceptor
         resetSeconds,
       );
     }
-    return next.handle();
+    return true;
   }
 }

@@ -4,8 +4,10 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable, Transform, TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { SNIFF_BYTES } from './file-type';
-import { tempFolder } from '../../common/files/temp-folder';
+import { tempFolder } from './temp-folder';
+
+/** How many leading bytes a TempFile keeps: what content sniffing looks at. */
+export const SNIFF_BYTES = 4096;
 
 /** A file written to the temp folder while being hashed and counted. */
 export interface TempFile {
@@ -55,16 +57,16 @@ class HashingCounter extends Transform {
 }
 
 /**
- * Streams `source` into a new file under `<dataDir>/tmp`, hashing as it goes; never holds the
- * whole body in memory. On any failure (limit, aborted source) the partial file is removed
- * before the promise rejects, so nothing is left on disk.
+ * Streams `source` into a new file under `<dataDir>/tmp` (or `folder`), hashing as it goes;
+ * never holds the whole body in memory. On any failure (limit, aborted source) the partial
+ * file is removed before the promise rejects, so nothing is left on disk.
  */
 export async function writeTempFile(
   source: Readable,
   dataDir: string,
   maxBytes: number,
+  folder = tempFolder(dataDir),
 ): Promise<TempFile> {
-  const folder = tempFolder(dataDir);
   await mkdir(folder, { recursive: true });
   const path = join(folder, `upload-${randomUUID()}`);
   const counter = new HashingCounter(maxBytes);

@@ -1,0 +1,93 @@
+import { Link } from 'react-router';
+import { Field } from '../../../components/field';
+import { formatRelative } from '../../../lib/format';
+import { paths } from '../../../lib/slugs';
+import type { EditorSession } from './use-editor-session';
+
+function DraftStatusText({ session }: { session: EditorSession }) {
+  const { status, savedAt, dirty } = session.autosave;
+  let text = '';
+  if (session.offer) text = 'Choose what to do with your draft.';
+  else if (status === 'saving') text = 'Saving draft…';
+  else if (status === 'failed') text = 'The draft could not be saved; keep this tab open.';
+  else if (dirty) text = 'Unsaved changes';
+  else if (savedAt) text = `Draft saved ${formatRelative(savedAt.toISOString())}`;
+  return (
+    <p className="editor__status" role="status">
+      {text}
+    </p>
+  );
+}
+
+/** The editor's top bar: title (and slug, for a new page), the draft status, Cancel and Save. */
+export function EditorBar({ session }: { session: EditorSession }) {
+  const { slug, fields, fieldErrors } = session;
+  if (!fields) return null;
+  const errors = (field: string) => fieldErrors?.errorsFor(field) ?? [];
+  return (
+    <div className="editor__bar">
+      <Field label="Title" errors={errors('title')} className="editor__title">
+        <input
+          className="input input--title"
+          placeholder="Untitled"
+          value={fields.title}
+          onChange={(e) => session.change({ title: e.target.value })}
+        />
+      </Field>
+      {slug === null && (
+        <Field
+          label="Slug"
+          hint="Its address: segments such as guides/setup."
+          errors={errors('slug')}
+          className="editor__slug"
+        >
+          <input
+            className="input"
+            placeholder="guides/my-page"
+            value={fields.slug}
+            onChange={(e) => session.change({ slug: e.target.value })}
+          />
+        </Field>
+      )}
+      <div className="editor__actions">
+        <DraftStatusText session={session} />
+        <Link to={slug === null ? '/' : paths.page(slug)} className="button button--quiet">
+          Cancel
+        </Link>
+        <button
+          type="button"
+          className="button button--primary"
+          onClick={session.save}
+          disabled={session.saving || !!session.conflict || !!session.offer}
+        >
+          {session.saving ? 'Saving…' : 'Save'}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** An older draft than the page: Resume it or Discard it before editing goes on. */
+export function DraftOffer({ session }: { session: EditorSession }) {
+  if (!session.offer) return null;
+  return (
+    <div className="draft-notice" role="alert">
+      <p>
+        You have an unsaved draft of this page from {formatRelative(session.offer.updatedAt)}.
+        Resume it, or discard it and start from the saved page.
+      </p>
+      <div className="draft-notice__actions">
+        <button
+          type="button"
+          className="button button--primary button--small"
+          onClick={session.resume}
+        >
+          Resume draft
+        </button>
+        <button type="button" className="button button--small" onClick={session.discardOffer}>
+          Discard draft
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,51 @@
+import type { AppConfig } from '../common/config/app-config';
+import type { PageResponse } from './dto/page-response.dto';
+import { PageResponseCache, PageResponseFrame } from './page-response-cache';
+
+const body = (overrides: Partial<PageResponse> = {}): PageResponse =>
+  ({
+    slug: 'docs/a',
+    title: 'A "quoted" title \u2028',
+    content: '# A\n\n\u0000backlinks "backlinks":null',
+    deprecatedTarget: 'docs/b',
+    tags: ['x'],
+    revision: 3,
+    html: '<h1>A</h1>',
+    backlinks: [{ slug: 'docs/c', title: 'C' }],
+    ...overrides,
+  }) as PageResponse;
+
+describe('PageResponseFrame', () => {
+  it('renders the bytes JSON.stringify gives for the whole body, with the caller members', () => {
+    const frame = PageResponseFrame.of(body());
+    const members = { backlinks: [{ slug: 'docs/d', title: 'D' }], deprecatedTarget: null };
+    expect(frame.render(members).toString('utf8')).toBe(JSON.stringify({ ...body(), ...members }));
+  });
+});
+
+describe('PageResponseCache', () => {
+  const cache = (megabytes: number) =>
+    new PageResponseCache({ pageCacheBytes: megabytes * 1024 * 1024 } as AppConfig);
+
+  it('answers an entry only for the state it was built from', () => {
+    const responses = cache(1);
+    responses.put('p1', 'v1', body());
+    expect(responses.get('p1', 'v1')).toBeDefined();
+    expect(responses.get('p1', 'v2')).toBeUndefined();
+    expect(responses.get('p2', 'v1')).toBeUndefined();
+  });
+
+  it('keeps nothing with PAGE_CACHE_MB=0', () => {
+    const responses = cache(0);
+    responses.put('p1', 'v1', body());
+    expect(responses.get('p1', 'v1')).toBeUndefined();
+  });
+
+  it('drops the least recently read entries beyond its size', () => {
+    const responses = cache(1);
+    const big = body({ content: 'x'.repeat(100 * 1024) });
+    for (let i = 0; i < 12; i++) responses.put(`p${i}`, 'v', big);
+    expect(responses.get('p0', 'v')).toBeUndefined();
+    expect(responses.get('p11', 'v')).toBeDefined();
+  });
+});

@@ -1,0 +1,118 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '../common/config/app-config';
+import type { PageLinkResponse, PageResponse } from './dto/page-response.dto';
+import type { PageHead } from './store/page-columns';
+import type { PageRow } from './store/page-rows';
+
+/** The members of a page read that depend on the caller, filled in per request. */
+type CallerMember = 'backlinks' | 'deprecatedTarget';
+const CALLER_MEMBERS: ReadonlySet<string> = new Set<CallerMember>([
+  'backlinks',
+  'deprecatedTarget',
+]);
+
+/**
+ * A page read serialised once: the JSON bytes between the members that depend on the caller
+ * (backlinks and the deprecated target are filtered by visibility), in the order
+ * `JSON.stringify` writes the response's members.
+ */
+export class PageResponseFrame {
+  private constructor(
+    /** Bytes and caller members, alternating: bytes, member, bytes, member, bytes. */
+    private readonly segments: readonly (Buffer | CallerMember)[],
+    readonly bytes: number,
+  ) {}
+
+  static of(body: PageResponse): PageResponseFrame {
+    const segments: (Buffer | CallerMember)[] = [];
+    let text = '{';
+    let first = true;
+    for (const [key, value] of Object.entries(body)) {
+      if (value === undefined) continue;
+      text += `${first ? '' : ','}${JSON.stringify(key)}:`;
+      first = false;
+      if (CALLER_MEMBERS.has(key)) {
+        segments.push(Buffer.from(text), key as CallerMember);
+        text = '';
+      } else {
+        text += JSON.stringify(value);
+      }
+    }
+    segments.push(Buffer.from(`${text}}`));
+    const bytes = segments.reduce((n, s) => n + (typeof s === 'string' ? 0 : s.length), 0);
+    return new PageResponseFrame(segments, bytes);
+  }
+
+  /** The response for one caller: the same bytes `JSON.stringify` of the whole body gives. */
+  render(members: Record<CallerMember, PageLinkResponse[] | string | null>): Buffer {
+    const parts = this.segments.map((s) =>
+      typeof s === 'string' ? Buffer.from(JSON.stringify(members[s])) : s,
+    );
+    return Buffer.concat(parts);
+  }
+}
+
+interface Entry {
+  version: string;
+  frame: PageResponseFrame;
+}
+
+/**
+ * Serialised page reads per process, bounded by PAGE_CACHE_MB (least recently read out first).
+ * An entry is used only for the exact state it was built from: the page's revision (every
+ * change of a page's stored fields counts it up), slug, the site-variables version its HTML was
+ * rendered at and the usernames the response shows, all read per request with the page's head
+ * row; so a change made by any process is seen at the next read. Visibility, the ETag and the
+ * caller's members are decided per request, never cached.
+ */
+@Injectable()
+export class PageResponseCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly maxBytes: number;
+  private bytes = 0;
+
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    this.maxBytes = config.pageCacheBytes;
+  }
+
+  /** What a cached response depends on besides the page's id. */
+  static versionOf(row: PageRow<Pick<PageHead, 'revision' | 'slug'>>): string {
+    return JSON.stringify([
+      row.page.revision,
+      row.page.slug,
+      row.siteVersion ?? 0,
+      row.ownerName,
+      row.updatedByName,
+    ]);
+  }
+
+  get(pageId: string, version: string): PageResponseFrame | undefined {
+    const entry = this.entries.get(pageId);
+    if (!entry || entry.version !== version) return undefined;
+    // Most recently read last: the first entries are the ones to drop.
+    this.entries.delete(pageId);
+    this.entries.set(pageId, entry);
+    return entry.frame;
+  }
+
+  /** Keeps `body` for the page state `version`; answers its frame either way. */
+  put(pageId: string, version: string, body: PageResponse): PageResponseFrame {
+    const frame = PageResponseFrame.of(body);
+    if (frame.bytes > this.maxBytes / 8) return frame;
+    this.remove(pageId);
+    this.entries.set(pageId, { version, frame });
+    this.bytes += frame.bytes;
+    for (const [id] of this.entries) {
+      if (this.bytes <= this.maxBytes) break;
+      this.remove(id);
+    }
+    return frame;
+  }
+
+  private remove(pageId: string): void {
+    const entry = this.entries.get(pageId);
+    if (!entry) return;
+    this.entries.delete(pageId);
+    this.bytes -= entry.frame.bytes;
+  }
+}
