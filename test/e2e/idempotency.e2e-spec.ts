@@ -1,5 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Database } from '../../src/common/database/database';
 import { IdempotencyStore } from '../../src/common/idempotency/idempotency.store';
 import { problem } from '../support/problems';
 import { createPeerApp, createTestApp, TestApp } from '../support/test-app';
@@ -256,5 +258,36 @@ describe('Idempotency-Key across instances', () => {
     expect(answers[0].body.counts.created).toBe(3);
     expect(answers.filter((a) => a.headers['idempotent-replayed'] === 'true')).toHaveLength(9);
     expect(await count(one, 'page_revisions')).toBe(3);
+  });
+
+  it('writes on one instance while the other holds a transaction open: both commit', async () => {
+    // On SQLite both apps share one file in this process: without a shared turn, the second
+    // write would wait in SQLite's busy timeout, synchronously, blocking the loop the first
+    // transaction needs to finish, for the whole 10 s timeout (so: the loop's longest stall).
+    let last = Date.now();
+    let longestStall = 0;
+    const ticker = setInterval(() => {
+      longestStall = Math.max(longestStall, Date.now() - last);
+      last = Date.now();
+    }, 20);
+    const expires = new Date(Date.now() + 3600_000);
+    const held = two.get(Database).transaction(async ({ sql }) => {
+      await sql.run(
+        `INSERT INTO idempotency_keys (caller, idem_key, fingerprint, claim_id, state, claimed_at, expires_at)
+         VALUES ('u:held', 'held', 'f', 'c', 'pending', ?, ?)`,
+        [new Date(), expires],
+      );
+      await sleep(300);
+    });
+    await sleep(50);
+    const claim = await one.get(IdempotencyStore).claim('u:other', 'other', 'f');
+    await held;
+    clearInterval(ticker);
+    expect(claim.kind).toBe('claimed');
+    expect(longestStall).toBeLessThan(5000);
+    const rows = await one.dataSource.query(
+      `SELECT caller FROM idempotency_keys WHERE caller IN ('u:held', 'u:other') ORDER BY caller`,
+    );
+    expect(rows.map((row: { caller: string }) => row.caller)).toEqual(['u:held', 'u:other']);
   });
 });

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
@@ -10,6 +11,7 @@ import { ReadYourWritesInterceptor } from './read-your-writes.interceptor';
 import type { AnyReadQuery } from './sql';
 import { SqliteConnection, SqliteDatabase } from './sqlite-database';
 import { SqliteReadPool } from './sqlite-read-pool';
+import { processWriteLock } from './process-write-lock';
 import { clusterWriteLock, inClusterWorker } from '../cluster/cluster-worker';
 
 /**
@@ -57,12 +59,13 @@ export class DatabaseModule {
                 options: { ...options, connectTimeout: 2000 } as DataSourceOptions,
               });
             if (!sqlite) throw new Error('The SQLite connection was not opened');
-            // KB_WORKERS > 1: the processes take turns at the primary's write lock.
+            // KB_WORKERS > 1: the processes take turns at the primary's write lock; apps in
+            // one process on one file, at that file's lock in the process.
             return new SqliteDatabase(
               dataSource,
               sqlite,
               readPool(config, readQueryModules),
-              inClusterWorker() ? clusterWriteLock() : undefined,
+              inClusterWorker() ? clusterWriteLock() : processWriteLock(resolve(config.sqlitePath)),
             );
           },
         },
