@@ -25,12 +25,6 @@ export interface Sql {
    * under one generation are valid as long as it stays the same.
    */
   generation(): Promise<number | null>;
-  /**
-   * SQLite's `data_version` of this connection while no transaction is open on it (it changes
-   * when ANOTHER connection commits, never for the connection's own commits), synchronously;
-   * null inside a transaction. Absent on MySQL and on a read worker's proxy.
-   */
-  dataVersion?(): number | null;
 }
 
 /** A WHERE condition and its parameters, composed into a larger statement. */

@@ -18,8 +18,6 @@ export interface SqliteStatement {
   readonly reader: boolean;
   all(...params: unknown[]): unknown[];
   run(...params: unknown[]): { changes: number };
-  get?(...params: unknown[]): unknown;
-  pluck?(toggle?: boolean): SqliteStatement;
 }
 
 /**
@@ -50,7 +48,6 @@ function bindable(value: unknown): unknown {
 export class SqliteSql implements Sql {
   readonly dialect = SQLITE;
   private readonly statements = new Map<string, SqliteStatement>();
-  private dataVersionStatement?: SqliteStatement;
 
   /** `readOnly`: a connection that never writes (a read-pool worker's), see `generation`. */
   constructor(
@@ -63,18 +60,6 @@ export class SqliteSql implements Sql {
     if (!this.readOnly) return null;
     const [row] = await this.all<{ data_version: number }>('PRAGMA data_version');
     return row.data_version;
-  }
-
-  dataVersion(): number | null {
-    if (this.connection.inTransaction !== false) return null;
-    if (!this.dataVersionStatement) {
-      const statement = this.connection.prepare('PRAGMA data_version');
-      // pluck: the number alone, without a row object (and `get`: without an array around it).
-      this.dataVersionStatement = statement.pluck?.() ?? statement;
-    }
-    const statement = this.dataVersionStatement;
-    if (statement.get) return Number(statement.get());
-    return (statement.all()[0] as { data_version: number }).data_version;
   }
 
   all<T = Row>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
