@@ -15,14 +15,14 @@ async function until(check: () => boolean, timeoutMs = 30_000): Promise<void> {
 describe('SqliteCheckpointer', () => {
   let dir: string;
   let file: string;
-  let db: BetterSqlite3.Database;
+  let db: InstanceType<typeof BetterSqlite3>;
 
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'kb-checkpoint-'));
     file = join(dir, 'kb.sqlite');
     db = new BetterSqlite3(file);
     db.pragma('journal_mode = WAL');
-    db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, body TEXT)');
+    db.prepare('CREATE TABLE t (id INTEGER PRIMARY KEY, body TEXT)').run();
   });
 
   afterEach(() => {
@@ -30,16 +30,17 @@ describe('SqliteCheckpointer', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const autocheckpoint = () => db.pragma('wal_autocheckpoint', { simple: true }) as number;
+  const autocheckpoint = () =>
+    (db.pragma('wal_autocheckpoint') as { wal_autocheckpoint: number }[])[0].wal_autocheckpoint;
 
   it('turns the connection’s automatic checkpoints off and checkpoints the WAL in a worker', async () => {
     const checkpointer = new SqliteCheckpointer({ file, intervalMs: 50 }, db);
     try {
       await until(() => autocheckpoint() === 0);
       const insert = db.prepare('INSERT INTO t (body) VALUES (?)');
-      db.transaction(() => {
-        for (let i = 0; i < 2_000; i++) insert.run('x'.repeat(2_000));
-      })();
+      db.prepare('BEGIN').run();
+      for (let i = 0; i < 2_000; i++) insert.run('x'.repeat(2_000));
+      db.prepare('COMMIT').run();
       // Nothing on this connection copies the frames; the worker does.
       await until(() => {
         const [row] = db.pragma('wal_checkpoint(NOOP)') as { log: number; checkpointed: number }[];
