@@ -107,7 +107,12 @@ async function runImports(imports) {
   const attempt = async (dbType, env) => {
     const dataDir = join(workDir, `data-${dbType}`);
     mkdirSync(dataDir, { recursive: true });
-    const server = await startKb({ port: SETTINGS.port, dataDir, env });
+    const server = await startKb({
+      port: SETTINGS.port,
+      dataDir,
+      env,
+      nodeArgs: SETTINGS.nodeArgs,
+    });
     try {
       const token = await bearerToken(server.url);
       imports.push(

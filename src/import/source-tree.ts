@@ -3,6 +3,7 @@ import { posix } from 'node:path';
 import { FieldProblem } from '../common/problems/problem';
 import { ImportBudget } from './import-budget';
 import { SourceEntry } from './import.types';
+import { pacer } from './pace';
 import { checkEntryName } from './zip/entry-names';
 import {
   bufferSource,
@@ -182,7 +183,11 @@ async function expandZip(
     problems.push({ field, code: 'zip_empty', message: `"${label}" holds no files.` });
     return;
   }
+  // Small entries inflate synchronously and the upload is in memory: without a yield between
+  // entries a 10,000-entry archive inflated in one 300-450 ms slice of the event loop.
+  const tick = pacer();
   for (const { path, info } of accepted) {
+    await tick();
     let data: Buffer;
     try {
       data = await readZipEntry(source, info, budget);

@@ -11,7 +11,7 @@ export const MYSQL_CONNECTION_LIMIT = 20;
 
 export interface DataSourceHooks {
   /** Receives the SQLite connection TypeORM opens, so the Database provider can share it. */
-  onSqliteConnection?: (connection: SqliteConnection) => void;
+  onSqliteConnection?: (connection: SqliteConnection & { pragma(sql: string): unknown }) => void;
 }
 
 /**

@@ -11,6 +11,7 @@ import { ReadYourWritesInterceptor } from './read-your-writes.interceptor';
 import type { AnyReadQuery } from './sql';
 import { SqliteConnection, SqliteDatabase } from './sqlite-database';
 import { SqliteReadPool } from './sqlite-read-pool';
+import { CHECKPOINT_INTERVAL_MS, SqliteCheckpointer } from './sqlite-checkpointer';
 import { processWriteLock } from './process-write-lock';
 import { clusterWriteLock, inClusterWorker } from '../cluster/cluster-worker';
 
@@ -39,7 +40,7 @@ export class DatabaseModule {
    * read pool's workers load; the queries named there run in the pool (KB_READ_WORKERS).
    */
   static forRoot(config: AppConfig, readQueryModules: string[] = []): DynamicModule {
-    let sqlite: SqliteConnection | undefined;
+    let sqlite: (SqliteConnection & { pragma(sql: string): unknown }) | undefined;
     const options = buildDataSourceOptions(config, {
       onSqliteConnection: (connection) => (sqlite = connection),
     });
@@ -66,6 +67,14 @@ export class DatabaseModule {
               sqlite,
               readPool(config, readQueryModules),
               inClusterWorker() ? clusterWriteLock() : processWriteLock(resolve(config.sqlitePath)),
+              // With the off-main-thread machinery on (KB_READ_WORKERS > 0), WAL checkpoints
+              // run in a worker instead of inside the COMMIT that crosses the threshold.
+              config.readWorkers > 0
+                ? new SqliteCheckpointer(
+                    { file: config.sqlitePath, intervalMs: CHECKPOINT_INTERVAL_MS },
+                    sqlite,
+                  )
+                : undefined,
             );
           },
         },

@@ -4,6 +4,7 @@ import { Database, PoolStats, Tx } from './database';
 import { SQLITE } from './dialect';
 import { withTransactionRetry } from './database-errors';
 import type { ReadQuery, Row, RunResult, Sql } from './sql';
+import type { SqliteCheckpointer } from './sqlite-checkpointer';
 import type { SqliteReadPool } from './sqlite-read-pool';
 import { SqliteWriter, WriteGroup, WriteLock } from './sqlite-writer';
 
@@ -123,12 +124,14 @@ export class SqliteDatabase extends Database {
   /**
    * `readPool`: where `read` sends the queries it knows by name (`pooled`); without one, before
    * its first worker is ready, or for another query, `read` runs on this connection.
+   * `checkpointer`: WAL checkpoints in a worker thread (closed with the pool).
    */
   constructor(
     dataSource: DataSource,
     connection: SqliteConnection,
     private readonly readPool?: { pool: SqliteReadPool; pooled: ReadonlySet<string> },
     writeLock?: WriteLock,
+    private readonly checkpointer?: SqliteCheckpointer,
   ) {
     super(dataSource);
     this.writer = new SqliteWriter(undefined, groupTransaction(dataSource, connection), writeLock);
@@ -159,6 +162,7 @@ export class SqliteDatabase extends Database {
 
   async onModuleDestroy(): Promise<void> {
     await this.readPool?.pool.close();
+    await this.checkpointer?.close();
   }
 
   /** Inside a transaction or not, it is the same connection. */

@@ -140,7 +140,7 @@ export class ImportRun {
   private async plan(conversion: ConversionResult): Promise<RunPlan> {
     const siteVariables = this.acceptedSiteVariables(conversion);
     const report = this.report;
-    const index = new ReferenceIndex(conversion.documents, conversion.assets);
+    const index = await ReferenceIndex.build(conversion.documents, conversion.assets);
     const references = await planReferences(conversion.documents, index);
     // A kb archive lists its media with their kinds; all of them are restored.
     for (const [path, kind] of conversion.keepAssets ?? []) {
