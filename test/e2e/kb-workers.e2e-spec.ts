@@ -26,6 +26,7 @@ function call(
   method: string,
   headers: Record<string, string> = {},
   body?: unknown,
+  timeoutMs = 0,
 ): Promise<Answer> {
   const payload = body === undefined ? undefined : JSON.stringify(body);
   return new Promise((resolve, reject) => {
@@ -55,6 +56,8 @@ function call(
       },
     );
     req.on('error', reject);
+    if (timeoutMs > 0)
+      req.setTimeout(timeoutMs, () => req.destroy(new Error(`no answer in ${timeoutMs} ms`)));
     req.end(payload);
   });
 }
@@ -96,6 +99,18 @@ describe('KB_WORKERS: several HTTP worker processes', () => {
     await database?.drop();
     rmSync(dataDir, { recursive: true, force: true });
   });
+
+  /** An admin session cookie. */
+  async function signIn(): Promise<string> {
+    const login = await call(
+      `${kb.url}/auth/login`,
+      'POST',
+      {},
+      { username: 'admin', password: PASSWORD },
+    );
+    expect(login.status).toBe(200);
+    return (login.headers['set-cookie'] as string[])[0].split(';')[0];
+  }
 
   it('announces the workers once they all listen', () => {
     expect(kb.readyLine).toMatchObject({ workers: 2 });
@@ -214,13 +229,33 @@ describe('KB_WORKERS: several HTTP worker processes', () => {
     const before = workers();
     expect(before).toHaveLength(2);
     expect(reporting((await call(`${kb.url}/metrics`, 'GET')).body)).toBe(2);
+    // Tokens not used yet: each one's first request makes the primary read its rate counter
+    // through a worker, which must be a ready one.
+    const cookie = await signIn();
+    const tokens: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const created = await call(
+        `${kb.url}/api/tokens`,
+        'POST',
+        { cookie, 'sec-fetch-site': 'same-origin' },
+        { name: `replaced-${i}` },
+      );
+      tokens.push((JSON.parse(created.body) as { token: string }).token);
+    }
 
     process.kill(Number(before[0]), 'SIGKILL');
-    // The primary forks a replacement; while it starts, a scrape sums the worker that is ready.
+    // The primary forks a replacement; while it starts, a scrape sums the worker that is ready
+    // and requests are answered (none waits for the worker that is still starting).
     await waitFor(() => workers().some((pid) => !before.includes(pid)));
-    const during = await call(`${kb.url}/metrics`, 'GET');
+    const [during, ...firstUses] = await Promise.all([
+      call(`${kb.url}/metrics`, 'GET'),
+      ...tokens.map((token) =>
+        call(`${kb.url}/api/me`, 'GET', { authorization: `Bearer ${token}` }, undefined, 30_000),
+      ),
+    ]);
     expect(during.status).toBe(200);
     expect(reporting(during.body)).toBeGreaterThanOrEqual(1);
+    expect(firstUses.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
     await waitFor(async () => reporting((await call(`${kb.url}/metrics`, 'GET')).body) === 2);
   });
 

@@ -94,9 +94,8 @@ class ClusterPrimary {
   private readonly collecting = new Map<number, (metrics: unknown[]) => void>();
   private collections = 0;
   private readonly ready = new Set<Worker>();
-  private readonly rates = new ClusterRateLimits(() =>
-    Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => !!worker),
-  );
+  /** Only ready workers serve the counter store: one still starting has no listener yet. */
+  private readonly rates = new ClusterRateLimits(() => [...this.ready]);
   private stopping = false;
   /** The worst exit code so far: the primary's own. */
   private worst = 0;

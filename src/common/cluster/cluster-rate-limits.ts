@@ -5,6 +5,9 @@ import type { ClusterMessage } from './cluster-messages';
 
 type StoreAnswer = Extract<ClusterMessage, { kb: 'rate-store-answer' }>;
 
+/** How long a worker has to answer a counter-store question (a database read or write). */
+const STORE_ANSWER_MS = 5000;
+
 /**
  * The shared store seen from the primary, which has no database of its own: each call is
  * run by one of the live workers (serveRateStore in cluster-worker.ts).
@@ -54,7 +57,19 @@ class WorkerCounterStore implements CounterStore {
     const worker = live[this.turn++ % live.length];
     const id = ++this.nextId;
     const answer = await new Promise<StoreAnswer>((resolve) => {
-      this.pending.set(id, { worker, resolve });
+      // A worker that never answers (stuck, or gone without an exit yet) must not hold every
+      // request of the key waiting: the question fails and the limiter goes on without it.
+      const timer = setTimeout(
+        () => this.answered({ kb: 'rate-store-answer', id, error: 'no answer in time' }),
+        STORE_ANSWER_MS,
+      );
+      this.pending.set(id, {
+        worker,
+        resolve: (answer) => {
+          clearTimeout(timer);
+          resolve(answer);
+        },
+      });
       worker.send({ kb: 'rate-store', id, op, key, hits, at } satisfies ClusterMessage);
     });
     if (answer.error !== undefined || answer.total === undefined)
