@@ -67,6 +67,7 @@ export class SqliteWriter {
   private holder: object | null = null;
   private readonly queue: Turn[] = [];
   private draining = false;
+  private scheduled = false;
   private inGroup = false;
   /** Turns committed in groups of more than one, and groups (for /metrics and tests). */
   groupedTurns = 0;
@@ -131,6 +132,22 @@ export class SqliteWriter {
       };
       turn.timer.unref();
       this.queue.push(turn);
+      this.schedule();
+    });
+  }
+
+  /**
+   * Starts the drain after the current I/O phase rather than at once. better-sqlite3 is
+   * synchronous, so a turn started at once would run to its COMMIT in microtasks before the
+   * next request's callback: every turn ran alone, with a COMMIT (and an FTS5 segment flush)
+   * each. Deferred by one setImmediate, the turns of every request read in the same poll
+   * phase queue up first and commit together as one group.
+   */
+  private schedule(): void {
+    if (this.draining || this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
       void this.drain();
     });
   }
