@@ -45,6 +45,14 @@ export class MediaRepository {
     return (await this.withUploaders(query))[0] ?? null;
   }
 
+  /** The items among `ids` (at most a few hundred) meeting `visible`, with uploaders, in no order. */
+  async findByIds(ids: string[], visible?: SqlCondition): Promise<MediaEntity[]> {
+    if (ids.length === 0) return [];
+    const query = this.select().where('m.id IN (:...ids)', { ids });
+    if (visible) andVisible(query, visible);
+    return this.withUploaders(query);
+  }
+
   /**
    * Items of a kind meeting `visible` (MediaAccess.visibleSql over `m`), newest first, with
    * uploaders; `after` continues behind a listed item.

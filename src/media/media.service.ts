@@ -43,6 +43,8 @@ export interface MediaContent {
 /** Stored contents checked against the media table per statement by the orphan sweep. */
 const SWEEP_BATCH = 200;
 
+/** Ids looked up in one statement by findVisibleMany. */
+const FIND_MANY_BATCH = 200;
 @Injectable()
 export class MediaService {
   private readonly logger = new Logger(MediaService.name);
@@ -119,6 +121,17 @@ export class MediaService {
   async findVisible(id: string, viewer: MediaViewer): Promise<MediaResponse | null> {
     const media = await this.media.findById(id, { visible: this.access.visibleSql(viewer) });
     return media ? toMediaResponse(media) : null;
+  }
+
+  /** `findVisible` for many ids in one query: the visible ones by id (missing and hidden left out). */
+  async findVisibleMany(ids: string[], viewer: MediaViewer): Promise<Map<string, MediaResponse>> {
+    const found = new Map<string, MediaResponse>();
+    const visible = this.access.visibleSql(viewer);
+    const unique = [...new Set(ids)];
+    for (let i = 0; i < unique.length; i += FIND_MANY_BATCH)
+      for (const media of await this.media.findByIds(unique.slice(i, i + FIND_MANY_BATCH), visible))
+        found.set(media.id, toMediaResponse(media));
+    return found;
   }
 
   /** Opens the bytes of any kind of media (404 `media_not_found` when missing). */

@@ -48,4 +48,23 @@ describe('PageResponseCache', () => {
     expect(responses.get('p0', 'v')).toBeUndefined();
     expect(responses.get('p11', 'v')).toBeDefined();
   });
+
+  it('tells which slugs it holds an entry for, as entries come and go', () => {
+    const responses = cache(1);
+    expect(responses.holds('docs/a')).toBe(false);
+    responses.put('p1', 'v1', body());
+    expect(responses.holds('docs/a')).toBe(true);
+    // The page moved: its entry now stands for the new slug only.
+    responses.put('p1', 'v2', body({ slug: 'docs/moved' }));
+    expect(responses.holds('docs/a')).toBe(false);
+    expect(responses.holds('docs/moved')).toBe(true);
+    // Another page took the old slug; then both entries make way for bigger ones.
+    responses.put('p2', 'v1', body());
+    expect(responses.holds('docs/a')).toBe(true);
+    const big = body({ slug: 'docs/big', content: 'x'.repeat(100 * 1024) });
+    for (let i = 0; i < 12; i++) responses.put(`big${i}`, 'v', big);
+    expect(responses.holds('docs/moved')).toBe(false);
+    expect(responses.holds('docs/a')).toBe(false);
+    expect(responses.holds('docs/big')).toBe(true);
+  });
 });

@@ -54,6 +54,8 @@ export class PageResponseFrame {
 
 interface Entry {
   version: string;
+  /** The page's slug when the entry was built (the `bySlug` index). */
+  slug: string;
   frame: PageResponseFrame;
 }
 
@@ -68,6 +70,8 @@ interface Entry {
 @Injectable()
 export class PageResponseCache {
   private readonly entries = new Map<string, Entry>();
+  /** Slug → page id of the entries, so a read can tell a certain miss before any statement. */
+  private readonly bySlug = new Map<string, string>();
   private readonly maxBytes: number;
   private bytes = 0;
 
@@ -86,6 +90,14 @@ export class PageResponseCache {
     ]);
   }
 
+  /**
+   * Whether an entry was built for the page at `slug`: without one a read is a miss whatever
+   * the page's state, so it reads the whole row at once instead of the head row first.
+   */
+  holds(slug: string): boolean {
+    return this.bySlug.has(slug);
+  }
+
   get(pageId: string, version: string): PageResponseFrame | undefined {
     const entry = this.entries.get(pageId);
     if (!entry || entry.version !== version) return undefined;
@@ -100,7 +112,8 @@ export class PageResponseCache {
     const frame = PageResponseFrame.of(body);
     if (frame.bytes > this.maxBytes / 8) return frame;
     this.remove(pageId);
-    this.entries.set(pageId, { version, frame });
+    this.entries.set(pageId, { version, slug: body.slug, frame });
+    this.bySlug.set(body.slug, pageId);
     this.bytes += frame.bytes;
     for (const [id] of this.entries) {
       if (this.bytes <= this.maxBytes) break;
@@ -113,6 +126,7 @@ export class PageResponseCache {
     const entry = this.entries.get(pageId);
     if (!entry) return;
     this.entries.delete(pageId);
+    if (this.bySlug.get(entry.slug) === pageId) this.bySlug.delete(entry.slug);
     this.bytes -= entry.frame.bytes;
   }
 }

@@ -71,23 +71,24 @@ export class PagesService {
     return (await this.visibleRow(slug, user)).page;
   }
 
-  /** A visible page with HTML and backlinks; only the ETag when `ifNoneMatch` names it (304). */
   /**
    * The JSON bytes of a visible page with HTML and backlinks; only the ETag when `ifNoneMatch`
    * names it (304). The page's serialised response is kept by state (PageResponseCache): a read
-   * of a cached page reads its head row (no Markdown or HTML) and the caller's members only.
+   * of a cached page reads its head row (no Markdown or HTML) and the caller's members only; a
+   * read of a page the cache holds nothing for (or a conditional one) reads the whole row once.
    */
   async read(slug: string, user: AuthUser, ifNoneMatch?: string): Promise<ConditionalRead<Buffer>> {
-    const head = await this.pages.findLiveHead(normaliseSlug(slug));
-    if (!head || !this.access.canSee(head.page, user)) throw new NotFoundProblem('page');
-    const frame = this.responses.get(head.page.id, PageResponseCache.versionOf(head));
-    if (frame) {
-      return conditional(etagOf(head.page.revision), ifNoneMatch, async () =>
-        frame.render(await this.callerMembers(head.page, user)),
-      );
+    const key = normaliseSlug(slug);
+    if (ifNoneMatch !== undefined || this.responses.holds(key)) {
+      const head = await this.pages.findLiveHead(key);
+      if (!head || !this.access.canSee(head.page, user)) throw new NotFoundProblem('page');
+      const etag = etagOf(head.page.revision);
+      if (etagMatches(ifNoneMatch, etag)) return { etag, notModified: true };
+      const frame = this.responses.get(head.page.id, PageResponseCache.versionOf(head));
+      if (frame) return { etag, body: frame.render(await this.callerMembers(head.page, user)) };
+      // Not cached in this state: the whole row, read again (the page may have moved on since).
     }
-    // Not cached in this state: the whole row, read again (the page may have moved on since).
-    const row = await this.visibleRow(slug, user);
+    const row = await this.visibleRow(key, user);
     return conditional(etagOf(row.page.revision), ifNoneMatch, async () => {
       const { body } = await this.respond(row, user);
       return this.responses.put(row.page.id, PageResponseCache.versionOf(row), body).render(body);

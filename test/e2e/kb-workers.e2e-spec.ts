@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -56,6 +57,15 @@ function call(
     req.on('error', reject);
     req.end(payload);
   });
+}
+
+/** Polls `check` until it holds (up to two minutes: a worker starts slowly on a loaded machine). */
+async function waitFor(check: () => boolean | Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 /**
@@ -192,6 +202,26 @@ describe('KB_WORKERS: several HTTP worker processes', () => {
       );
     expect(line).toBeDefined();
     expect(Number(line!.split(' ').pop())).toBe(WRITES);
+  });
+
+  it('/metrics answers while a killed worker is replaced: the ready workers, then all again', async () => {
+    const workers = () =>
+      execFileSync('pgrep', ['-P', String(kb.pid)], { encoding: 'utf8' })
+        .trim()
+        .split('\n');
+    const reporting = (body: string) =>
+      Number(/^kb_cluster_workers_reporting (\d+)$/m.exec(body)?.[1] ?? NaN);
+    const before = workers();
+    expect(before).toHaveLength(2);
+    expect(reporting((await call(`${kb.url}/metrics`, 'GET')).body)).toBe(2);
+
+    process.kill(Number(before[0]), 'SIGKILL');
+    // The primary forks a replacement; while it starts, a scrape sums the worker that is ready.
+    await waitFor(() => workers().some((pid) => !before.includes(pid)));
+    const during = await call(`${kb.url}/metrics`, 'GET');
+    expect(during.status).toBe(200);
+    expect(reporting(during.body)).toBeGreaterThanOrEqual(1);
+    await waitFor(async () => reporting((await call(`${kb.url}/metrics`, 'GET')).body) === 2);
   });
 
   it('SIGTERM to the primary drains every worker and exits 0', async () => {

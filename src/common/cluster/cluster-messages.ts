@@ -6,6 +6,9 @@ export type ClusterMessage =
   | { kb: 'write-lock-progress' }
   | { kb: 'metrics-request'; id: number }
   | { kb: 'metrics-answer'; id: number; text?: string; error?: string }
+  /** The primary collects one worker's registry (prom-client's JSON form) for /metrics. */
+  | { kb: 'metrics-collect'; id: number }
+  | { kb: 'metrics-collected'; id: number; metrics: unknown[] }
   | { kb: 'ready'; line: Record<string, unknown> }
   /** A worker counts one request; the primary answers the instance's count (rate-count). */
   | { kb: 'rate-hit'; id: number; key: string; expiresAt: number; syncMs: number }

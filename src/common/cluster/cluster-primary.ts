@@ -1,8 +1,11 @@
 import cluster, { Worker } from 'node:cluster';
 import type { LoggerService } from '@nestjs/common';
-import { AggregatorRegistry } from 'prom-client';
+import { AggregatorRegistry, Gauge, MetricObjectWithValues, MetricValue } from 'prom-client';
 import { ClusterMessage, isClusterMessage } from './cluster-messages';
 import { ClusterRateLimits } from './cluster-rate-limits';
+
+/** How long /metrics waits for a worker's registry before it sums the others without it. */
+const METRICS_COLLECT_MS = 2000;
 
 /**
  * The SQLite write lock across processes, held here: first come first served, handed to one
@@ -59,8 +62,8 @@ export class WriteLockQueue {
  * one start line. The first
  * worker starts alone (it runs the migrations and creates the bootstrap admin), then the
  * others. SIGTERM/SIGINT are passed to every worker, which drains as a single process does
- * (graceful-shutdown.ts); the primary exits when all have, with the worst exit code. A worker
- * that dies otherwise is replaced.
+ * (graceful-shutdown.ts); the primary exits when all have, with the worst of their exit codes.
+ * A worker that dies otherwise is logged and replaced.
  */
 export async function runPrimary(workers: number, logger: LoggerService): Promise<number> {
   return new ClusterPrimary(workers, logger).run();
@@ -87,7 +90,9 @@ type StartLine = Record<string, unknown>;
 
 class ClusterPrimary {
   private readonly lock = new WriteLockQueue();
-  private readonly aggregator = new AggregatorRegistry();
+  /** /metrics collections waiting for a worker's registry, by id. */
+  private readonly collecting = new Map<number, (metrics: unknown[]) => void>();
+  private collections = 0;
   private readonly ready = new Set<Worker>();
   private readonly rates = new ClusterRateLimits(() =>
     Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => !!worker),
@@ -139,6 +144,8 @@ class ClusterPrimary {
         return this.lock.progress(worker);
       case 'metrics-request':
         return this.sendMetrics(worker, message.id);
+      case 'metrics-collected':
+        return this.collecting.get(message.id)?.(message.metrics);
       case 'rate-hit':
         return this.rates.hit(worker, message);
       case 'rate-store-answer':
@@ -149,10 +156,46 @@ class ClusterPrimary {
   }
 
   private sendMetrics(worker: Worker, id: number): void {
-    this.aggregator.clusterMetrics().then(
+    this.clusterMetrics().then(
       (text) => worker.send({ kb: 'metrics-answer', id, text }),
       (error: Error) => worker.send({ kb: 'metrics-answer', id, error: error.message }),
     );
+  }
+
+  /**
+   * The ready workers' registries, summed (prom-client's aggregators). A worker still starting
+   * is not asked, and one that does not answer in time is left out rather than failing the
+   * scrape; `kb_cluster_workers_reporting` says how many are in the sum.
+   */
+  private async clusterMetrics(): Promise<string> {
+    const asked = [...this.ready].filter((worker) => worker.isConnected());
+    const answers = await Promise.all(asked.map((worker) => this.collect(worker)));
+    const reported = answers.filter((metrics) => metrics !== undefined);
+    const registry = AggregatorRegistry.aggregate(
+      reported as MetricObjectWithValues<MetricValue<string>>[][],
+    );
+    new Gauge({
+      name: 'kb_cluster_workers_reporting',
+      help: 'HTTP worker processes whose metrics this answer sums (KB_WORKERS > 1).',
+      registers: [registry],
+    }).set(reported.length);
+    return registry.metrics();
+  }
+
+  private collect(worker: Worker): Promise<unknown[] | undefined> {
+    const id = ++this.collections;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.collecting.delete(id);
+        resolve(undefined);
+      }, METRICS_COLLECT_MS);
+      this.collecting.set(id, (metrics) => {
+        clearTimeout(timer);
+        this.collecting.delete(id);
+        resolve(metrics);
+      });
+      worker.send({ kb: 'metrics-collect', id } satisfies ClusterMessage);
+    });
   }
 
   private workerReady(worker: Worker, line: StartLine): void {
@@ -167,7 +210,9 @@ class ClusterPrimary {
     this.rates.workerExited(worker);
     const wasReady = this.ready.delete(worker);
     const status = code ?? (signal ? 1 : 0);
-    this.worst = Math.max(this.worst, status);
+    // A worker that died and was replaced is logged, not carried into the primary's exit code:
+    // that code tells how the service started and stopped.
+    if (this.stopping || !wasReady) this.worst = Math.max(this.worst, status);
     if (!this.stopping && !wasReady) {
       // A worker that cannot start (configuration, database) will not start when forked again.
       this.stopping = true;

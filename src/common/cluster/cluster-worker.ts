@@ -1,4 +1,5 @@
 import cluster from 'node:cluster';
+import type { Registry } from 'prom-client';
 import type { WriteLock } from '../database/sqlite-writer';
 import type { CounterStore } from '../rate-limit/counter-stores';
 import { ClusterMessage, isClusterMessage } from './cluster-messages';
@@ -71,7 +72,20 @@ export function clusterWriteLock(): WriteLock {
   };
 }
 
-/** Every worker's metrics, aggregated by the primary (prom-client's AggregatorRegistry). */
+/**
+ * Answers the primary's collection of this worker's metrics (cluster-primary.ts aggregates
+ * the workers that answer); call once the registry is complete.
+ */
+export function answerMetricsCollection(registry: Registry): void {
+  process.on('message', (message: unknown) => {
+    if (!isClusterMessage(message) || message.kb !== 'metrics-collect') return;
+    void registry
+      .getMetricsAsJSON()
+      .then((metrics) => send({ kb: 'metrics-collected', id: message.id, metrics }));
+  });
+}
+
+/** Every ready worker's metrics, aggregated by the primary. */
 export async function clusterMetricsText(): Promise<string> {
   const answer = await ask<Extract<ClusterMessage, { kb: 'metrics-answer' }>>({
     kb: 'metrics-request',

@@ -1,7 +1,11 @@
 import type { NextFunction, Request, Response } from 'express';
 import { monitorEventLoopDelay, IntervalHistogram } from 'node:perf_hooks';
-import { AggregatorRegistry, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { clusterMetricsText, inClusterWorker } from '../cluster/cluster-worker';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import {
+  answerMetricsCollection,
+  clusterMetricsText,
+  inClusterWorker,
+} from '../cluster/cluster-worker';
 import type { Database } from '../database/database';
 
 /** Sampling resolution of the event-loop delay monitor (ms): fine enough for a 25 ms target. */
@@ -42,12 +46,9 @@ export class KbMetrics {
     });
     this.eventLoopGauges();
     this.poolGauges();
-    if (inClusterWorker()) {
-      // KB_WORKERS > 1: the primary collects this registry from every worker and sums it
-      // (the event-loop delay: the worst worker's).
-      new AggregatorRegistry();
-      AggregatorRegistry.setRegistries([this.registry]);
-    }
+    // KB_WORKERS > 1: the primary collects this registry from every ready worker and sums it
+    // (the event-loop delay: the worst worker's).
+    if (inClusterWorker()) answerMetricsCollection(this.registry);
   }
 
   /** Express middleware counting every answer (registered first, so it sees them all). */
@@ -64,11 +65,9 @@ export class KbMetrics {
     };
   }
 
-  /** The text exposition format; starts a new event-loop window. */
-  async render(): Promise<string> {
-    const text = inClusterWorker() ? await clusterMetricsText() : await this.registry.metrics();
-    this.loop.reset();
-    return text;
+  /** The text exposition format; every process reported starts a new event-loop window. */
+  render(): Promise<string> {
+    return inClusterWorker() ? clusterMetricsText() : this.registry.metrics();
   }
 
   get contentType(): string {
@@ -92,6 +91,8 @@ export class KbMetrics {
         this.set({ quantile: '0.5' }, seconds(loop.percentile(50)));
         this.set({ quantile: '0.99' }, seconds(loop.percentile(99)));
         this.set({ quantile: '1' }, seconds(loop.max));
+        // Read once per scrape, in whichever process is collected: the next window starts now.
+        loop.reset();
       },
     });
   }

@@ -80,15 +80,16 @@ export class MarkdownExportService {
   }
 
   /**
-   * Opens each stored image `user` may see (MediaService.findVisible) once; other ids stay
+   * Opens each stored image `user` may see (MediaService.findVisibleMany) once; other ids stay
    * plain references.
    */
   private async openImages(ids: string[], user: AuthUser): Promise<PackedImage[]> {
     const images: PackedImage[] = [];
     const taken = new Set<string>();
     try {
+      const found = await this.media.findVisibleMany(ids, user);
       for (const id of ids) {
-        const meta = await this.media.findVisible(id, user);
+        const meta = found.get(id);
         if (!meta || meta.kind !== 'image') continue;
         let stream: Readable;
         try {

@@ -3,6 +3,7 @@ import type { PageEntity } from '../../pages/entities/page.entity';
 import { MarkdownRenderer } from '../../pages/rendering/markdown-renderer';
 import { PagesService } from '../../pages/pages.service';
 import type { MediaViewer } from '../../media/media-access';
+import type { MediaResponse } from '../../media/media.mapper';
 import { MediaService } from '../../media/media.service';
 import { absoluteLinks } from './absolute-links';
 import { DataUriCache } from './data-uri-cache';
@@ -60,22 +61,25 @@ export class PrintDocumentService {
    */
   private async dataUris(ids: string[], viewer: MediaViewer): Promise<Map<string, string>> {
     const uris = new Map<string, string>();
-    for (let i = 0; i < ids.length; i += IMAGE_READ_CONCURRENCY) {
+    // The metadata is read every time, in one query (an image may have been deleted or hidden).
+    const found = await this.media.findVisibleMany(ids, viewer);
+    const images = [...found.values()].filter(
+      (meta) => meta.kind === 'image' && /^image\/[a-z0-9.+-]+$/.test(meta.mimeType),
+    );
+    for (let i = 0; i < images.length; i += IMAGE_READ_CONCURRENCY) {
       await Promise.all(
-        ids.slice(i, i + IMAGE_READ_CONCURRENCY).map(async (id) => {
-          const uri = await this.dataUri(id, viewer);
-          if (uri) uris.set(id, uri);
+        images.slice(i, i + IMAGE_READ_CONCURRENCY).map(async (meta) => {
+          const uri = await this.dataUri(meta);
+          if (uri) uris.set(meta.id, uri);
         }),
       );
     }
     return uris;
   }
 
-  /** The metadata is read every time (the image may have been deleted); the bytes only once per hash. */
-  private async dataUri(id: string, viewer: MediaViewer): Promise<string | undefined> {
-    const meta = await this.media.findVisible(id, viewer);
-    if (!meta || meta.kind !== 'image' || !/^image\/[a-z0-9.+-]+$/.test(meta.mimeType))
-      return undefined;
+  /** The bytes are read only once per content hash. */
+  private async dataUri(meta: MediaResponse): Promise<string | undefined> {
+    const { id } = meta;
     const cached = this.cache.get(meta.sha256);
     if (cached) return cached;
     try {
