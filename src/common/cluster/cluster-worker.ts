@@ -53,6 +53,7 @@ function ask<T extends ClusterMessage>(message: ClusterMessage & { id: number })
 export function clusterWriteLock(): WriteLock {
   let lastProgress = 0;
   return {
+    crossProcess: true,
     acquire: async () => {
       const id = ++nextId;
       await ask({ kb: 'write-lock-acquire', id });

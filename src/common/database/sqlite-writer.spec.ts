@@ -78,6 +78,7 @@ describe('SqliteWriter group commit', () => {
     const first = writer.run(
       () => new Promise<string>((resolve) => (finish = () => resolve('first'))),
     );
+    await tick(); // the first turn starts alone; the next ones queue behind it
     const settled: string[] = [];
     const rest = ['a', 'b', 'c'].map((name) =>
       writer
@@ -106,6 +107,7 @@ describe('SqliteWriter group commit', () => {
     const writer = new SqliteWriter(30_000, group);
     let finish!: () => void;
     const first = writer.run(() => new Promise<void>((resolve) => (finish = resolve)));
+    await tick();
     const ok1 = writer.run(async () => 'ok1');
     const bad = writer.run(() => Promise.reject(new Error('precondition failed')));
     const ok2 = writer.run(async () => 'ok2');
@@ -122,6 +124,7 @@ describe('SqliteWriter group commit', () => {
     const writer = new SqliteWriter(30_000, group);
     let finish!: () => void;
     const first = writer.run(() => new Promise<void>((resolve) => (finish = resolve)));
+    await tick();
     const runs: string[] = [];
     const turns = ['a', 'b'].map((name) =>
       writer.run(async () => {
@@ -141,6 +144,16 @@ describe('SqliteWriter group commit', () => {
     ]);
   });
 
+  it('groups the turns queued in the same I/O phase, even when none was running', async () => {
+    const { log, group } = fakeGroup();
+    const writer = new SqliteWriter(30_000, group);
+    const turns = ['a', 'b', 'c'].map((name) => writer.run(async () => name));
+    expect(writer.waiting).toBe(3);
+    await expect(Promise.all(turns)).resolves.toEqual(['a', 'b', 'c']);
+    expect(log).toEqual(['begin', 'commit']);
+    expect(writer.groupedTurns).toBe(3);
+  });
+
   it('holds the cross-process write lock for a whole group and releases it', async () => {
     const { group } = fakeGroup();
     const events: string[] = [];
@@ -153,6 +166,7 @@ describe('SqliteWriter group commit', () => {
     const writer = new SqliteWriter(30_000, group, lock);
     let finish!: () => void;
     const first = writer.run(() => new Promise<void>((resolve) => (finish = resolve)));
+    await tick();
     await tick();
     const rest = [writer.run(async () => 1), writer.run(async () => 2)];
     finish();

@@ -26,6 +26,11 @@ export interface WriteLock {
   progress?(): void;
   /** Calls `listener` when another process's holder reports progress. */
   onProgress?(listener: () => void): void;
+  /**
+   * Acquiring waits for another process (a message round trip), so turns queue up meanwhile
+   * and form groups by themselves: the writer starts its drain at once instead of deferring it.
+   */
+  readonly crossProcess?: boolean;
 }
 
 interface Turn {
@@ -67,6 +72,7 @@ export class SqliteWriter {
   private holder: object | null = null;
   private readonly queue: Turn[] = [];
   private draining = false;
+  private scheduled = false;
   private inGroup = false;
   /** Turns committed in groups of more than one, and groups (for /metrics and tests). */
   groupedTurns = 0;
@@ -131,6 +137,28 @@ export class SqliteWriter {
       };
       turn.timer.unref();
       this.queue.push(turn);
+      this.schedule();
+    });
+  }
+
+  /**
+   * Starts the drain after the current I/O phase rather than at once. better-sqlite3 is
+   * synchronous, so a turn started at once would run to its COMMIT in microtasks before the
+   * next request's callback: every turn ran alone, with a COMMIT (and an FTS5 segment flush)
+   * each. Deferred by one setImmediate, the turns of every request read in the same poll
+   * phase queue up first and commit together as one group. Not with a cross-process lock,
+   * whose acquisition already lets turns queue.
+   */
+  private schedule(): void {
+    if (this.draining || this.scheduled) return;
+    // Measured with 2 cluster workers: deferring there too halved the update rate.
+    if (this.lock?.crossProcess) {
+      void this.drain();
+      return;
+    }
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
       void this.drain();
     });
   }
