@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
 import type { AppConfig } from '../config/app-config';
-import { SQLITE_MMAP_BYTES, type SqliteConnection } from './sqlite-database';
+import type { SqliteConnection } from './sqlite-database';
 
 const SRC_ROOT = join(__dirname, '..', '..');
 
@@ -55,7 +55,6 @@ export function buildDataSourceOptions(
     prepareDatabase: (db: SqliteConnection & { pragma(sql: string): unknown }) => {
       db.pragma('synchronous = NORMAL');
       db.pragma('foreign_keys = ON');
-      db.pragma(`mmap_size = ${SQLITE_MMAP_BYTES}`);
       hooks.onSqliteConnection?.(db);
     },
   };

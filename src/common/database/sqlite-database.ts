@@ -21,16 +21,6 @@ export interface SqliteStatement {
   run(...params: unknown[]): { changes: number };
 }
 
-/**
- * `PRAGMA mmap_size` of every kb connection: SQLite reads the database's pages through a memory
- * map of the file (the OS page cache itself) instead of a read() into its own 2 MB page cache per
- * page. The page read's statements touch pages all over a file far larger than that cache (the
- * whole row's overflow pages, one index leaf per backlink); measured on the 10,000-page bench
- * database (250 MB): the whole row 35 -> 20 µs, the backlinks 28 -> 22 µs. Writes still go
- * through write() (SQLite's default), so a failing disk fails a write, not a read of the map.
- */
-export const SQLITE_MMAP_BYTES = 1024 ** 3;
-
 /** Prepared statements kept per connection; dynamic SQL (IN lists) beyond this is re-prepared. */
 const STATEMENT_CACHE_SIZE = 500;
 

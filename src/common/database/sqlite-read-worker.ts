@@ -1,7 +1,7 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { AnyReadQuery } from './sql';
-import { SQLITE_MMAP_BYTES, SqliteSql } from './sqlite-database';
+import { SqliteSql } from './sqlite-database';
 import type { ReadReply, ReadRequest, ReadWorkerData } from './sqlite-read-pool';
 
 /**
@@ -12,7 +12,6 @@ import type { ReadReply, ReadRequest, ReadWorkerData } from './sqlite-read-pool'
 function main(): void {
   const data = workerData as ReadWorkerData;
   const connection = new BetterSqlite3(data.file, { readonly: true, fileMustExist: true });
-  connection.pragma(`mmap_size = ${SQLITE_MMAP_BYTES}`);
   const sql = new SqliteSql(connection, true);
   const queries = new Map<string, AnyReadQuery>();
   for (const path of data.registries) {
