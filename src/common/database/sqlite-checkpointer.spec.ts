@@ -53,4 +53,12 @@ describe('SqliteCheckpointer', () => {
     // Closed: the connection checkpoints by itself again (SQLite's default).
     expect(autocheckpoint()).toBe(1000);
   });
+
+  it('closes quietly after the connection was closed (shutdown order is not guaranteed)', async () => {
+    const checkpointer = new SqliteCheckpointer({ file, intervalMs: 50 }, db);
+    await until(() => autocheckpoint() === 0);
+    db.close();
+    await expect(checkpointer.close()).resolves.toBeUndefined();
+    db = new BetterSqlite3(file);
+  });
 });

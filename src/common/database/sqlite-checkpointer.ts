@@ -16,6 +16,8 @@ const WORKER_ENTRY = `${__dirname}/sqlite-checkpoint-worker${__filename.slice(__
 /** The part of the main connection the checkpointer switches. */
 export interface CheckpointedConnection {
   pragma(sql: string): unknown;
+  /** better-sqlite3: false once closed. */
+  readonly open?: boolean;
 }
 
 /**
@@ -55,6 +57,8 @@ export class SqliteCheckpointer {
   }
 
   private automatic(on: boolean): void {
+    // At shutdown TypeORM may have closed the connection first: nothing is left to switch.
+    if (this.connection.open === false) return;
     // 1000 pages is SQLite's default.
     this.connection.pragma(`wal_autocheckpoint = ${on ? 1000 : 0}`);
   }
