@@ -46,20 +46,16 @@ export class ReferenceIndex {
   private readonly assetsLower = new Map<string, string>();
   private readonly anchors = new Map<ImportDocument, Map<string, string>>();
 
-  constructor(
-    documents: ImportDocument[],
-    private readonly assets: Map<string, SourceEntry>,
-  ) {
-    for (const doc of documents) this.add(doc);
+  private constructor(private readonly assets: Map<string, SourceEntry>) {
     for (const path of assets.keys()) this.assetsLower.set(path.toLowerCase(), path);
   }
 
-  /** The same index built in slices that yield to the event loop (a 10,000-page upload). */
+  /** The index of an import's pages and files, built in slices that yield to the event loop. */
   static async build(
     documents: ImportDocument[],
     assets: Map<string, SourceEntry>,
   ): Promise<ReferenceIndex> {
-    const index = new ReferenceIndex([], assets);
+    const index = new ReferenceIndex(assets);
     const tick = pacer();
     for (const doc of documents) {
       await tick();
