@@ -1,3 +1,5 @@
+import BetterSqlite3 from 'better-sqlite3';
+import { join } from 'node:path';
 import { Database } from '../../src/common/database/database';
 import { SqliteDatabase } from '../../src/common/database/sqlite-database';
 import { eventually } from '../support/eventually';
@@ -106,6 +108,61 @@ async function answers(client: Client): Promise<unknown[]> {
     expect(found.body.items.map((i: { slug: string }) => i.slug)).toEqual(['fresh/zebra']);
     const recent = await admin.get('/api/recent?limit=1').expect(200);
     expect(recent.body.items[0].slug).toBe('fresh/zebra');
+  });
+
+  it('keeps cached searches across commits that cannot change them, never across those that can', async () => {
+    // The generation the pool's search cache is keyed by, read as the pool reads it.
+    const file = new BetterSqlite3(join(pooled.dataDir, 'kb.sqlite'), { readonly: true });
+    const generation = () =>
+      (file.prepare('SELECT n FROM search_generation WHERE id = 1').all()[0] as { n: number }).n;
+    try {
+      const admin = await login(pooled, users.admin);
+      const outsider = await login(pooled, users.outsider);
+      await createPage(admin, { slug: 'zoo/okapi', title: 'Okapi', content: 'striped legs' });
+      const slugsFound = async () =>
+        (await outsider.get('/api/search?q=okapi').expect(200)).body.items.map(
+          (i: { slug: string }) => i.slug,
+        );
+      expect(await slugsFound()).toEqual(['zoo/okapi']);
+
+      // Sessions, tokens and reads commit too: the cached answers stay.
+      const before = generation();
+      await login(pooled, users.member);
+      await admin.post('/api/tokens').send({ name: 'ci' }).expect(201);
+      await admin.get('/api/pages/zoo/okapi').expect(200);
+      expect(generation()).toBe(before);
+      expect(await slugsFound()).toEqual(['zoo/okapi']);
+
+      // Into a group the outsider is not in: the very next search no longer shows it.
+      await admin
+        .put('/api/pages/zoo/okapi')
+        .send({ baseRevision: 1, groups: ['ops-team'] })
+        .expect(200);
+      expect(generation()).toBeGreaterThan(before);
+      expect(await slugsFound()).toEqual([]);
+      await admin.put('/api/pages/zoo/okapi').send({ baseRevision: 2, groups: [] }).expect(200);
+      expect(await slugsFound()).toEqual(['zoo/okapi']);
+
+      // A new title is shown at once; the bin and a restore are seen at once.
+      await admin
+        .put('/api/pages/zoo/okapi')
+        .send({ baseRevision: 3, title: 'Okapi johnstoni' })
+        .expect(200);
+      const titles = (await outsider.get('/api/search?q=okapi').expect(200)).body.items.map(
+        (i: { title: string }) => i.title,
+      );
+      expect(titles).toEqual(['Okapi johnstoni']);
+      const binned = await admin.delete('/api/pages/zoo/okapi').expect(204);
+      expect(binned.status).toBe(204);
+      expect(await slugsFound()).toEqual([]);
+      const [{ id }] = (await admin.get('/api/bin').expect(200)).body.items.filter(
+        (p: { slug: string }) => p.slug === 'zoo/okapi',
+      );
+      await admin.post(`/api/bin/${id}/restore`).expect(200);
+      expect(await slugsFound()).toEqual(['zoo/okapi']);
+    } finally {
+      file.close();
+    }
   });
 
   // Last: it closes the pool. At shutdown the HTTP server drains first, but a request whose

@@ -37,7 +37,7 @@ class MysqlSql implements Sql {
     return { changes: raw?.affectedRows ?? 0 };
   }
 
-  generation(): Promise<number | null> {
+  searchGeneration(): Promise<number | null> {
     return Promise.resolve(null);
   }
 

@@ -20,11 +20,12 @@ export interface Sql {
   all<T = Row>(sql: string, params?: readonly unknown[]): Promise<T[]>;
   run(sql: string, params?: readonly unknown[]): Promise<RunResult>;
   /**
-   * A number that changes whenever any other connection commits (SQLite's `data_version`), on
-   * connections that never write themselves (the read pool's); null elsewhere. Results cached
-   * under one generation are valid as long as it stays the same.
+   * A number that changes with every commit that changes what a search answers (pages, their
+   * groups, group names, the search index: `search_generation`, counted up by SQLite triggers),
+   * on connections that never write themselves (the read pool's); null elsewhere. Search
+   * answers cached under one generation are valid as long as it stays the same.
    */
-  generation(): Promise<number | null>;
+  searchGeneration(): Promise<number | null>;
 }
 
 /** A WHERE condition and its parameters, composed into a larger statement. */

@@ -46,11 +46,12 @@ export class SqliteSql implements Sql {
     private readonly readOnly = false,
   ) {}
 
-  async generation(): Promise<number | null> {
-    // data_version ignores the connection's own commits, so only a read-only one can use it.
+  async searchGeneration(): Promise<number | null> {
+    // The caches it keys live in the read pool's workers (one per connection).
     if (!this.readOnly) return null;
-    const [row] = await this.all<{ data_version: number }>('PRAGMA data_version');
-    return row.data_version;
+    const [row] = await this.all<{ n: number }>('SELECT n FROM search_generation WHERE id = 1');
+    // Without its row nothing counts changes: no generation, no cache (never a stale answer).
+    return row ? row.n : null;
   }
 
   all<T = Row>(sql: string, params: readonly unknown[] = []): Promise<T[]> {

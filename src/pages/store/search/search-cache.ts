@@ -2,11 +2,12 @@
 const DEFAULT_CAPACITY = 500;
 
 /**
- * Search answers of one database generation (`Sql.generation()`: SQLite's data_version on a
- * read-pool connection), least recently used dropped first. Any commit anywhere (a page, its
- * groups, a user's groups) starts a new generation and empties the cache, so an answer is
- * never older than the database it was read from; under a write-heavy load the cache simply
- * stops helping. Keys include everything the answer depends on: the words, the viewer's role
+ * Search answers of one search generation (`Sql.searchGeneration()` on a read-pool connection),
+ * least recently used dropped first. Every commit that changes what a search can answer (a
+ * page, its groups, a group's name, the index) starts a new generation and empties the cache,
+ * so an answer is never older than the data it was read from; other commits (sessions, tokens,
+ * rate counters, jobs) leave it alone. Under a page-write-heavy load the cache simply stops
+ * helping. Keys include everything else the answer depends on: the words, the viewer's role
  * and groups (visibility), the position and the page size.
  */
 export class SearchCache<V> {

@@ -79,8 +79,8 @@ const cache = new SearchCache<SearchHits>();
 /**
  * A whole search on the database's own index (FTS5 / FULLTEXT) as a ReadQuery, so it runs in
  * the SQLite read pool; a search engine provided under PAGE_SEARCH_INDEX runs in-process. On a
- * connection with a generation (the pool's), repeated searches are answered from the cache
- * until the next commit.
+ * connection with a search generation (the pool's), repeated searches are answered from the
+ * cache until a commit changes pages, their groups, group names or the index.
  */
 export const searchPages = readQuery(
   'searchPages',
@@ -91,7 +91,7 @@ export const searchPages = readQuery(
     start: number,
     limit: number,
   ): Promise<SearchHits> => {
-    const generation = await sql.generation();
+    const generation = await sql.searchGeneration();
     const key = JSON.stringify([terms, viewer.role, [...viewer.groups].sort(), start, limit]);
     const cached = generation === null ? undefined : cache.get(generation, key);
     if (cached) return cached;
