@@ -9,6 +9,7 @@ import {
   PageSummary,
 } from './page-columns';
 import { PageRow, summaryRowSql, toSummaryRow } from './page-rows';
+import { visibleTagCounts } from './tag-counts';
 import { Viewer, visibleSql } from './visibility-sql';
 
 const decodeTags = rowDecoder(PAGE_COLUMNS, ['tags']);
@@ -83,22 +84,8 @@ export const listBin = readQuery(
 /** Tags with the number of visible pages carrying each, by name; `after` continues. */
 export const listTags = readQuery(
   'pages.listTags',
-  async (
-    sql,
-    viewer: Viewer,
-    after: string | undefined,
-    limit: number,
-  ): Promise<{ name: string; count: number }[]> => {
-    const where: SqlCondition[] = [visibleSql(viewer, 'p')];
-    if (after !== undefined) where.push({ sql: 't.tag > ?', params: [after] });
-    const condition = allOf(where);
-    const rows = await sql.all<{ name: string; count: string | number }>(
-      'SELECT t.tag AS name, COUNT(*) AS count FROM page_tags t INNER JOIN pages p ON p.id = t.page_id ' +
-        `WHERE ${condition.sql} GROUP BY t.tag ORDER BY t.tag ASC LIMIT ${Number(limit)}`,
-      condition.params,
-    );
-    return rows.map((r) => ({ name: r.name, count: Number(r.count) }));
-  },
+  (sql, viewer: Viewer, after: string | undefined, limit: number) =>
+    visibleTagCounts(sql, viewer, after, limit),
   { lagTolerant: true },
 );
 

@@ -3,6 +3,7 @@ import { encodeValue } from '../../common/database/column-defs';
 import type { Sql } from '../../common/database/sql';
 import { PAGE_COLUMNS, PageKey, PageRecord } from './page-columns';
 import type { PageSearchIndex } from './search/page-search-index';
+import { countPage } from './tag-counts';
 
 /**
  * Page writes: plain functions over `Sql`, always inside the caller's transaction (the
@@ -91,6 +92,10 @@ export async function replaceRelations(
     sql.run(`DELETE FROM ${table} WHERE ${column} = ?`, [pageId]);
 
   const tagsChanged = changed((b) => sameList(b.tags, next.tags));
+  const groupsChanged = changed((b) => sameList(b.groupIds, next.groupIds));
+  // The page's share of the tag counts leaves with its old tags and groups, and comes back.
+  const recount = fresh || tagsChanged || groupsChanged;
+  if (recount && !fresh) await countPage(sql, pageId, -1);
   if (fresh || tagsChanged) {
     if (tagsChanged) await clear('page_tags', 'page_id');
     await insertTuples(
@@ -100,7 +105,6 @@ export async function replaceRelations(
       next.tags.map((tag) => [pageId, tag]),
     );
   }
-  const groupsChanged = changed((b) => sameList(b.groupIds, next.groupIds));
   if (fresh || groupsChanged) {
     if (groupsChanged) await clear('page_groups', 'page_id');
     await insertTuples(
@@ -110,6 +114,7 @@ export async function replaceRelations(
       next.groupIds.map((id) => [pageId, id]),
     );
   }
+  if (recount) await countPage(sql, pageId, 1);
   // Links resolve relative to the slug, so a move rewrites them as well.
   const sourceChanged = changed((b) => b.content === next.content && b.slug === next.slug);
   if (fresh || sourceChanged) {

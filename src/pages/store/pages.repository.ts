@@ -12,6 +12,7 @@ import { PageRow } from './page-rows';
 import * as writes from './page-writes';
 import { findRevision, insertRevision, listRevisions, usernameOf } from './revisions';
 import { PAGE_SEARCH_INDEX, PageSearchIndex } from './search/page-search-index';
+import { countPage } from './tag-counts';
 import { toViewer, Viewer } from './visibility-sql';
 
 /** A new page: the state, what is derived from it, who writes it and why. */
@@ -262,6 +263,7 @@ export class PagesRepository {
   ): Promise<boolean> {
     return this.db.transaction(async ({ sql }) => {
       if (!(await writes.binPage(sql, pageId, revision, actorId, now))) return false;
+      await countPage(sql, pageId, -1, { asLive: true });
       await this.index?.remove(sql, pageId);
       return true;
     }, tx);
@@ -271,6 +273,7 @@ export class PagesRepository {
   restoreFromBin(page: PageRecord, tx?: Tx): Promise<boolean> {
     return this.db.transaction(async ({ sql }) => {
       if (!(await writes.unbinPage(sql, page.id, page.slug))) return false;
+      await countPage(sql, page.id, 1);
       await this.index?.upsert(sql, {
         pageId: page.id,
         title: page.title,
