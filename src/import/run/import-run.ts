@@ -198,15 +198,6 @@ export class ImportRun {
         INVALID_DOCUMENTS,
       );
     }
-    if (conversion.documents.length === 0 && conversion.invalid.length === 0) {
-      throw new FieldProblems([
-        {
-          field: 'files',
-          code: 'no_documents',
-          message: `The files hold no ${this.options.format} documents.`,
-        },
-      ]);
-    }
     this.report.siteVariables = Object.keys(siteVariables).sort();
     this.report.skipped = invalid.map((bad) => ({
       path: bad.path,
