@@ -3,6 +3,7 @@ import type { Response } from 'express';
 import { ApiBody, ApiBodyOptions, ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '../common/auth/auth-user';
 import { AdminOnly, CurrentUser } from '../common/auth/route-policy';
+import { answerWrite } from '../common/http/created';
 import { ApiProblems, ApiSentResult } from '../common/openapi/api-result.decorator';
 import { ImportJobResponse } from './dto/import-job.dto';
 import type { ImportJobResource } from './jobs/import-job.types';
@@ -109,8 +110,6 @@ export class ImportController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<ImportReport | ImportJobResource> {
     if (!upload.async) return this.imports.importNow(upload, user);
-    const job = await this.jobs.create(upload, user);
-    res.status(202).location(`/api/import/jobs/${job.id}`);
-    return job;
+    return answerWrite(res, await this.jobs.create(upload, user));
   }
 }

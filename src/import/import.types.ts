@@ -1,5 +1,5 @@
 /** Shared shapes of the import pipeline (pure; no Nest, no database). */
-import type { PublicMetadata } from '../pages/page-metadata';
+import type { PublicMetadata } from '../pages/public-api';
 
 export const IMPORT_FORMATS = ['markdown', 'wikijs', 'confluence'] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];

@@ -1,9 +1,7 @@
 import { posix } from 'node:path';
 import GithubSlugger from 'github-slugger';
 import { isMediaPath } from '../common/text/media-urls';
-import { codeFenceTracker } from '../pages/rendering/code-fences';
-import { resolveInternalHref, safeDecode } from '../pages/rendering/links';
-import { plainTitle } from '../pages/rendering/plain-title';
+import { codeFenceTracker, plainTitle, resolveInternalHref, safeDecode } from '../pages/public-api';
 import { ImportDocument, SourceEntry } from './import.types';
 import { pacer } from './pace';
 import { ReferenceKind, rewriteReferences } from './references';

@@ -1,4 +1,4 @@
-import { codeFenceTracker } from '../pages/rendering/code-fences';
+import { codeFenceTracker } from '../pages/public-api';
 
 /**
  * Finds the link and image targets of Markdown text (inline links and images, reference

@@ -17,7 +17,7 @@ import {
   normaliseSlug,
   RESERVED_LAST_SEGMENT,
   slugProblems,
-} from '../pages/slug';
+} from '../pages/public-api';
 
 export function slugifySegment(segment: string): string {
   return segment

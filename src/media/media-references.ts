@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '../common/auth/auth-user';
-import type { MediaReferences } from '../pages/pages.types';
+import type { MediaReferences } from '../pages/public-api';
 import { PagesService } from '../pages/pages.service';
 
 export type { MediaReferences };

@@ -7,7 +7,7 @@ import {
 } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../common/config/app-config';
 import { PagesService } from '../pages/pages.service';
-import type { ReviewDuePage } from '../pages/pages.types';
+import type { ReviewDuePage } from '../pages/public-api';
 import { NotificationsService } from './notifications.service';
 
 /** How many due pages one query reads; a run continues batch by batch until all are seen. */

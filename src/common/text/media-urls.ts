@@ -24,6 +24,22 @@ export function mediaUrl(kind: MediaReferenceKind, id: string): string {
   return `/api/${kind === 'image' ? 'images' : 'attachments'}/${id}/content`;
 }
 
+/** The whole of a link target or `src`: a media path, then at most a query or fragment. */
+const MEDIA_TARGET = new RegExp(`^${MEDIA_PATH}(?:[?#].*)?$`, 'i');
+
+/**
+ * The stored image or attachment a link target or `src` is the URL of (root-relative, optionally
+ * with a query or fragment), or null: reports check it, print inlines it.
+ */
+export function mediaReferenceAt(target: string): MediaReference | null {
+  const match = MEDIA_TARGET.exec(target);
+  if (!match) return null;
+  return {
+    kind: match[1].toLowerCase() === 'images' ? 'image' : 'attachment',
+    id: match[2].toLowerCase(),
+  };
+}
+
 /** Whether a link target is a path under the media routes (left as written by import). */
 export function isMediaPath(target: string): boolean {
   return target.startsWith('/api/images/') || target.startsWith('/api/attachments/');

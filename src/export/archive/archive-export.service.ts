@@ -6,7 +6,7 @@ import { FieldProblems } from '../../common/problems/problem';
 import { MediaService } from '../../media/media.service';
 import { PagesService } from '../../pages/pages.service';
 import { SiteVariablesService } from '../../pages/site-variables.service';
-import { normaliseSlug } from '../../pages/slug';
+import { normaliseSlug } from '../../pages/public-api';
 import type { ArchiveRequestDto } from '../dto/archive-request.dto';
 import { createZip } from './zip-writer';
 

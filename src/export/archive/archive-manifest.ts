@@ -1,4 +1,4 @@
-import type { PublicMetadata, RevisionMetadata } from '../../pages/page-metadata';
+import type { PublicMetadata, RevisionMetadata } from '../../pages/public-api';
 
 /**
  * `manifest.json` of a kb archive (docs/export.md). It is the last entry of the ZIP and holds

@@ -10,9 +10,9 @@ import type { ArchiveRequest } from './archive-export.service';
 import type { AuthUser } from '../../common/auth/auth-user';
 import { decodeCursor } from '../../common/http/pagination';
 import { MediaService } from '../../media/media.service';
-import type { MediaResponse } from '../../media/media.mapper';
-import { archiveMetadata } from '../../pages/page-metadata';
-import type { PageArchiveRecord } from '../../pages/store/page-columns';
+import type { MediaResponse } from '../../media/public-api';
+import { archiveMetadata } from '../../pages/public-api';
+import type { PageArchiveRecord } from '../../pages/public-api';
 import {
   findMediaReferences,
   relativeArchivePath,

@@ -1,4 +1,4 @@
-import { markdownTitle } from '../../pages/rendering/plain-title';
+import { markdownTitle } from '../../pages/public-api';
 
 /**
  * The Markdown file of a page: `# Title` (escaped where Markdown would read it otherwise), a

@@ -1,4 +1,4 @@
-import { resolveInternalHref } from '../../pages/rendering/links';
+import { resolveInternalHref } from '../../pages/public-api';
 
 /** Where the console shows a page: `<base>/wiki/<slug>`. */
 export const CONSOLE_PAGE_PATH = '/wiki/';

@@ -1,15 +1,15 @@
+import { mediaReferenceAt } from '../../common/text/media-urls';
+
 const IMG = /<img\b[^>]*>/gi;
 const SRC = /\ssrc="([^"]*)"/i;
 const ALT = /\salt="([^"]*)"/i;
-const STORED_IMAGE = /^\/api\/images\/([0-9a-fA-F-]{36})\/content$/;
 
 /** Ids of the stored images the rendered HTML shows, each once. */
 export function storedImageIds(html: string): string[] {
   const ids = new Set<string>();
   for (const tag of html.match(IMG) ?? []) {
-    const src = SRC.exec(tag)?.[1];
-    const match = src ? STORED_IMAGE.exec(src) : null;
-    if (match) ids.add(match[1].toLowerCase());
+    const id = storedImageId(SRC.exec(tag)?.[1] ?? '');
+    if (id) ids.add(id);
   }
   return [...ids];
 }
@@ -21,13 +21,18 @@ export function storedImageIds(html: string): string[] {
  */
 export function inlineImages(html: string, dataUris: Map<string, string>): string {
   return html.replace(IMG, (tag) => {
-    const src = SRC.exec(tag)?.[1] ?? '';
-    const match = STORED_IMAGE.exec(src);
-    const uri = match ? dataUris.get(match[1].toLowerCase()) : undefined;
+    const id = storedImageId(SRC.exec(tag)?.[1] ?? '');
+    const uri = id ? dataUris.get(id) : undefined;
     if (uri) return tag.replace(SRC, () => ` src="${uri}"`);
     const alt = ALT.exec(tag)?.[1] ?? '';
     const label = alt === '' ? 'image' : alt;
     // The alt text is already escaped by the sanitiser.
     return `<span class="kb-missing-image">[${label}]</span>`;
   });
+}
+
+/** The id of the stored image a `src` is the URL of (media-urls.ts), or null. */
+function storedImageId(src: string): string | null {
+  const ref = mediaReferenceAt(src);
+  return ref?.kind === 'image' ? ref.id : null;
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { codeFenceTracker } from '../../pages/rendering/code-fences';
+import { codeFenceTracker } from '../../pages/public-api';
 
 /**
  * The agreed Markdown page-break marker is a line holding only `<!-- pagebreak -->` (also

@@ -1,9 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { PageEntity } from '../../pages/entities/page.entity';
+import type { PageEntity } from '../../pages/public-api';
 import { MarkdownRenderer } from '../../pages/rendering/markdown-renderer';
 import { PagesService } from '../../pages/pages.service';
-import type { MediaViewer } from '../../media/media-access';
-import type { MediaResponse } from '../../media/media.mapper';
+import type { MediaResponse, MediaViewer } from '../../media/public-api';
 import { MediaService } from '../../media/media.service';
 import { absoluteLinks } from './absolute-links';
 import { DataUriCache } from './data-uri-cache';

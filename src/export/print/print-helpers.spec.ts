@@ -62,6 +62,14 @@ describe('inlineImages', () => {
       '<p><img src="data:image/png;base64,AAAA" alt="Logo" /> <span class="kb-missing-image">[a &amp; b]</span> <span class="kb-missing-image">[image]</span></p>',
     );
   });
+
+  it('reads a src the way page references are read: a query or fragment, any case; attachments are no images', () => {
+    const odd = `<img src="/api/images/${A.toUpperCase()}/content?w=2" /><img src="/api/attachments/${A}/content" alt="file" />`;
+    expect(storedImageIds(odd)).toEqual([A]);
+    expect(inlineImages(odd, new Map([[A, 'data:image/png;base64,AAAA']]))).toBe(
+      '<img src="data:image/png;base64,AAAA" /><span class="kb-missing-image">[file]</span>',
+    );
+  });
 });
 
 describe('overrides', () => {

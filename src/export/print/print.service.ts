@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AuthUser } from '../../common/auth/auth-user';
 import { APP_CONFIG, AppConfig } from '../../common/config/app-config';
-import type { PageEntity } from '../../pages/entities/page.entity';
+import type { PageEntity } from '../../pages/public-api';
 import { PagesService } from '../../pages/pages.service';
 import { PdfClient } from '../pdf/pdf-client';
 import { validateOverrides } from './overrides';

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import type { AuthUser } from '../../common/auth/auth-user';
+import { Accepted, locationOf } from '../../common/http/created';
 import { cursorPosition, Paged, ListRequest, toPaged } from '../../common/http/pagination';
 import { ConflictProblem, NotFoundProblem } from '../../common/problems/problem';
 import type { ImportProgress, ImportUpload } from '../run/run-types';
@@ -30,8 +31,8 @@ export class ImportJobsService {
     private readonly events: JobEvents,
   ) {}
 
-  /** Records the received upload as a queued job and starts it here. */
-  async create(upload: ImportUpload, actor: AuthUser): Promise<ImportJobResource> {
+  /** Records the received upload as a queued job and starts it here; 202 with its Location. */
+  async create(upload: ImportUpload, actor: AuthUser): Promise<Accepted<ImportJobResource>> {
     const now = new Date();
     const { options, tempDir, files, receivedBytes } = upload;
     const job: ImportJobEntity = {
@@ -64,7 +65,7 @@ export class ImportJobsService {
       throw error;
     }
     this.runner.start(job, upload, actor);
-    return toImportJobResource(job);
+    return new Accepted(toImportJobResource(job), locationOf('import/jobs', job.id));
   }
 
   async get(id: string): Promise<ImportJobResource> {

@@ -2,8 +2,8 @@ import type { AuthUser } from '../../common/auth/auth-user';
 import { isUniqueViolation } from '../../common/database/unique-violation';
 import type { Tx } from '../../common/database/database';
 import { ConflictProblem, FieldProblem, FieldProblems } from '../../common/problems/problem';
-import { variableProblems } from '../../pages/variables';
-import type { PageRecord } from '../../pages/store/page-columns';
+import { variableProblems } from '../../pages/public-api';
+import type { PageRecord } from '../../pages/public-api';
 import { ImportBudget } from '../import-budget';
 import { convertSources } from '../import-formats';
 import { ignoredFiles, noDocumentProblems } from '../import-outcome';
@@ -197,15 +197,6 @@ export class ImportRun {
         })),
         INVALID_DOCUMENTS,
       );
-    }
-    if (conversion.documents.length === 0 && conversion.invalid.length === 0) {
-      throw new FieldProblems([
-        {
-          field: 'files',
-          code: 'no_documents',
-          message: `The files hold no ${this.options.format} documents.`,
-        },
-      ]);
     }
     this.report.siteVariables = Object.keys(siteVariables).sort();
     this.report.skipped = invalid.map((bad) => ({

@@ -1,5 +1,5 @@
 import type { UsersService } from '../../auth/users.service';
-import type { ImportedPage } from '../../pages/pages.types';
+import type { ImportedPage } from '../../pages/public-api';
 import type { ImportDocument } from '../import.types';
 
 /** What upsertImported receives for one document. */

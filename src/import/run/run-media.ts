@@ -5,7 +5,7 @@ import type { Tx } from '../../common/database/database';
 import { Problem } from '../../common/problems/problem';
 import { findMediaIds } from '../../common/text/media-urls';
 import type { MediaService } from '../../media/media.service';
-import { detectImageType, SNIFF_BYTES } from '../../media/upload/file-type';
+import { detectImageType, SNIFF_BYTES } from '../../media/public-api';
 import type { MediaKindOf } from '../reference-resolver';
 import type { SourceEntry } from '../import.types';
 

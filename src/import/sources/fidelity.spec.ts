@@ -1,4 +1,4 @@
-import { markdownTitle, plainTitle } from '../../pages/rendering/plain-title';
+import { markdownTitle, plainTitle } from '../../pages/public-api';
 import { repairEncodedSlug, slugFromPath } from '../slugs';
 import { readEntities } from './confluence-xml/entities-reader';
 import { storageToHtml, storageToMarkdown } from './confluence-xml/storage-format';

@@ -1,7 +1,11 @@
 import sanitizeHtml from 'sanitize-html';
 import TurndownService from 'turndown';
-import { confluenceLanguage, fenceLanguage } from '../../pages/rendering/code-language';
-import { EMPHASIS_TAGS, TABLE_TAGS } from '../../pages/rendering/html-tags';
+import {
+  confluenceLanguage,
+  EMPHASIS_TAGS,
+  fenceLanguage,
+  TABLE_TAGS,
+} from '../../pages/public-api';
 import { all, DomElement, DomNode, parseHtml } from './dom';
 
 /**

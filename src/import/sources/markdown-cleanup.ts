@@ -1,5 +1,4 @@
-import { codeFenceTracker } from '../../pages/rendering/code-fences';
-import { fenceLanguage, languageFromParameters } from '../../pages/rendering/code-language';
+import { codeFenceTracker, fenceLanguage, languageFromParameters } from '../../pages/public-api';
 
 /**
  * Text clean-ups of imported Markdown (pure functions over the text; code is left alone).

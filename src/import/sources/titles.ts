@@ -1,4 +1,4 @@
-import { plainTitle } from '../../pages/rendering/plain-title';
+import { plainTitle } from '../../pages/public-api';
 import type { ImportDocument } from '../import.types';
 import { extractTitle } from './markdown-title';
 

@@ -107,22 +107,23 @@ describe('readImageSize', () => {
     await expect(readImageSize(mime, reader(data))).resolves.toEqual({ width, height });
   });
 
-  it('reads extended (VP8X) and lossy (VP8) WebP headers', async () => {
-    const vp8x = Buffer.concat([
-      Buffer.from('RIFF\0\0\0\0WEBPVP8X', 'latin1'),
-      Buffer.from([10, 0, 0, 0, 0, 0, 0, 0, 0x1f, 0x03, 0, 0xc7, 0, 0]),
+  it.each([
+    ['extended (VP8X)', 'VP8X', [10, 0, 0, 0, 0, 0, 0, 0, 0x1f, 0x03, 0, 0xc7, 0, 0], 800, 200],
+    [
+      'lossy (VP8)',
+      'VP8 ',
+      [0, 0, 0, 0, 0, 0, 0, 0x9d, 0x01, 0x2a, 0x40, 0x01, 0xf0, 0x00],
+      320,
+      240,
+    ],
+  ] as const)('reads %s WebP headers', async (_name, chunk, bytes, width, height) => {
+    const webpHeader = Buffer.concat([
+      Buffer.from(`RIFF\0\0\0\0WEBP${chunk}`, 'latin1'),
+      Buffer.from(bytes),
     ]);
-    await expect(readImageSize('image/webp', reader(vp8x))).resolves.toEqual({
-      width: 800,
-      height: 200,
-    });
-    const vp8 = Buffer.concat([
-      Buffer.from('RIFF\0\0\0\0WEBPVP8 ', 'latin1'),
-      Buffer.from([0, 0, 0, 0, 0, 0, 0, 0x9d, 0x01, 0x2a, 0x40, 0x01, 0xf0, 0x00]),
-    ]);
-    await expect(readImageSize('image/webp', reader(vp8))).resolves.toEqual({
-      width: 320,
-      height: 240,
+    await expect(readImageSize('image/webp', reader(webpHeader))).resolves.toEqual({
+      width,
+      height,
     });
   });
 

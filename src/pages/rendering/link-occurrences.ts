@@ -1,5 +1,6 @@
 import MarkdownIt from 'markdown-it';
 import { resolveInternalHref } from './links';
+import { mediaReferenceAt } from '../../common/text/media-urls';
 
 /** One link or image in a page's Markdown that points inside kb. */
 export interface LinkOccurrence {
@@ -14,7 +15,6 @@ export interface LinkOccurrence {
   slug?: string;
 }
 
-const MEDIA_URL = /^\/api\/(?:images|attachments)\/([0-9a-f-]{36})\/content(?:[?#].*)?$/i;
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 
 // The renderer's block and inline rules, without plugins (they add no links) or rendering.
@@ -62,8 +62,8 @@ function classify(
 ): LinkOccurrence | null {
   const trimmed = target.trim();
   if (trimmed === '' || trimmed.startsWith('#') || trimmed.includes('{{')) return null;
-  const media = MEDIA_URL.exec(trimmed);
-  if (media) return { target, line, kind, mediaId: media[1].toLowerCase() };
+  const media = mediaReferenceAt(trimmed);
+  if (media) return { target, line, kind, mediaId: media.id };
   if (SCHEME.test(trimmed) || trimmed.startsWith('//')) return null;
   if (kind === 'image') return { target, line, kind };
   const resolved = resolveInternalHref(trimmed, baseSlug);
