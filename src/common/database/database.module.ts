@@ -5,6 +5,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import type { AppConfig } from '../config/app-config';
 import { buildDataSourceOptions } from './data-source';
+import { runMigrations } from './migrate';
 import { Database } from './database';
 import { MysqlDatabase } from './mysql-database';
 import { ReadYourWritesInterceptor } from './read-your-writes.interceptor';
@@ -16,7 +17,8 @@ import { processWriteLock } from './process-write-lock';
 import { clusterWriteLock, inClusterWorker } from '../cluster/cluster-worker';
 
 /**
- * The data source (migrations run at start) and the Database provider every repository uses,
+ * The data source (migrations run at start, before the Database provider exists, so before
+ * any module's start-up hook) and the Database provider every repository uses,
  * chosen once by DB_TYPE. On SQLite the provider shares the connection TypeORM opened: it is
  * handed over by `prepareDatabase`, the driver's documented hook, not read from its internals.
  */
@@ -46,12 +48,13 @@ export class DatabaseModule {
     });
     return {
       module: DatabaseModule,
-      imports: [TypeOrmModule.forRoot({ ...options, migrationsRun: true })],
+      imports: [TypeOrmModule.forRoot({ ...options, migrationsRun: false })],
       providers: [
         {
           provide: Database,
           inject: [DataSource],
-          useFactory: (dataSource: DataSource): Database => {
+          useFactory: async (dataSource: DataSource): Promise<Database> => {
+            await runMigrations(dataSource);
             if (config.dbType === 'mysql')
               return new MysqlDatabase(dataSource, {
                 urls: config.replicaUrls,
