@@ -275,8 +275,12 @@ export class ImportRun {
   private async write(plan: RunPlan): Promise<void> {
     const media = new RunMedia(this, plan, this.deps.media);
     let binned: PageRecord[] = [];
+    // The report is filled as the pages and media are written; an attempt the database
+    // retries (a deadlock on MariaDB) starts again from the report as it was before the first.
+    const before = structuredClone(this.report);
     try {
       await this.deps.db.transaction(async (tx) => {
+        Object.assign(this.report, structuredClone(before));
         const stored = await media.store(tx, this.actor);
         const context = this.rewriteContext(plan, false, (path) => stored.get(path)?.url);
         await this.writePages(tx, plan, context);
