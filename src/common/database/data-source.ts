@@ -9,6 +9,9 @@ const SRC_ROOT = join(__dirname, '..', '..');
 /** Connections in the MySQL/MariaDB pool of one process. */
 export const MYSQL_CONNECTION_LIMIT = 20;
 
+/** The page size of a new SQLite database file (SQLite's default is 4096). */
+export const SQLITE_PAGE_SIZE = 16_384;
+
 export interface DataSourceHooks {
   /** Receives the SQLite connection TypeORM opens, so the Database provider can share it. */
   onSqliteConnection?: (connection: SqliteConnection & { pragma(sql: string): unknown }) => void;
@@ -53,6 +56,12 @@ export function buildDataSourceOptions(
     enableWAL: true,
     timeout: 10_000,
     prepareDatabase: (db: SqliteConnection & { pragma(sql: string): unknown }) => {
+      // Before the first write (TypeORM switches to WAL after this hook); on an existing file
+      // it changes nothing. A big transaction's COMMIT re-reads every WAL frame it rewrote in
+      // place to checksum them again: 16 KiB pages mean a quarter of the frames, and halved the
+      // 10,000-page import's COMMIT (~210 → ~110 ms, on the main thread) with point reads as
+      // fast as with 4 KiB pages (docs/data-layer.md).
+      db.pragma(`page_size = ${SQLITE_PAGE_SIZE}`);
       db.pragma('synchronous = NORMAL');
       db.pragma('foreign_keys = ON');
       hooks.onSqliteConnection?.(db);
