@@ -15,6 +15,7 @@ import { LinkReportController } from './reports/link-report.controller';
 import { LinkReportService } from './reports/link-report.service';
 import { MarkdownRenderer } from './rendering/markdown-renderer';
 import { PageDeriver } from './rendering/page-deriver';
+import { RenderPool } from './rendering/render-pool';
 import { BinController } from './bin.controller';
 import { RevisionsController } from './revisions.controller';
 import { PageSearchModule } from './search/page-search.module';
@@ -44,6 +45,7 @@ import { PageTreeService } from './tree/page-tree.service';
     PagesRepository,
     SiteVariablesRepository,
     MarkdownRenderer,
+    RenderPool,
     PageDeriver,
     PageAccessService,
     PageInputService,

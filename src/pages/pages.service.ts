@@ -13,7 +13,7 @@ import { visibleDeprecatedTarget } from './deprecated-target';
 import { PageLinkResponse, PageResponse, toPageResponse } from './pages.mapper';
 import { PageResponseCache } from './page-response-cache';
 import { ImportedPage, ImportOutcome, MediaReferences, ReviewDuePage } from './pages.types';
-import { MarkdownRenderer } from './rendering/markdown-renderer';
+import { RenderPool } from './rendering/render-pool';
 import { SiteVariablesService } from './site-variables.service';
 import { normaliseSlug } from './slug';
 import type { PageArchiveRecord, PageRecord } from './store/page-columns';
@@ -60,7 +60,7 @@ export class PagesService {
     private readonly access: PageAccessService,
     private readonly browse: PageBrowseService,
     private readonly writer: PageWriterService,
-    private readonly renderer: MarkdownRenderer,
+    private readonly renders: RenderPool,
     private readonly siteVariables: SiteVariablesService,
     private readonly bin: PageBinService,
     private readonly responses: PageResponseCache,
@@ -274,9 +274,11 @@ export class PagesService {
     const version = row.siteVersion ?? 0;
     if (page.html !== null && page.htmlSiteVersion === version) return page.html;
     const site = await this.siteVariables.get(undefined, version);
-    const html = this.renderer.render(page.content, mergeVariables(site.values, page.variables), {
-      baseSlug: page.slug,
-    });
+    const { html } = await this.renders.renderPage(
+      page.content,
+      mergeVariables(site.values, page.variables),
+      page.slug,
+    );
     await this.pages.storeHtml(page.id, page.revision, html, version);
     return html;
   }

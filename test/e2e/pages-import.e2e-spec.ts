@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Database } from '../../src/common/database/database';
 import { AuthUser } from '../../src/common/auth/auth-user';
-import { MarkdownRenderer } from '../../src/pages/rendering/markdown-renderer';
+import { RenderPool } from '../../src/pages/rendering/render-pool';
 import { PagesService } from '../../src/pages/pages.service';
 import { ImportedPage } from '../../src/pages/pages.types';
 import { createTestApp, DB_TYPE, TestApp } from '../support/test-app';
@@ -88,7 +88,7 @@ describe('pages: imports (upsertImported)', () => {
     ).toEqual([{ revision: 1, action: 'imported' }]);
 
     const reader = await login(t, await createUser(t, 'reader'));
-    const render = jest.spyOn(t.get(MarkdownRenderer), 'render');
+    const render = jest.spyOn(t.get(RenderPool), 'renderPage');
     try {
       const first = await reader.get('/api/pages/docs/lazy').expect(200);
       expect(first.body.html).toBe(

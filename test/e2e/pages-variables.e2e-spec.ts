@@ -1,6 +1,6 @@
 import { fieldErrors, problem } from '../support/problems';
 import { usePagesApp, createPage, updatePage } from '../support/pages';
-import { MarkdownRenderer } from '../../src/pages/rendering/markdown-renderer';
+import { RenderPool } from '../../src/pages/rendering/render-pool';
 import { PagesService } from '../../src/pages/pages.service';
 
 describe('pages: variables, rendering cache and preview', () => {
@@ -113,8 +113,7 @@ describe('pages: variables, rendering cache and preview', () => {
 
   it('page reads use the HTML stored on write: no Markdown rendering per request', async () => {
     await createPage(c.editor, 'hot', { content: '# Hot\n\n' + 'text '.repeat(2000) });
-    const renderer = c.t.get(MarkdownRenderer);
-    const spy = jest.spyOn(renderer, 'render');
+    const spy = jest.spyOn(c.t.get(RenderPool), 'renderPage');
     try {
       for (let i = 0; i < 5; i++) await c.reader.get('/api/pages/hot').expect(200);
       expect(spy).not.toHaveBeenCalled();

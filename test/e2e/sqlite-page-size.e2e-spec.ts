@@ -10,7 +10,7 @@ import { signedIn } from '../support/users';
 function pageSizeOf(dataDir: string): number {
   const db = new BetterSqlite3(join(dataDir, 'kb.sqlite'), { readonly: true });
   try {
-    return db.pragma('page_size', { simple: true }) as number;
+    return (db.pragma('page_size') as { page_size: number }[])[0].page_size;
   } finally {
     db.close();
   }
@@ -32,9 +32,9 @@ function pageSizeOf(dataDir: string): number {
     const dataDir = mkdtempSync(join(tmpdir(), 'kb-test-'));
     const before = new BetterSqlite3(join(dataDir, 'kb.sqlite'));
     before.pragma('journal_mode = WAL');
-    before.exec('CREATE TABLE earlier (id INTEGER PRIMARY KEY)');
-    expect(before.pragma('page_size', { simple: true })).toBe(4096);
+    before.prepare('CREATE TABLE earlier (id INTEGER PRIMARY KEY)').run();
     before.close();
+    expect(pageSizeOf(dataDir)).toBe(4096);
 
     t = await createTestApp({ KB_DATA_DIR: dataDir });
     const admin = await signedIn(t, 'admin');

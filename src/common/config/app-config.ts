@@ -95,6 +95,11 @@ export interface AppConfig {
    */
   readWorkers: number;
   /**
+   * Worker threads rendering Markdown for page writes and stale reads (KB_RENDER_WORKERS,
+   * default 1, started with the first long page; 0 renders on the main thread).
+   */
+  renderWorkers: number;
+  /**
    * HTTP worker processes (KB_WORKERS, node:cluster; default: the number of CPUs). 1 runs the
    * app in the started process itself, without a cluster.
    */
@@ -271,6 +276,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     authCacheSeconds: int(env, 'AUTH_CACHE_SECONDS', 5, 0, 300),
     pageCacheBytes: int(env, 'PAGE_CACHE_MB', 64, 0, 4096) * MIB,
     readWorkers: int(env, 'KB_READ_WORKERS', 2, 0, 64),
+    renderWorkers: int(env, 'KB_RENDER_WORKERS', 1, 0, 64),
     workers: int(env, 'KB_WORKERS', availableParallelism(), 1, 256),
     consoleDir: str(env, 'KB_CONSOLE_DIR') && resolve(str(env, 'KB_CONSOLE_DIR')!),
     webhooks: webhookConfig(env),

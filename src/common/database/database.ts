@@ -14,9 +14,9 @@ export interface Tx {
   readonly manager: EntityManager;
 }
 
-/** How busy one of the database's queues is, for /metrics. */
+/** How busy one of the queues of work is (the database's, a worker pool's), for /metrics. */
 export interface PoolStats {
-  /** `sqlite_writer`, `sqlite_readers`, `mysql`. */
+  /** `sqlite_writer`, `sqlite_readers`, `mysql`, `render`. */
   pool: string;
   /** Work running now. */
   active: number;

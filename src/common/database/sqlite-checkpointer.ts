@@ -1,5 +1,5 @@
 import type { Worker } from 'node:worker_threads';
-import { startWorker } from './worker-entry';
+import { startWorker } from '../workers/worker-entry';
 
 export interface CheckpointWorkerData {
   /** The SQLite file (WAL mode). */

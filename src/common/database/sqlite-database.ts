@@ -133,7 +133,7 @@ export class SqliteDatabase extends Database {
   override read<A extends unknown[], R>(query: ReadQuery<A, R>, ...args: A): Promise<R> {
     // Inside a write turn the read must see the turn's (and its group's) uncommitted rows.
     if (this.readPool?.pool.ready && this.readPool.pooled.has(query.name) && !this.writer.holding)
-      return this.readPool.pool.run(query, args) as Promise<R>;
+      return this.readPool.pool.query(query, args) as Promise<R>;
     return query.run(this.shared, ...args);
   }
 

@@ -1,8 +1,9 @@
 import BetterSqlite3 from 'better-sqlite3';
-import { parentPort, workerData } from 'node:worker_threads';
+import { workerData } from 'node:worker_threads';
+import { serveRequests } from '../workers/serve-requests';
 import type { AnyReadQuery } from './sql';
 import { SqliteSql } from './sqlite-database';
-import type { ReadReply, ReadRequest, ReadWorkerData } from './sqlite-read-pool';
+import type { ReadRequest, ReadWorkerData } from './sqlite-read-pool';
 
 /**
  * A read-pool worker: its own read-only connection on the WAL database (readers never block
@@ -19,23 +20,11 @@ function main(): void {
     const registry = (require(path) as { READ_QUERIES: Map<string, AnyReadQuery> }).READ_QUERIES;
     for (const [name, query] of registry) queries.set(name, query);
   }
-  parentPort!.on('message', (request: ReadRequest) => {
-    void answer(request);
+  serveRequests(({ name, args }: ReadRequest) => {
+    const query = queries.get(name);
+    if (!query) throw new Error(`No read query named ${name} in the read pool`);
+    return query.run(sql, ...args);
   });
-  parentPort!.postMessage({ ready: true } satisfies ReadReply);
-
-  async function answer({ id, name, args }: ReadRequest): Promise<void> {
-    let reply: ReadReply;
-    try {
-      const query = queries.get(name);
-      if (!query) throw new Error(`No read query named ${name} in the read pool`);
-      reply = { id, result: await query.run(sql, ...args) };
-    } catch (error) {
-      const e = error as Error & { code?: string };
-      reply = { id, error: { message: e.message, name: e.name, code: e.code } };
-    }
-    parentPort!.postMessage(reply);
-  }
 }
 
 main();

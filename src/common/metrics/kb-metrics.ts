@@ -6,7 +6,7 @@ import {
   clusterMetricsText,
   inClusterWorker,
 } from '../cluster/cluster-worker';
-import type { Database } from '../database/database';
+import type { Database, PoolStats } from '../database/database';
 
 /** Sampling resolution of the event-loop delay monitor (ms): fine enough for a 25 ms target. */
 const LOOP_RESOLUTION_MS = 10;
@@ -17,7 +17,8 @@ const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.25, 0.5, 1, 2.5
 /**
  * kb's Prometheus metrics, one registry per process (with KB_WORKERS > 1, /metrics answers
  * every worker's, aggregated by the primary): the event-loop delay (perf_hooks'
- * monitorEventLoopDelay), the database queues (writer, read pool, connection pool) and request
+ * monitorEventLoopDelay), the database queues (writer, read pool, connection pool), the other
+ * worker pools (`addWorkerPool`: Markdown renders) and request
  * counts and durations by route. The event-loop quantiles cover the time since the previous
  * scrape, so a benchmark scrapes once before and once after its run.
  */
@@ -28,6 +29,7 @@ export class KbMetrics {
   });
   private readonly requests: Counter<'method' | 'route' | 'status'>;
   private readonly durations: Histogram<'method' | 'route'>;
+  private readonly workerPools: (() => PoolStats[])[] = [];
 
   constructor(private readonly db: Database) {
     this.loop.enable();
@@ -63,6 +65,11 @@ export class KbMetrics {
       });
       next();
     };
+  }
+
+  /** Reports a worker pool's queue beside the database's (`kb_worker_pool_*`). */
+  addWorkerPool(stats: () => PoolStats[]): void {
+    this.workerPools.push(stats);
   }
 
   /** The text exposition format; every process reported starts a new event-loop window. */
@@ -115,6 +122,25 @@ export class KbMetrics {
       registers: [this.registry],
       collect() {
         for (const stats of db.poolStats()) this.set({ pool: stats.pool }, stats.active);
+      },
+    });
+    const workerPools = () => this.workerPools.flatMap((stats) => stats());
+    new Gauge({
+      name: 'kb_worker_pool_queue_length',
+      help: 'Work waiting for a worker thread, by pool (render).',
+      labelNames: ['pool'],
+      registers: [this.registry],
+      collect() {
+        for (const stats of workerPools()) this.set({ pool: stats.pool }, stats.waiting);
+      },
+    });
+    new Gauge({
+      name: 'kb_worker_pool_active',
+      help: 'Worker threads busy now, by pool (render).',
+      labelNames: ['pool'],
+      registers: [this.registry],
+      collect() {
+        for (const stats of workerPools()) this.set({ pool: stats.pool }, stats.active);
       },
     });
   }

@@ -9,6 +9,12 @@ import { codeLanguagePlugin } from './code-language';
 import { headingIdsPlugin } from './heading-ids';
 import { EMPHASIS_TAGS, TABLE_TAGS } from './html-tags';
 
+/** A rendered page: its sanitised HTML and the internal slugs it links to. */
+export interface RenderedPage {
+  html: string;
+  links: string[];
+}
+
 interface RenderEnv {
   [key: string]: unknown;
   baseSlug: string | null;
@@ -206,11 +212,7 @@ export class MarkdownRenderer {
    * Renders a page and extracts its links in one parse when the Markdown holds no variable
    * reference (the usual case); links always come from the Markdown as written.
    */
-  renderPage(
-    markdown: string,
-    variables: Record<string, string>,
-    baseSlug: string,
-  ): { html: string; links: string[] } {
+  renderPage(markdown: string, variables: Record<string, string>, baseSlug: string): RenderedPage {
     const resolved = substituteVariables(markdown, variables);
     if (resolved !== markdown)
       return {

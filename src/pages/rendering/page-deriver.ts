@@ -5,23 +5,26 @@ import { SiteVariablesService } from '../site-variables.service';
 import { mergeVariables } from '../variables';
 import { findUsedMediaIds } from '../../common/text/media-urls';
 import { MarkdownRenderer } from './markdown-renderer';
+import { RenderPool } from './render-pool';
 
 /**
  * What a write stores beside a page's state: the HTML rendered with the site-wide variables
  * (so reads render nothing), the internal link targets and the stored media it references.
- * Rendering is pure CPU work (markdown-it + sanitize-html), done before the transaction.
+ * Rendering is pure CPU work (markdown-it + sanitize-html), done before the transaction, in
+ * the render pool's worker threads.
  */
 @Injectable()
 export class PageDeriver {
   constructor(
     private readonly renderer: MarkdownRenderer,
+    private readonly renders: RenderPool,
     private readonly siteVariables: SiteVariablesService,
   ) {}
 
   /** `siteVersion`: the site-variables version when the caller already read it (with the page row). */
   async derive(state: PageState, tx?: Tx, siteVersion?: number): Promise<Derived> {
     const site = await this.siteVariables.get(tx, siteVersion);
-    const rendered = this.renderer.renderPage(
+    const rendered = await this.renders.renderPage(
       state.content,
       mergeVariables(site.values, state.variables),
       state.slug,
