@@ -24,8 +24,9 @@ export const RANKED_MATCHES = 2_000;
 export class SqlitePageSearchIndex implements PageSearchIndex {
   constructor(private readonly rankedMatches = RANKED_MATCHES) {}
 
+  /** Four statements: the old index row out, the next rowid, the new row in, its rowid kept. */
   async upsert(sql: Sql, document: SearchDocument): Promise<void> {
-    await this.delete(sql, document.pageId);
+    await this.deleteIndexRow(sql, document.pageId);
     const last = await sql.all<{ rowid: number }>(
       'SELECT rowid FROM page_search ORDER BY rowid DESC LIMIT 1',
     );
@@ -40,24 +41,23 @@ export class SqlitePageSearchIndex implements PageSearchIndex {
         document.tags.join(' '),
       ],
     );
-    await sql.run('INSERT INTO search_rowids (page_id, fts_rowid) VALUES (?, ?)', [
-      document.pageId,
-      rowid,
-    ]);
+    await sql.run(
+      'INSERT INTO search_rowids (page_id, fts_rowid) VALUES (?, ?) ' +
+        'ON CONFLICT (page_id) DO UPDATE SET fts_rowid = excluded.fts_rowid',
+      [document.pageId, rowid],
+    );
   }
 
   async remove(sql: Sql, pageId: string): Promise<void> {
-    await this.delete(sql, pageId);
+    await this.deleteIndexRow(sql, pageId);
+    await sql.run('DELETE FROM search_rowids WHERE page_id = ?', [pageId]);
   }
 
-  private async delete(sql: Sql, pageId: string): Promise<void> {
-    const rows = await sql.all<{ fts_rowid: number }>(
-      'SELECT fts_rowid FROM search_rowids WHERE page_id = ?',
+  private async deleteIndexRow(sql: Sql, pageId: string): Promise<void> {
+    await sql.run(
+      'DELETE FROM page_search WHERE rowid = (SELECT fts_rowid FROM search_rowids WHERE page_id = ?)',
       [pageId],
     );
-    if (rows.length === 0) return;
-    await sql.run('DELETE FROM page_search WHERE rowid = ?', [rows[0].fts_rowid]);
-    await sql.run('DELETE FROM search_rowids WHERE page_id = ?', [pageId]);
   }
 
   /**
