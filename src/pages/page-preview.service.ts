@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { FieldProblems } from '../common/problems/problem';
 import { PreviewDto } from './dto/page.dto';
-import { MarkdownRenderer } from './rendering/markdown-renderer';
+import { RenderPool } from './rendering/render-pool';
 import { PageInputService } from './page-input.service';
 import { SiteVariablesService } from './site-variables.service';
 import { isValidSlug, normaliseSlugField } from './slug';
@@ -15,7 +15,7 @@ import { mergeVariables, variableProblems } from './variables';
 @Injectable()
 export class PagePreviewService {
   constructor(
-    private readonly renderer: MarkdownRenderer,
+    private readonly renders: RenderPool,
     private readonly siteVariables: SiteVariablesService,
     private readonly input: PageInputService,
   ) {}
@@ -31,9 +31,11 @@ export class PagePreviewService {
       ]);
     const site = await this.siteVariables.get();
     return {
-      html: this.renderer.render(body.content, mergeVariables(site.values, body.variables ?? {}), {
-        baseSlug: base,
-      }),
+      html: await this.renders.render(
+        body.content,
+        mergeVariables(site.values, body.variables ?? {}),
+        base,
+      ),
     };
   }
 }

@@ -60,6 +60,6 @@ import { PageTreeService } from './tree/page-tree.service';
     PageTreeService,
     LinkReportService,
   ],
-  exports: [PageAccessService, PagesService, MarkdownRenderer, SiteVariablesService],
+  exports: [PageAccessService, PagesService, MarkdownRenderer, RenderPool, SiteVariablesService],
 })
 export class PagesModule {}

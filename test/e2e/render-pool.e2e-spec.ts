@@ -114,6 +114,33 @@ describe('Markdown renders in worker threads', () => {
     expect(renders.served).toBe(served + 1);
   });
 
+  it('renders previews and print documents of long Markdown in a worker, as the main thread does', async () => {
+    const renders = pooled.get(RenderPool);
+    const admin = await signedIn(pooled, 'admin');
+    const other = await signedIn(inline, 'admin');
+    await eventually(() => expect(renders.ready).toBe(true));
+    const preview = { content: LONG_PAGE, slug: 'guide/draft', variables: { company: 'Initech' } };
+    const served = renders.served;
+    const fromWorker = (await admin.post('/api/preview').send(preview).expect(200)).body.html;
+    expect(renders.served).toBe(served + 1);
+    expect(fromWorker).toBe((await other.post('/api/preview').send(preview).expect(200)).body.html);
+    expect(fromWorker).toContain('Shipped by Initech.');
+    expect(fromWorker).toContain('href="/guide/checklist"');
+    expect(fromWorker).not.toMatch(/<script|onclick/);
+
+    const overrides = { variables: { company: 'Umbrella' } };
+    const printed = (await admin.post('/export/preview/guide/release').send(overrides).expect(200))
+      .body.document;
+    expect(renders.served).toBe(served + 2);
+    const printedHere = (
+      await other.post('/export/preview/guide/release').send(overrides).expect(200)
+    ).body.document;
+    // Each document names its own server's origin in absolute links: compared without it.
+    const withoutOrigin = (text: string) => text.replace(/http:\/\/127\.0\.0\.1:\d+/g, '');
+    expect(printed).toContain('Edited by Umbrella.');
+    expect(withoutOrigin(printed)).toBe(withoutOrigin(printedHere));
+  });
+
   it("reports the render pool's queue on /metrics", async () => {
     const text = (await pooled.http().get('/metrics').expect(200)).text;
     expect(text).toMatch(/^kb_worker_pool_queue_length\{pool="render"\} 0$/m);

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { PageEntity } from '../../pages/public-api';
-import { MarkdownRenderer } from '../../pages/rendering/markdown-renderer';
+import { RenderPool } from '../../pages/rendering/render-pool';
 import { PagesService } from '../../pages/pages.service';
 import type { MediaResponse, MediaViewer } from '../../media/public-api';
 import { MediaService } from '../../media/media.service';
@@ -29,7 +29,7 @@ export class PrintDocumentService {
 
   constructor(
     private readonly pages: PagesService,
-    private readonly renderer: MarkdownRenderer,
+    private readonly renders: RenderPool,
     private readonly media: MediaService,
   ) {}
 
@@ -45,9 +45,7 @@ export class PrintDocumentService {
   ): Promise<string> {
     const variables = { ...(await this.pages.resolveVariables(page)), ...overrides };
     const breaks = markPageBreaks(page.content);
-    const body = breaks.restore(
-      this.renderer.render(breaks.markdown, variables, { baseSlug: page.slug }),
-    );
+    const body = breaks.restore(await this.renders.render(breaks.markdown, variables, page.slug));
     const images = await this.dataUris(storedImageIds(body), viewer);
     // Paper cannot expand a section: collapsible ones print open.
     const printed = absoluteLinks(body.replace(/<details>/g, '<details open>'), baseUrl, page.slug);

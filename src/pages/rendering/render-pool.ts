@@ -5,12 +5,18 @@ import { KbMetrics } from '../../common/metrics/kb-metrics';
 import { WorkerPool } from '../../common/workers/worker-pool';
 import { MarkdownRenderer, RenderedPage } from './markdown-renderer';
 
-/** What a render worker receives: MarkdownRenderer.renderPage's arguments. */
-export interface RenderRequest {
-  markdown: string;
-  variables: Record<string, string>;
-  baseSlug: string;
-}
+/**
+ * What a render worker receives: a page to render with its links (MarkdownRenderer.renderPage)
+ * or Markdown to render to HTML alone (MarkdownRenderer.render: previews, print).
+ */
+export type RenderRequest =
+  | { kind: 'page'; markdown: string; variables: Record<string, string>; baseSlug: string }
+  | {
+      kind: 'html';
+      markdown: string;
+      variables: Record<string, string>;
+      baseSlug: string | null;
+    };
 
 /**
  * Markdown shorter than this renders on the calling thread: measured, a 1,000-character page
@@ -22,11 +28,12 @@ export const MIN_OFFLOADED_CHARS = 1_000;
 const WORKER_ENTRY = `${__dirname}/render-worker${__filename.slice(__filename.lastIndexOf('.'))}`;
 
 /**
- * Page renders for writes and for reads of a page whose stored HTML is missing or stale, in
- * worker threads (KB_RENDER_WORKERS, default 1; 0 renders on the main thread): markdown-it and
- * sanitize-html are pure CPU, about a fifth of an update's time on the event loop. The workers
- * start with the first render that needs them; until one is ready, and when one fails, the
- * page renders here with the same MarkdownRenderer, so the HTML is the same either way.
+ * Markdown renders (page writes, reads of a page whose stored HTML is missing or stale,
+ * previews, print) in worker threads (KB_RENDER_WORKERS, default 1; 0 renders on the main
+ * thread): markdown-it and sanitize-html are pure CPU, about a fifth of an update's time on
+ * the event loop. The workers start with the first render that needs them; until one is ready,
+ * and when one fails, the Markdown renders here with the same MarkdownRenderer, so the HTML is
+ * the same either way.
  */
 @Injectable()
 export class RenderPool implements OnModuleDestroy {
@@ -50,18 +57,34 @@ export class RenderPool implements OnModuleDestroy {
     variables: Record<string, string>,
     baseSlug: string,
   ): Promise<RenderedPage> {
+    return (
+      (await this.offload({ kind: 'page', markdown, variables, baseSlug })) ??
+      this.renderer.renderPage(markdown, variables, baseSlug)
+    );
+  }
+
+  /** MarkdownRenderer.render (the HTML alone), in a worker when the Markdown is long enough. */
+  async render(
+    markdown: string,
+    variables: Record<string, string>,
+    baseSlug: string | null,
+  ): Promise<string> {
+    const rendered = await this.offload({ kind: 'html', markdown, variables, baseSlug });
+    return rendered?.html ?? this.renderer.render(markdown, variables, { baseSlug });
+  }
+
+  /** The worker's answer, or undefined when the render is to be done here. */
+  private async offload(request: RenderRequest): Promise<RenderedPage | undefined> {
     const pool = this.pool;
-    if (pool && markdown.length >= MIN_OFFLOADED_CHARS) {
-      pool.start();
-      if (pool.ready) {
-        try {
-          return await pool.run({ markdown, variables, baseSlug });
-        } catch {
-          // The worker died with the render in hand (it is being replaced): render here.
-        }
-      }
+    if (!pool || request.markdown.length < MIN_OFFLOADED_CHARS) return undefined;
+    pool.start();
+    if (!pool.ready) return undefined;
+    try {
+      return await pool.run(request);
+    } catch {
+      // The worker died with the render in hand (it is being replaced): render here.
+      return undefined;
     }
-    return this.renderer.renderPage(markdown, variables, baseSlug);
   }
 
   /** Whether a worker can take a render now (a lazy pool: after the first long page). */

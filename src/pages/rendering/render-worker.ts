@@ -4,6 +4,11 @@ import type { RenderRequest } from './render-pool';
 
 /** A render worker: the one MarkdownRenderer, answering RenderPool's requests. */
 const renderer = new MarkdownRenderer();
-serveRequests(({ markdown, variables, baseSlug }: RenderRequest) =>
-  renderer.renderPage(markdown, variables, baseSlug),
+serveRequests((request: RenderRequest) =>
+  request.kind === 'page'
+    ? renderer.renderPage(request.markdown, request.variables, request.baseSlug)
+    : {
+        html: renderer.render(request.markdown, request.variables, { baseSlug: request.baseSlug }),
+        links: [],
+      },
 );
