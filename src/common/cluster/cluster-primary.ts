@@ -116,6 +116,17 @@ class ClusterPrimary {
     cluster.on('exit', (worker: Worker, code: number | null, signal: string | null) =>
       this.onExit(worker, code, signal),
     );
+    // A message to a worker whose channel is closing (it is exiting) fails with EPIPE, emitted
+    // as the worker's 'error': logged, never the primary's end. Its exit is handled above.
+    cluster.on('fork', (worker: Worker) =>
+      worker.on('error', (error: Error) =>
+        this.logger.warn({
+          msg: 'a message to a worker was not delivered',
+          pid: worker.process.pid,
+          error: error.message,
+        }),
+      ),
+    );
     const stop = (signal: NodeJS.Signals) => this.stop(signal);
     process.on('SIGTERM', stop);
     process.on('SIGINT', stop);

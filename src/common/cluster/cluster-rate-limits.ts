@@ -12,7 +12,7 @@ const STORE_ANSWER_MS = 5000;
  * The shared store seen from the primary, which has no database of its own: each call is
  * run by one of the live workers (serveRateStore in cluster-worker.ts).
  */
-class WorkerCounterStore implements CounterStore {
+export class WorkerCounterStore implements CounterStore {
   private nextId = 0;
   private turn = 0;
   private readonly pending = new Map<
@@ -70,7 +70,10 @@ class WorkerCounterStore implements CounterStore {
           resolve(answer);
         },
       });
-      worker.send({ kb: 'rate-store', id, op, key, hits, at } satisfies ClusterMessage);
+      // Not delivered (the worker is exiting): the question fails now, not at the timeout.
+      worker.send({ kb: 'rate-store', id, op, key, hits, at } satisfies ClusterMessage, (error) => {
+        if (error) this.answered({ kb: 'rate-store-answer', id, error: error.message });
+      });
     });
     if (answer.error !== undefined || answer.total === undefined)
       throw new Error(answer.error ?? 'no answer');
