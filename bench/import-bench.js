@@ -420,18 +420,22 @@ async function runImportBench({
 
   // 2. The same import as a job, from upload to the report in its final state event, between
   // two more synchronous imports (into a database that already holds pages, like the job's).
-  log(`POST /api/import again, before the job (${db}, synchronous)...`);
-  const before = await probed(() =>
-    postImport(
-      baseUrl,
-      token,
-      { format: 'markdown', prefix: `${prefix}-before` },
-      'bench.zip',
-      archive.zip,
-    ),
-  );
-  const beforeDone = before.status === 200 && JSON.parse(before.body)?.counts?.created === pages;
-  log(`  ${before.status} in ${(before.ms / 1000).toFixed(2)} s`);
+  /** The archive imported synchronously once more, under `prefix-<when>`, with the probes. */
+  const importAgain = async (when) => {
+    log(`POST /api/import again, ${when} the job (${db}, synchronous)...`);
+    const res = await probed(() =>
+      postImport(
+        baseUrl,
+        token,
+        { format: 'markdown', prefix: `${prefix}-${when}` },
+        'bench.zip',
+        archive.zip,
+      ),
+    );
+    log(`  ${res.status} in ${(res.ms / 1000).toFixed(2)} s`);
+    return { ...res, done: res.status === 200 && JSON.parse(res.body)?.counts?.created === pages };
+  };
+  const before = await importAgain('before');
   log(`POST /api/import async=true, then the job's events (${db})...`);
   const job = await probed(() =>
     runImportJob(
@@ -447,22 +451,11 @@ async function runImportBench({
     `  job ${job.job?.state ?? `HTTP ${job.status}`} in ${(job.ms / 1000).toFixed(2)} s` +
       (jobDone ? '' : `: ${job.body.slice(0, 300)}`),
   );
-  log(`POST /api/import again, after the job (${db}, synchronous)...`);
-  const again = await probed(() =>
-    postImport(
-      baseUrl,
-      token,
-      { format: 'markdown', prefix: `${prefix}-again` },
-      'bench.zip',
-      archive.zip,
-    ),
-  );
+  const again = await importAgain('after');
   const loopP99 = await eventLoopDelayP99(baseUrl);
-  const againDone = again.status === 200 && JSON.parse(again.body)?.counts?.created === pages;
-  log(`  ${again.status} in ${(again.ms / 1000).toFixed(2)} s`);
   const syncMean = (before.ms + again.ms) / 2;
   const added = ((job.ms - syncMean) / syncMean) * 100;
-  const measured = beforeDone && jobDone && againDone;
+  const measured = before.done && jobDone && again.done;
   rows.push({
     name: `Import job of a ${label} Markdown ZIP, upload to report (${db})`,
     value: jobDone ? `${(job.ms / 1000).toFixed(2)} s` : 'failed',

@@ -9,14 +9,9 @@ import { MarkdownRenderer, RenderedPage } from './markdown-renderer';
  * What a render worker receives: a page to render with its links (MarkdownRenderer.renderPage)
  * or Markdown to render to HTML alone (MarkdownRenderer.render: previews, print).
  */
-export type RenderRequest =
-  | { kind: 'page'; markdown: string; variables: Record<string, string>; baseSlug: string }
-  | {
-      kind: 'html';
-      markdown: string;
-      variables: Record<string, string>;
-      baseSlug: string | null;
-    };
+export type RenderRequest = { markdown: string; variables: Record<string, string> } & (
+  { kind: 'page'; baseSlug: string } | { kind: 'html'; baseSlug: string | null }
+);
 
 /**
  * Markdown shorter than this renders on the calling thread: measured, a 1,000-character page
