@@ -8,7 +8,8 @@ import { RunningKb, startKb } from '../support/kb-process';
 import { createPrivateMariaDb, PrivateMariaDb } from '../support/private-mariadb';
 import { S3TestServer, startS3Server } from '../support/s3-server';
 import { Acknowledged, call, Outcome, startLoad } from './load';
-import { freePort, inEphemeralRange, Service, startNginx } from './services';
+import { freePort, inEphemeralRange } from '../support/ports';
+import { Service, startNginx } from './services';
 
 const PASSWORD = 'cluster-password';
 

@@ -1,73 +1,26 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { freePort } from '../support/ports';
 
 const root = join(__dirname, '..', '..');
-
-/** Whether nothing listens on `port` (on 127.0.0.1 nor on every address). */
-function portFree(port: number, host?: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, host, () => server.close(() => resolve(true)));
-  });
-}
-
-/** The kernel's ephemeral port range (`listen(0)` and outgoing connections draw from it). */
-function ephemeralRange(): [number, number] {
-  try {
-    const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8')
-      .trim()
-      .split(/\s+/)
-      .map(Number);
-    if (low > 0 && high >= low) return [low, high];
-  } catch {
-    // not Linux: the IANA dynamic range
-  }
-  return [49152, 65535];
-}
-
-/** Whether the kernel may hand `port` to any process's `listen(0)` (see freePort). */
-export function inEphemeralRange(port: number): boolean {
-  const [low, high] = ephemeralRange();
-  return port >= low && port <= high;
-}
-
-const taken = new Set<number>();
+const NGINX = '/usr/sbin/nginx';
 
 /**
- * A free TCP port for a service of the deployment, chosen OUTSIDE the kernel's ephemeral range,
- * as the fixed ports of a real deployment are (3001-3003 in deploy/nginx/kb.conf). An instance
- * restarted in the rolling restart leaves its port unbound for the seconds it takes to start
- * again; a port from the ephemeral range can meanwhile be handed by the kernel to any other
- * process's `listen(0)` (on a shared machine: another test's short-lived kb server), and nginx
- * then sends this deployment's requests there (answered 401 invalid_token: that kb does not
- * know the token). Ports outside the range are never handed out that way.
+ * Waits until `check` passes; fails at once, with `why()`, when `child` exits first (a port it
+ * cannot bind, a bad configuration) instead of waiting out the minute.
  */
-export async function freePort(): Promise<number> {
-  const [low, high] = ephemeralRange();
-  // Above the well-known and common service ports, and outside the ephemeral range.
-  const ranges = [
-    [20_000, low - 1],
-    [high + 1, 65_535],
-  ].filter(([from, to]) => to - from >= 1000);
-  if (ranges.length === 0) throw new Error(`no ports outside the ephemeral range ${low}-${high}`);
-  const [from, to] = ranges.reduce((a, b) => (b[1] - b[0] > a[1] - a[0] ? b : a));
-  for (let attempt = 0; attempt < 200; attempt++) {
-    const port = from + Math.floor(Math.random() * (to - from + 1));
-    if (taken.has(port)) continue;
-    if ((await portFree(port, '127.0.0.1')) && (await portFree(port))) {
-      taken.add(port);
-      return port;
-    }
-  }
-  throw new Error(`no free port between ${from} and ${to}`);
-}
-
-async function until(what: string, check: () => Promise<boolean>, ms = 60_000): Promise<void> {
+async function until(
+  what: string,
+  check: () => Promise<boolean>,
+  child: ChildProcess,
+  why: () => string,
+  ms = 60_000,
+): Promise<void> {
   const end = Date.now() + ms;
   while (Date.now() < end) {
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`${what} exited (${child.exitCode ?? child.signalCode}):\n${why()}`);
     if (await check().catch(() => false)) return;
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -92,6 +45,8 @@ export interface Service {
  * ports and the listen port change, and the paths nginx writes go to `dir`.
  */
 export async function startNginx(dir: string, upstreamPorts: number[]): Promise<Service> {
+  if (!existsSync(NGINX))
+    throw new Error(`${NGINX} is missing: install Debian's nginx (.ci/run does)`);
   const port = await freePort();
   const site = readFileSync(join(root, 'deploy', 'nginx', 'kb.conf'), 'utf8')
     .replace(/^\s*server 127\.0\.0\.1:\d+ max_fails=0;\n/gm, '')
@@ -122,10 +77,16 @@ http {
 }`;
   const confPath = join(dir, 'nginx.conf');
   writeFileSync(confPath, conf);
-  const child = spawn('/usr/sbin/nginx', ['-p', dir, '-c', confPath, '-g', 'daemon off;'], {
+  const child = spawn(NGINX, ['-p', dir, '-c', confPath, '-g', 'daemon off;'], {
     stdio: 'ignore',
   });
   const url = `http://127.0.0.1:${port}`;
-  await until('nginx', async () => (await fetch(`${url}/healthz`)).status === 200);
+  const errorLog = join(dir, 'nginx-error.log');
+  await until(
+    'nginx',
+    async () => (await fetch(`${url}/healthz`)).status === 200,
+    child,
+    () => (existsSync(errorLog) ? readFileSync(errorLog, 'utf8').trim() : '(no error log)'),
+  );
   return { url, stop: () => stopChild(child) };
 }

@@ -1,10 +1,10 @@
 import { ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createConnection } from 'mysql2/promise';
+import { freePort } from './ports';
 
 const run = promisify(execFile);
 
@@ -27,17 +27,6 @@ export interface PrivateMariaDb {
   destroy: () => Promise<void>;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
 export interface PrivateMariaDbOptions {
   /** A replication primary: binary log on (ROW), with this server id. */
   binlog?: boolean;
@@ -45,6 +34,8 @@ export interface PrivateMariaDbOptions {
   serverId?: number;
   /** More mariadbd options (e.g. `--max-connections=300`). */
   extraArgs?: string[];
+  /** A port of the caller's choice (tests of this helper); otherwise a free one (ports.ts). */
+  port?: number;
 }
 
 export async function createPrivateMariaDb(
@@ -62,20 +53,69 @@ export async function createPrivateMariaDb(
     '--auth-root-authentication-method=normal',
     '--skip-test-db',
   ]);
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
+  const serverId = options.serverId ?? 1;
+  const errorLog = join(dir, 'error.log');
   let child: ChildProcess | undefined;
 
-  const ready = async () => {
-    for (let i = 0; i < 300; i++) {
-      try {
-        const connection = await createConnection({ host: '127.0.0.1', port, user: 'root' });
-        await connection.end();
-        return;
-      } catch {
+  const logTail = () =>
+    existsSync(errorLog)
+      ? readFileSync(errorLog, 'utf8').trim().split('\n').slice(-15).join('\n')
+      : '(no error log)';
+
+  /**
+   * Waits until the server started here answers on its port. Fails at once, with the end of its
+   * error log, when the process exits (a port it cannot bind, a bad option), and when what
+   * answers on the port is another server (another test's, or this test's other server).
+   */
+  const ready = async (started: ChildProcess) => {
+    let exited = false;
+    const onExit = () => (exited = true);
+    started.once('exit', onExit);
+    try {
+      for (let i = 0; i < 300; i++) {
+        if (exited || started.exitCode !== null || started.signalCode !== null)
+          throw new Error(
+            `private mariadbd on port ${port} exited (${started.exitCode ?? started.signalCode}) ` +
+              `before it answered:\n${logTail()}`,
+          );
+        const identity = await whoAnswers();
+        if (identity) {
+          if (identity.serverId === serverId && identity.port === port && !exited) return;
+          throw new Error(
+            `port ${port} is answered by another server (server_id ${identity.serverId}, ` +
+              `port ${identity.port}), not the private mariadbd started with server_id ` +
+              `${serverId}:\n${logTail()}`,
+          );
+        }
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
+      throw new Error(`private mariadbd on port ${port} did not answer in 30 s:\n${logTail()}`);
+    } finally {
+      started.off('exit', onExit);
     }
-    throw new Error('private mariadbd did not start');
+  };
+
+  /** `@@server_id` and `@@port` of the server answering on the port, or null if none does. */
+  const whoAnswers = async (): Promise<{ serverId: number; port: number } | null> => {
+    let connection;
+    try {
+      connection = await createConnection({
+        host: '127.0.0.1',
+        port,
+        user: 'root',
+        connectTimeout: 2000,
+      });
+    } catch {
+      return null;
+    }
+    try {
+      const [rows] = await connection.query('SELECT @@server_id AS id, @@port AS port');
+      const [row] = rows as { id: number | string; port: number | string }[];
+      return { serverId: Number(row.id), port: Number(row.port) };
+    } finally {
+      await connection.end().catch(() => undefined);
+    }
   };
 
   const query = async (statement: string) => {
@@ -118,16 +158,24 @@ export async function createPrivateMariaDb(
           '--bind-address=127.0.0.1',
           `--socket=${join(dir, 'mariadb.sock')}`,
           '--skip-grant-tables',
+          `--log-error=${errorLog}`,
           '--innodb-buffer-pool-size=16M',
           ...(options.binlog
             ? ['--log-bin=mariadb-bin', '--binlog-format=ROW']
             : ['--skip-log-bin']),
-          `--server-id=${options.serverId ?? 1}`,
+          `--server-id=${serverId}`,
           ...(options.extraArgs ?? []),
         ],
         { stdio: 'ignore' },
       );
-      await ready();
+      const started = child;
+      try {
+        await ready(started);
+      } catch (error) {
+        if (started.exitCode === null && started.signalCode === null) started.kill('SIGKILL');
+        child = undefined;
+        throw error;
+      }
     },
     stop: async () => {
       const running = child;
