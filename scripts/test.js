@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: every spec on SQLite (the console's browser specs included), the media e2e specs
+// `npm test`: the service tier (test/service), then every spec on SQLite (the console's browser specs included), the media e2e specs
 // with media in S3 (s3rver), then the e2e specs on MariaDB/MySQL when one answers
 // (REQUIRE_MYSQL=1 makes a missing server a failure). Builds the
 // console first when it is missing or older than console/. Prints per-run and total counts.
@@ -53,7 +53,9 @@ function runJest(name, env, args) {
 (async () => {
   mkdirSync(results, { recursive: true });
   ensureConsoleBuilt();
-  const runs = [runJest('sqlite', { DB_TYPE: 'sqlite' }, [])];
+  // The service tier first: use cases on SQLite without HTTP, the quickest to fail.
+  const runs = [runJest('service', { DB_TYPE: 'sqlite' }, ['-c', 'jest.service.config.js'])];
+  runs.push(runJest('sqlite', { DB_TYPE: 'sqlite' }, []));
   // The media specs again with media in a bucket of a real S3-protocol server (s3rver).
   runs.push(
     runJest('s3', { DB_TYPE: 'sqlite', TEST_MEDIA_STORE: 's3', JEST_E2E_ONLY: '1' }, [

@@ -32,21 +32,17 @@ export interface TestApp {
 }
 
 /**
- * Boots the real application through createApp() on a fresh database (SQLite file in a temp
- * folder, or a new MariaDB database), with migrations run as at start.
+ * The environment every test instance of kb starts with: its data folder, the test's database
+ * type, a bootstrap administrator, fast password hashing, no logs, and limits no spec reaches by
+ * accident. `env` adds to it and wins.
  */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'kb-test-'));
-  // Each test file gets a database of its own (see mysql-databases.ts for its clean-up).
-  const mysql = DB_TYPE === 'mysql' ? await createTestDatabase() : undefined;
-  const s3 =
-    (env.MEDIA_STORE ?? TEST_MEDIA_STORE) === 's3' && !env.S3_ENDPOINT
-      ? await startS3Server()
-      : undefined;
-  const baseEnv: Record<string, string | undefined> = {
+export function testEnv(
+  dataDir: string,
+  env: Record<string, string | undefined> = {},
+): Record<string, string | undefined> {
+  return {
     KB_DATA_DIR: dataDir,
     DB_TYPE,
-    DATABASE_URL: mysql?.url,
     KB_ADMIN_USERNAME: 'bootstrap',
     KB_ADMIN_PASSWORD: 'bootstrap-password',
     PASSWORD_HASH_COST: 'fast',
@@ -59,9 +55,23 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     RATE_LIMIT_WRITE: '1000000/60s',
     RATE_LIMIT_SEARCH: '1000000/60s',
     RATE_LIMIT_IMPORT: '1000000/60s',
-    ...s3?.env,
     ...env,
   };
+}
+
+/**
+ * Boots the real application through createApp() on a fresh database (SQLite file in a temp
+ * folder, or a new MariaDB database), with migrations run as at start.
+ */
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'kb-test-'));
+  // Each test file gets a database of its own (see mysql-databases.ts for its clean-up).
+  const mysql = DB_TYPE === 'mysql' ? await createTestDatabase() : undefined;
+  const s3 =
+    (env.MEDIA_STORE ?? TEST_MEDIA_STORE) === 's3' && !env.S3_ENDPOINT
+      ? await startS3Server()
+      : undefined;
+  const baseEnv = testEnv(dataDir, { DATABASE_URL: mysql?.url, ...s3?.env, ...env });
   let config = loadConfig(baseEnv);
   let app = await createApp(config);
   return {
@@ -117,7 +127,7 @@ export async function createPeerApp(
   };
 }
 
-async function resetDatabase(dataSource: DataSource): Promise<void> {
+export async function resetDatabase(dataSource: DataSource): Promise<void> {
   if (dataSource.options.type === 'mysql') {
     const rows: { name: string }[] = await dataSource.query(
       `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = DATABASE() AND table_type = 'BASE TABLE' AND table_name <> 'kb_migrations'`,
