@@ -11,6 +11,8 @@ const TYPES: Record<string, string> = {
   '.png': 'image/png',
   '.ico': 'image/x-icon',
   '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.ttf': 'font/ttf',
   '.json': 'application/json',
   '.txt': 'text/plain; charset=utf-8',
   '.webmanifest': 'application/manifest+json',

@@ -124,8 +124,11 @@ describe('POST /api/import: Confluence XML space export', () => {
     const page = (await ctx.admin.get(`/api/pages/${RUNBOOK}`).expect(200)).body.html as string;
     expect(page).toContain('<div class="markdown-alert markdown-alert-note">');
     expect(page).toContain('<div class="markdown-alert markdown-alert-caution">');
-    expect(page).toContain('<pre><code class="language-bash">#!/bin/sh');
-    expect(page).toContain('<pre><code class="language-python">print("matrix")');
+    // Highlighted by language (token spans); the code's text unchanged.
+    const code = page.replace(/<\/?span[^>]*>/g, '');
+    expect(code).toContain('<pre><code class="language-bash">#!/bin/sh');
+    expect(code).toContain('<pre><code class="language-python">print("matrix")');
+    expect(page).toContain('<span class="hljs-built_in">print</span>');
     expect(page).toContain('<details>\n<summary>Environment matrix</summary>');
     expect(page).toContain(
       '<input class="task-list-item-checkbox" checked disabled type="checkbox" />',

@@ -78,11 +78,14 @@ describe('POST /api/import: migration fidelity', () => {
       expect(stored).toContain('```cpp\n#include <cstdio>');
       expect(stored).toContain('```java\nSystem.out.println("hi");');
       expect(stored).toContain('```\nplain output');
+      // Highlighted (token spans) by the language; the code's text unchanged.
       const page = await html('basic-tutorial-1-hello-world');
-      expect(page).toContain('<pre><code class="language-cpp">#include &lt;cstdio&gt;');
-      expect(page).toContain('<pre><code class="language-java">System.out.println');
+      expect(page).toContain('<pre><code class="language-cpp"><span class="hljs-meta">');
+      const text = (markup: string) => markup.replace(/<\/?span[^>]*>/g, '');
+      expect(text(page)).toContain('<pre><code class="language-cpp">#include &lt;cstdio&gt;');
+      expect(text(page)).toContain('<pre><code class="language-java">System.out.println');
       expect(page).toContain('<pre><code>plain output');
-      expect(await html('basic-tutorial-2-next-steps')).toContain(
+      expect(text(await html('basic-tutorial-2-next-steps'))).toContain(
         '<pre><code class="language-rust">fn main() {}',
       );
     });

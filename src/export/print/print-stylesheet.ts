@@ -4,8 +4,9 @@ import { PAGE_GEOMETRY } from './page-geometry';
  * The one embedded print stylesheet (preview, browser print and PDF): A4 with fixed margins,
  * page breaks before `hr.page-break`, headings kept with what follows, code and tables that
  * wrap instead of running off the page, images scaled to the text width, callouts (GitHub
- * alerts) as coloured boxes kept on one page. No url(), no @import, no web fonts: the
- * document references nothing outside itself.
+ * alerts) as coloured boxes kept on one page, highlighted code in a light theme, the table of
+ * contents and footnotes. No url(), no @import, no web fonts: the document references nothing
+ * outside itself (a page with math adds KaTeX's stylesheet with its fonts inline).
  */
 export const PRINT_STYLESHEET = `
 @page { size: ${PAGE_GEOMETRY.cssSize}; margin: ${PAGE_GEOMETRY.marginMm}mm; }
@@ -46,6 +47,25 @@ summary { font-weight: bold; }
 .markdown-alert-caution > .markdown-alert-title { color: #cf222e; }
 ul.contains-task-list { list-style: none; padding-left: 1.2em; }
 .kb-missing-image { color: #777; font-style: italic; }
+.hljs-comment, .hljs-quote { color: #6a737d; font-style: italic; }
+.hljs-keyword, .hljs-selector-tag, .hljs-literal, .hljs-doctag, .hljs-meta .hljs-keyword { color: #d73a49; }
+.hljs-string, .hljs-regexp, .hljs-meta .hljs-string { color: #032f62; }
+.hljs-number, .hljs-attr, .hljs-attribute, .hljs-variable, .hljs-template-variable, .hljs-selector-attr, .hljs-selector-class, .hljs-selector-id { color: #005cc5; }
+.hljs-title, .hljs-section, .hljs-title.class_, .hljs-title.function_ { color: #6f42c1; }
+.hljs-type, .hljs-built_in, .hljs-symbol, .hljs-name, .hljs-tag { color: #22863a; }
+.hljs-meta, .hljs-params { color: #24292e; }
+.hljs-addition { color: #22863a; background: #f0fff4; }
+.hljs-deletion { color: #b31d28; background: #ffeef0; }
+.hljs-emphasis { font-style: italic; }
+.hljs-strong { font-weight: bold; }
+nav.kb-toc { margin: 0.8em 0 1.2em; padding: 6pt 10pt; border: 1px solid #e2e2e2; border-radius: 3pt; break-inside: avoid; page-break-inside: avoid; }
+nav.kb-toc ul { margin: 0; padding-left: 1.2em; }
+section.footnotes { font-size: 9.5pt; color: #333; }
+hr.footnotes-sep { margin-top: 2em; }
+.kb-math { overflow-wrap: normal; }
+div.kb-math { margin: 0.8em 0; text-align: center; break-inside: avoid; page-break-inside: avoid; }
+.kb-math-error code { color: #b31d28; }
+.kb-math-error-message { color: #b31d28; font-size: 9pt; }
 `
   .trim()
   .replace(/\n+/g, '\n');

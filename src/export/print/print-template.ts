@@ -1,3 +1,4 @@
+import { holdsMath, mathStylesheet } from './math-stylesheet';
 import { PRINT_STYLESHEET } from './print-stylesheet';
 
 /**
@@ -25,11 +26,14 @@ export function printDocument(
   bodyHtml: string,
 ): string {
   const safeTitle = escapeHtml(title);
+  const stylesheet = holdsMath(bodyHtml)
+    ? `${PRINT_STYLESHEET}\n${mathStylesheet()}`
+    : PRINT_STYLESHEET;
   return (
     '<!DOCTYPE html>\n' +
     `<html lang="${languageTag(language)}">\n<head>\n<meta charset="utf-8">\n` +
     `<meta http-equiv="Content-Security-Policy" content="${DOCUMENT_CSP}">\n` +
-    `<title>${safeTitle}</title>\n<style>\n${PRINT_STYLESHEET}\n</style>\n</head>\n` +
+    `<title>${safeTitle}</title>\n<style>\n${stylesheet}\n</style>\n</head>\n` +
     `<body>\n<article class="kb-print">\n<h1 class="kb-title">${safeTitle}</h1>\n${bodyHtml}\n</article>\n</body>\n</html>\n`
   );
 }

@@ -27,7 +27,9 @@ describe('MarkdownRenderer', () => {
     expect(html).toContain(
       '<li class="task-list-item"><input class="task-list-item-checkbox" checked disabled type="checkbox" /> done</li>',
     );
-    expect(html).toContain('<pre><code class="language-ts">const x = 1;\n</code></pre>');
+    expect(html).toContain(
+      '<pre><code class="language-ts"><span class="hljs-keyword">const</span> x = <span class="hljs-number">1</span>;\n</code></pre>',
+    );
   });
 
   it('keeps safe raw HTML (tables from Confluence) and resolves internal links', () => {

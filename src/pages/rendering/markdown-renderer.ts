@@ -8,6 +8,7 @@ import { CALLOUT_CLASSES, CALLOUT_TITLE_CLASS, calloutsPlugin } from './callouts
 import { codeLanguagePlugin } from './code-language';
 import { headingIdsPlugin } from './heading-ids';
 import { EMPHASIS_TAGS, TABLE_TAGS } from './html-tags';
+import { insertMath, richContentPlugin, RichEnv } from './rich-content';
 
 /** A rendered page: its sanitised HTML and the internal slugs it links to. */
 export interface RenderedPage {
@@ -15,7 +16,7 @@ export interface RenderedPage {
   links: string[];
 }
 
-interface RenderEnv {
+interface RenderEnv extends RichEnv {
   [key: string]: unknown;
   baseSlug: string | null;
   links?: Set<string>;
@@ -68,6 +69,8 @@ const SANITIZE: sanitizeHtml.IOptions = {
     'summary',
     'figure',
     'figcaption',
+    'section',
+    'nav',
   ],
   allowedAttributes: {
     a: ['href', 'title', 'id'],
@@ -81,16 +84,26 @@ const SANITIZE: sanitizeHtml.IOptions = {
     th: ['colspan', 'rowspan', 'style'],
     td: ['colspan', 'rowspan', 'style'],
     ol: ['start'],
+    li: ['id'],
+    sup: ['id'],
     abbr: ['title'],
     input: [{ name: 'type', values: ['checkbox'], multiple: false }, 'checked', 'disabled'],
   },
   allowedClasses: {
     code: ['language-*'],
     pre: ['language-*'],
+    // highlight.js token classes (and the second class of its scoped names, `title class_`).
+    span: ['hljs-*', 'class_', 'function_', 'inherited__', 'language_', 'invoke__'],
     ul: ['contains-task-list'],
-    ol: ['contains-task-list'],
-    li: ['task-list-item'],
+    ol: ['contains-task-list', 'footnotes-list'],
+    li: ['task-list-item', 'footnote-item'],
     input: ['task-list-item-checkbox'],
+    // Footnotes (markdown-it-footnote) and the [[toc]] table of contents.
+    section: ['footnotes'],
+    hr: ['footnotes-sep'],
+    sup: ['footnote-ref'],
+    a: ['footnote-backref'],
+    nav: ['kb-toc'],
     // Callouts (GitHub alerts): exactly these classes, nothing a page could style itself with.
     div: CALLOUT_CLASSES,
     p: [CALLOUT_TITLE_CLASS],
@@ -150,6 +163,7 @@ function createMarkdownIt(): Md {
   md.use(calloutsPlugin);
   md.use(codeLanguagePlugin);
   md.use(headingIdsPlugin);
+  md.use(richContentPlugin);
   md.use(taskLists, { enabled: false });
   md.core.ruler.push('kb_internal_links', internalLinks);
   return md;
@@ -205,7 +219,7 @@ export class MarkdownRenderer {
   ): string {
     const env: RenderEnv = { baseSlug: options.baseSlug ?? null };
     const html = this.md.render(substituteVariables(markdown, variables), env as unknown as MdEnv);
-    return sanitizeHtml(html, SANITIZE);
+    return insertMath(sanitizeHtml(html, SANITIZE), env);
   }
 
   /**
@@ -221,7 +235,7 @@ export class MarkdownRenderer {
       };
     const env: RenderEnv = { baseSlug, links: new Set<string>() };
     const html = sanitizeHtml(this.md.render(markdown, env as unknown as MdEnv), SANITIZE);
-    return { html, links: [...env.links!] };
+    return { html: insertMath(html, env), links: [...env.links!] };
   }
 
   /**

@@ -4,6 +4,7 @@ import type { PoolStats } from '../../common/database/database';
 import { KbMetrics } from '../../common/metrics/kb-metrics';
 import { WorkerPool } from '../../common/workers/worker-pool';
 import { MarkdownRenderer, RenderedPage } from './markdown-renderer';
+import { mayHoldRichContent } from './rich-content';
 
 /**
  * What a render worker receives: a page to render with its links (MarkdownRenderer.renderPage)
@@ -71,7 +72,11 @@ export class RenderPool implements OnModuleDestroy {
   /** The worker's answer, or undefined when the render is to be done here. */
   private async offload(request: RenderRequest): Promise<RenderedPage | undefined> {
     const pool = this.pool;
-    if (!pool || request.markdown.length < MIN_OFFLOADED_CHARS) return undefined;
+    if (!pool) return undefined;
+    // Short Markdown renders here, unless it may hold code or math: highlight.js and KaTeX
+    // are loaded (and do their work) in the workers.
+    const { markdown } = request;
+    if (markdown.length < MIN_OFFLOADED_CHARS && !mayHoldRichContent(markdown)) return undefined;
     pool.start();
     if (!pool.ready) return undefined;
     try {

@@ -119,8 +119,12 @@ describe('MarkdownRenderer: callouts, heading ids, code languages', () => {
     const html = renderer.render(
       '```theme: Default; brush: cpp; gutter: true\nint x;\n```\n\n```rust,ignore\nfn f() {}\n```\n\n```brush: plain\nx\n```',
     );
-    expect(html).toContain('<pre><code class="language-cpp">int x;\n</code></pre>');
-    expect(html).toContain('<pre><code class="language-rust">fn f() {}\n</code></pre>');
+    expect(html).toContain(
+      '<pre><code class="language-cpp"><span class="hljs-type">int</span> x;\n</code></pre>',
+    );
+    expect(html).toContain(
+      '<pre><code class="language-rust"><span class="hljs-keyword">fn</span> <span class="hljs-title function_">f</span>() {}\n</code></pre>',
+    );
     expect(html).toContain('<pre><code>x\n</code></pre>');
   });
 });
