@@ -17,6 +17,8 @@ export default defineConfig({
     outDir: fileURLToPath(new URL('../dist/console/public', import.meta.url)),
     emptyOutDir: true,
     assetsDir: 'assets',
+    // Fonts (KaTeX's) stay files: the console's CSP allows fonts from 'self', not data: URIs.
+    assetsInlineLimit: (file: string) => (/\.(woff2?|ttf)$/.test(file) ? false : undefined),
     target: 'es2022',
     sourcemap: false,
     reportCompressedSize: false,

@@ -1,9 +1,11 @@
 import { useLayoutEffect, useRef, type MouseEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { consoleHrefOf } from '../../../lib/slugs';
+import { enhanceCodeBlocks } from './code-blocks';
 
 /**
- * Page HTML as the API rendered and sanitised it, shown as is. Internal links (the renderer
+ * Page HTML as the API rendered and sanitised it, shown as is, with Copy and Line numbers on
+ * code blocks. Internal links (the renderer
  * writes them as `/<slug>`) are pointed at `/wiki/<slug>` so hovering, copying and opening in
  * a new tab work, and a plain click navigates inside the console.
  */
@@ -20,6 +22,9 @@ export function PageHtml({ html, className = 'prose' }: { html: string; classNam
     }
     // Code blocks and tables scroll sideways when wide: keyboard users must reach them too.
     for (const block of root.querySelectorAll<HTMLElement>('pre, table')) block.tabIndex = 0;
+    enhanceCodeBlocks(root);
+    // Typeset math uses KaTeX's stylesheet and fonts: loaded with the first page that has some.
+    if (html.includes('class="katex')) void import('katex/dist/katex.min.css');
   }, [html]);
 
   const onClick = (event: MouseEvent<HTMLDivElement>) => {
