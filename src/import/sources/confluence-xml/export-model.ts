@@ -37,7 +37,7 @@ export interface ExportModel {
   /** BodyContent id → owning content id and body type (2 = storage format). */
   bodies: Map<string, { contentId: string; bodyType: string }>;
   attachments: AttachmentRecord[];
-  spaces: Map<string, { key: string; name: string }>;
+  spaces: Map<string, { key: string; name: string; homePageId?: string }>;
   /** ConfluenceUserImpl key → username. */
   users: Map<string, string>;
   labels: Map<string, { name: string; namespace: string }>;
@@ -131,6 +131,7 @@ export function collect(model: ExportModel, object: EntityObject): void {
       model.spaces.set(object.id, {
         key: (v.get('key') ?? '').trim(),
         name: (v.get('name') ?? '').trim(),
+        homePageId: r.get('homePage'),
       });
       break;
     case 'ConfluenceUserImpl': {
