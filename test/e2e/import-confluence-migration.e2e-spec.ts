@@ -1,5 +1,6 @@
 import { count, pageRow, postImport, readTree, zip, useImportApp } from '../support/import-helpers';
 
+const UUID = '[0-9a-f-]{36}';
 const MEDIA = /^\/api\/images\/[0-9a-f-]{36}\/content$/;
 const HOME = 'eng/engineering-home';
 const BUILD = 'eng/engineering-home/build-guide';
@@ -14,6 +15,87 @@ const RUNBOOK = 'ops/runbook';
  */
 describe('POST /api/import: Confluence migration (held-out defects)', () => {
   const ctx = useImportApp();
+
+  describe('Markdown converted from Confluence, clean-up on', () => {
+    const upload = () => [{ name: 'handbook-md.zip', data: zip(readTree('confluence-md-chrome')) }];
+    const CHROME =
+      /images\/icons|documentConversion|thumbnail|userLogo|user-avatar|profilepics|plugin_attachments|Drag and drop|Download All|This page last changed|Created by|last modified|Document generated|title-text|pagetitle|\{#|\{\.|\{width|pagesubheading|index\.html/;
+
+    it('titles lose the space name even when not every page carries it; the chrome is gone from every page', async () => {
+      const res = await postImport(ctx.admin, { format: 'confluence', files: upload() }).expect(
+        200,
+      );
+      const titles = Object.fromEntries(
+        (await ctx.t.dataSource.query('SELECT slug, title, content FROM pages ORDER BY slug')).map(
+          (p: { slug: string; title: string }) => [p.slug, p.title],
+        ),
+      );
+      expect(titles).toEqual({
+        '65603': 'Über uns',
+        'build-guide_65601': 'Build Guide',
+        index: 'Engineering Handbook',
+        'ops/runbook_70001': 'Runbook',
+        'q-a-billing_65604': 'Q&A : Billing',
+        'release-notes_65602': 'Release Notes',
+      });
+      for (const slug of Object.keys(titles)) {
+        const content = (await pageRow(ctx.t, slug))!.content;
+        expect({ slug, chrome: CHROME.exec(content)?.[0] }).toEqual({ slug, chrome: undefined });
+      }
+      expect(res.body.unresolvedLinks).toEqual([]);
+
+      const build = (await pageRow(ctx.t, 'build-guide_65601'))!.content;
+      expect(build).toMatch(
+        /^Build it first ✅, then read the \[release notes\]\(\/release-notes_65602\)\./,
+      );
+      // The document thumbnail is a link to the file, stored from the export.
+      expect(build).toMatch(
+        new RegExp(
+          `The specification:\n\\[Build Spec\\.pdf\\]\\(/api/attachments/${UUID}/content\\)`,
+        ),
+      );
+      expect(build).toContain('Usage\n-----\n\nRun `make`. See [usage](#usage).');
+      expect((await ctx.admin.get('/api/pages/build-guide_65601').expect(200)).body.html).toContain(
+        '<h2 id="usage">Usage</h2>',
+      );
+
+      const notes = (await pageRow(ctx.t, 'release-notes_65602'))!.content;
+      expect(notes).toMatch(/^Written by Grace, reviewed\n🙂\./);
+      expect(notes).toMatch(
+        new RegExp(`<td><a href="/api/attachments/${UUID}/content">notes\\.txt</a></td>`),
+      );
+      expect(notes).toContain('Back to the [build guide](/build-guide_65601#usage).');
+
+      expect((await pageRow(ctx.t, '65603'))!.content).toBe(
+        'ℹ️ **Who we are**\n\nWe build things ⚠️ carefully.\n\nAda',
+      );
+      expect((await pageRow(ctx.t, 'q-a-billing_65604'))!.content).toBe('Ask finance.');
+      expect((await pageRow(ctx.t, 'ops/runbook_70001'))!.content).toBe('Restart the service.');
+      expect(res.body.attachments.map((a: { path: string }) => a.path).sort()).toEqual([
+        'attachments/65601/65700.pdf',
+        'attachments/65602/65701.txt',
+      ]);
+    });
+
+    it('one page alone loses its space name too; without the clean-up the title stays as written', async () => {
+      const page = readTree('confluence-md-chrome')['Q-A-Billing_65604.md'];
+      await postImport(ctx.admin, {
+        format: 'confluence',
+        files: [{ name: 'Q-A-Billing_65604.md', data: page }],
+      }).expect(200);
+      expect((await pageRow(ctx.t, 'q-a-billing_65604'))!.title).toBe('Q&A : Billing');
+
+      await postImport(ctx.admin, {
+        format: 'markdown',
+        prefix: 'raw',
+        files: [{ name: 'Q-A-Billing_65604.md', data: page }],
+      }).expect(200);
+      expect(await pageRow(ctx.t, 'raw/q-a-billing_65604')).toMatchObject({
+        title: 'Engineering Handbook : Q&A : Billing',
+        content: expect.stringContaining('Created by'),
+      });
+    });
+  });
 
   describe('Confluence XML export: links between its pages and an unchanged re-import', () => {
     const exportZip = () => zip(readTree('confluence-xml-links'));

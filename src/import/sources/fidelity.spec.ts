@@ -85,7 +85,7 @@ describe('Markdown clean-ups', () => {
       ].join('\n'),
     );
     expect(cleaned).toBe(
-      '\nSpace : Page\n============\n\n\nBody text.\n\nCreated by the build on every push.',
+      '\nSpace : Page\n============\n\n\nBody 🙂 text.\n\nCreated by the build on every push.',
     );
   });
 });

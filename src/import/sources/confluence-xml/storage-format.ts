@@ -1,4 +1,5 @@
 import { all, DomDocument, DomElement, DomNode, parseHtml } from '../dom';
+import { EMOTICONS } from '../emoticons';
 import { elementToMarkdown } from '../html-markdown';
 import { convertMacro, MacroContext, pageRefOf, unresolvedPage } from './storage-macros';
 
@@ -47,31 +48,6 @@ export function storageToHtml(xhtml: string): string {
         VOID.has(name.toLowerCase()) ? all : `<${name}${attributes}></${name}>`,
     );
 }
-
-const EMOTICONS: Record<string, string> = {
-  smile: '🙂',
-  sad: '🙁',
-  cheeky: '😛',
-  laugh: '😀',
-  wink: '😉',
-  'thumbs-up': '👍',
-  'thumbs-down': '👎',
-  information: 'ℹ️',
-  tick: '✅',
-  cross: '❌',
-  warning: '⚠️',
-  plus: '➕',
-  minus: '➖',
-  question: '❓',
-  'light-on': '💡',
-  'light-off': '💡',
-  'yellow-star': '⭐',
-  'red-star': '⭐',
-  'green-star': '⭐',
-  'blue-star': '⭐',
-  heart: '❤️',
-  'broken-heart': '💔',
-};
 
 function element(doc: DomDocument, tag: string, text?: string): DomElement {
   const el = doc.createElement(tag);
