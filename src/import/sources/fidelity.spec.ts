@@ -1,6 +1,6 @@
 import { markdownTitle, plainTitle } from '../../pages/public-api';
 import { repairEncodedSlug, slugFromPath } from '../slugs';
-import { pageAddress } from './confluence-xml/confluence-xml-source';
+import { pageAddress } from './confluence-xml/page-links';
 import { readEntities } from './confluence-xml/entities-reader';
 import { storageToHtml, storageToMarkdown } from './confluence-xml/storage-format';
 import { cleanConfluenceMarkdown, normaliseCodeFences } from './markdown-cleanup';

@@ -14,9 +14,10 @@ import {
   ExportModel,
   KEPT_PROPERTIES,
   skipReason,
+  spaceKeyOf,
 } from './export-model';
 import { storageToMarkdown } from './storage-format';
-import type { PageRef } from './storage-macros';
+import { ExportPages, pageAddress } from './page-links';
 
 /** Longest page body (storage XHTML) read from the export. */
 const MAX_BODY_CHARS = 16 * 1024 * 1024;
@@ -44,14 +45,8 @@ interface ReadExport {
   /** Current attachments by page id, then file name: the path each is stored at. */
   attachments: Map<string, Map<string, string>>;
   slugs: Map<string, string>;
-  /** Page ids by space key and title, for links between pages. */
-  byTitle: Map<string, string>;
-  /** Imported page ids by title alone, null when several spaces hold the title. */
-  byBareTitle: Map<string, string | null>;
-  /** The imported page an id names: its own, or that of one of its historical versions. */
-  byId: Map<string, string>;
-  /** Home page ids by lower-case space key. */
-  homes: Map<string, string>;
+  /** The imported pages by id and title, for links between pages. */
+  pages: ExportPages;
   /** Several spaces: slugs and labels carry the space key. */
   multiSpace: boolean;
   macros: Map<string, MacroUse>;
@@ -91,8 +86,7 @@ export async function convertConfluenceXml(
     bodies,
     attachments: attachmentFiles(model, selected, files, base, out),
     slugs: pageSlugs(pages, model),
-    byTitle: new Map(pages.map((p) => [titleKey(spaceKeyOf(p, model), p.title), p.id])),
-    ...pageIndexes(model, selected),
+    pages: new ExportPages(model, selected),
     multiSpace: new Set(pages.map((p) => p.spaceId)).size > 1,
     macros: new Map(),
     jiraBaseUrl: options.jiraBaseUrl,
@@ -225,19 +219,17 @@ function bodyMarkdown(
     return `> [!NOTE]\n> This page is in Confluence's old wiki markup, which kb does not convert; it is kept as text.\n\n\`\`\`\n${body.text}\n\`\`\``;
   return storageToMarkdown(body.text, {
     page: (ref) => {
-      const id = findPage(ref, spaceKey, read);
+      const id = read.pages.find(ref, spaceKey);
       const target = id ? read.model.contents.get(id) : undefined;
       return target ? { href: `${PAGE_KEYS}/${id}`, title: target.title } : undefined;
     },
     address: (href) => {
       const named = pageAddress(href);
-      const id = named && findPage(named.ref, spaceKey, read);
+      const id = named && read.pages.find(named.ref, spaceKey);
       return id ? `${PAGE_KEYS}/${id}${named.fragment}` : undefined;
     },
     attachment: (name, owner) => {
-      const ownerId = owner.title
-        ? read.byTitle.get(titleKey(owner.spaceKey ?? spaceKey, owner.title))
-        : page.id;
+      const ownerId = owner.title ? read.pages.find(owner, spaceKey) : page.id;
       const path = ownerId ? read.attachments.get(ownerId)?.get(name) : undefined;
       if (path && ownerId === page.id) used.add(name);
       return path
@@ -267,95 +259,6 @@ function unusedAttachments(page: ContentRecord, used: Set<string>, read: ReadExp
 
 function relativeTo(base: string, path: string): string {
   return encodeURI(path.startsWith(base) ? path.slice(base.length) : path);
-}
-
-/** Titles compared as Confluence shows them: Unicode-normalised, case and spacing folded. */
-function titleKey(spaceKey: string, title: string): string {
-  return `${spaceKey.toLowerCase()}\u0000${bareTitle(title)}`;
-}
-
-function bareTitle(title: string): string {
-  return title.normalize('NFC').replace(/\s+/g, ' ').trim().toLowerCase();
-}
-
-/** Lookups by title alone, by id (historical versions too) and of each space's home page. */
-function pageIndexes(
-  model: ExportModel,
-  selected: Map<string, ContentRecord>,
-): Pick<ReadExport, 'byBareTitle' | 'byId' | 'homes'> {
-  const byBareTitle = new Map<string, string | null>();
-  for (const page of selected.values()) {
-    const key = bareTitle(page.title);
-    byBareTitle.set(key, byBareTitle.has(key) ? null : page.id);
-  }
-  const byId = new Map<string, string>();
-  for (const content of model.contents.values()) {
-    const current = content.originalId ?? content.id;
-    if (selected.has(current)) byId.set(content.id, current);
-  }
-  const homes = new Map<string, string>();
-  for (const space of model.spaces.values())
-    if (space.homePageId && selected.has(space.homePageId))
-      homes.set(space.key.toLowerCase(), space.homePageId);
-  return { byBareTitle, byId, homes };
-}
-
-/**
- * The imported page a reference names: by id (a historical version's id names its current
- * page), else by title in the named space (the linking page's space when none is named; a
- * title only one space of the export holds when that space has no such page), else a space's
- * home page.
- */
-function findPage(ref: PageRef, spaceKey: string, read: ReadExport): string | undefined {
-  if (ref.id) {
-    const found = read.byId.get(ref.id);
-    if (found || !ref.title) return found;
-  }
-  if (ref.title) {
-    const found = read.byTitle.get(titleKey(ref.spaceKey ?? spaceKey, ref.title));
-    if (found || ref.spaceKey) return found;
-    return read.byBareTitle.get(bareTitle(ref.title)) ?? undefined;
-  }
-  return ref.spaceKey ? read.homes.get(ref.spaceKey.toLowerCase()) : undefined;
-}
-
-/**
- * The page a Confluence address names, with its fragment: `…/viewpage.action?pageId=123`
- * (any `.action` with a pageId), Cloud's `…/spaces/KEY/pages/123/Title`, and
- * `…/display/KEY/Page+Title`. Relative or on any host: page ids are unique to a Confluence.
- */
-export function pageAddress(href: string): { ref: PageRef; fragment: string } | undefined {
-  let url: URL;
-  try {
-    url = new URL(href.trim(), 'http://confluence.invalid/');
-  } catch {
-    return undefined;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
-  const fragment = url.hash;
-  const pageId = url.searchParams.get('pageId');
-  if (/\.action$/i.test(url.pathname) && pageId && /^\d+$/.test(pageId))
-    return { ref: { id: pageId }, fragment };
-  const cloud = /\/spaces\/([^/]+)\/pages\/(\d+)(?:\/|$)/.exec(url.pathname);
-  if (cloud) return { ref: { id: cloud[2], spaceKey: safeDecode(cloud[1]) }, fragment };
-  const display = /(?:^|\/)display\/([^/]+)\/([^/]+)\/?$/.exec(url.pathname);
-  if (display && !display[1].startsWith('~')) {
-    const title = safeDecode(display[2].replace(/\+/g, ' '));
-    return { ref: { spaceKey: safeDecode(display[1]), title }, fragment };
-  }
-  return undefined;
-}
-
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
-}
-
-function spaceKeyOf(page: ContentRecord, model: ExportModel): string {
-  return (page.spaceId && model.spaces.get(page.spaceId)?.key) || '';
 }
 
 /** Title-slug chain through the parents (blog posts under `blog/`), the space key in front when the export holds several spaces. */

@@ -166,3 +166,8 @@ export function skipReason(
   if (content.type === 'BlogPost' && !includeBlogPosts) return 'blog post';
   return undefined;
 }
+
+/** The space key of a page (empty when the export does not name its space). */
+export function spaceKeyOf(page: ContentRecord, model: ExportModel): string {
+  return (page.spaceId && model.spaces.get(page.spaceId)?.key) || '';
+}
