@@ -1,3 +1,4 @@
+import { safeDecode } from '../../pages/public-api';
 import { emoticonEmoji } from './emoticons';
 
 /**
@@ -188,12 +189,4 @@ function escapeHtml(text: string): string {
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
     .replace(/"/g, '&quot;');
-}
-
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
 }

@@ -1,3 +1,4 @@
+import { safeDecode } from '../../../pages/public-api';
 import { type ContentRecord, type ExportModel, spaceKeyOf } from './export-model';
 import type { PageRef } from './storage-macros';
 
@@ -84,12 +85,4 @@ export function pageAddress(href: string): { ref: PageRef; fragment: string } | 
     return { ref: { spaceKey: safeDecode(display[1]), title }, fragment };
   }
   return undefined;
-}
-
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
 }
