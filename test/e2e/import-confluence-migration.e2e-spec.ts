@@ -107,7 +107,7 @@ describe('POST /api/import: Confluence migration (held-out defects)', () => {
     const allContents = async () =>
       ctx.t.dataSource.query('SELECT slug, title, content, revision FROM pages ORDER BY slug');
 
-    it('resolves links by title (with and without space key), by page id (ri:content-id, pageId=, historical ids, Cloud addresses) and display/SPACE/Title', async () => {
+    it('resolves links by title (with and without space key), by page id (ri:content-id, pageId=, historical ids, Cloud and short links) and by address (display/SPACE/Title, spaceKey and title)', async () => {
       const res = await importLinks().expect(200);
       expect([...res.body.created].sort()).toEqual([HOME, BUILD, SHIP, GLOSSARY, RUNBOOK].sort());
       // Only the link to a page outside the export is left unresolved.
@@ -122,7 +122,7 @@ describe('POST /api/import: Confluence migration (held-out defects)', () => {
         `By id: [ship it](/${SHIP}), [Glossary](/${GLOSSARY}), [runbook steps](/${RUNBOOK}#steps).`,
       );
       expect(home).toContain(
-        `By address: [viewpage](/${BUILD}), [an old version](/${BUILD}), [display](/${SHIP}), [display with anchor](/${RUNBOOK}#steps), [cloud](/${GLOSSARY}), [elsewhere](/display/OTHER/Missing+page).`,
+        `By address: [viewpage](/${BUILD}), [an old version](/${BUILD}), [display](/${SHIP}), [display with anchor](/${RUNBOOK}#steps), [cloud](/${GLOSSARY}), [short link](/${BUILD}), [by space and title](/${GLOSSARY}), [elsewhere](/display/OTHER/Missing+page).`,
       );
       expect(home).toContain(`The operations space: [Runbook](/${RUNBOOK}).`);
       // An id of a historical version names the current page.

@@ -183,6 +183,13 @@ describe('pageAddress', () => {
       '#x',
     ],
     ['/wiki/spaces/OPS/pages/42/Some+Title', { id: '42', spaceKey: 'OPS' }, ''],
+    ['https://wiki.example.com/x/EwAl', { id: '2424851' }, ''],
+    ['/x/KgAAAA', { id: '42' }, ''],
+    [
+      '/pages/viewpage.action?spaceKey=OPS&title=Deploy+runbook',
+      { spaceKey: 'OPS', title: 'Deploy runbook' },
+      '',
+    ],
     [
       '/display/OPS/Deploy+runbook#Deploy-Steps',
       { spaceKey: 'OPS', title: 'Deploy runbook' },

@@ -62,8 +62,9 @@ function bareTitle(title: string): string {
 
 /**
  * The page a Confluence address names, with its fragment: `…/viewpage.action?pageId=123`
- * (any `.action` with a pageId), Cloud's `…/spaces/KEY/pages/123/Title`, and
- * `…/display/KEY/Page+Title`. Relative or on any host: page ids are unique to a Confluence.
+ * (any `.action` with a pageId, or with spaceKey and title), Cloud's
+ * `…/spaces/KEY/pages/123/Title`, `…/display/KEY/Page+Title` and the short links
+ * `…/x/EwAl`. Relative or on any host: page ids are unique to a Confluence.
  */
 export function pageAddress(href: string): { ref: PageRef; fragment: string } | undefined {
   let url: URL;
@@ -74,9 +75,16 @@ export function pageAddress(href: string): { ref: PageRef; fragment: string } | 
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
   const fragment = url.hash;
-  const pageId = url.searchParams.get('pageId');
-  if (/\.action$/i.test(url.pathname) && pageId && /^\d+$/.test(pageId))
-    return { ref: { id: pageId }, fragment };
+  if (/\.action$/i.test(url.pathname)) {
+    const pageId = url.searchParams.get('pageId');
+    if (pageId && /^\d+$/.test(pageId)) return { ref: { id: pageId }, fragment };
+    const title = url.searchParams.get('title');
+    const spaceKey = url.searchParams.get('spaceKey');
+    if (title && spaceKey) return { ref: { spaceKey, title }, fragment };
+    return undefined;
+  }
+  const tiny = /(?:^|\/)x\/([A-Za-z0-9_-]{1,11})\/?$/.exec(url.pathname);
+  if (tiny) return { ref: { id: tinyLinkId(tiny[1]) }, fragment };
   const cloud = /\/spaces\/([^/]+)\/pages\/(\d+)(?:\/|$)/.exec(url.pathname);
   if (cloud) return { ref: { id: cloud[2], spaceKey: safeDecode(cloud[1]) }, fragment };
   const display = /(?:^|\/)display\/([^/]+)\/([^/]+)\/?$/.exec(url.pathname);
@@ -85,4 +93,13 @@ export function pageAddress(href: string): { ref: PageRef; fragment: string } | 
     return { ref: { spaceKey: safeDecode(display[1]), title }, fragment };
   }
   return undefined;
+}
+
+/**
+ * The page id of a Confluence short link (`/x/EwAl`): the id's bytes, little-endian, in
+ * URL-safe Base64 (`-` and `_` for `/` and `+`) without its trailing zero bytes.
+ */
+function tinyLinkId(tiny: string): string {
+  const base64 = tiny.replace(/-/g, '/').replace(/_/g, '+').padEnd(11, 'A') + '=';
+  return Buffer.from(base64, 'base64').readBigUInt64LE(0).toString();
 }
