@@ -162,9 +162,7 @@ export function cleanConfluencePage(markdown: string): CleanedPage {
       kept.push(lines[i]);
       continue;
     }
-    prose.push(
-      i > 0 && isHeading(lines, inCode, i) ? lines[i].replace(HEADING_ATTRIBUTES, '') : lines[i],
-    );
+    prose.push(isHeading(lines, inCode, i) ? lines[i].replace(HEADING_ATTRIBUTES, '') : lines[i]);
   }
   flush();
   // Rules left dangling at the end once the footer is gone.
