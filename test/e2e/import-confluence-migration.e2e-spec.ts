@@ -9,9 +9,12 @@ const GLOSSARY = 'eng/engineering-home/glossary';
 const RUNBOOK = 'ops/runbook';
 
 /**
- * Issue 28, item 7: the migration defects held-out sources still showed. Confluence XML
- * space exports: links between the pages of one export by page id and by title in every form
- * Confluence writes them, and a re-import of an unchanged export that changes nothing.
+ * Issue 28, item 7: the migration defects held-out sources still showed. Markdown converted
+ * from Confluence (clean-up on): titles without the space name when not every page carries
+ * it, and the chrome that survived (header lines wrapped or in blocks, the attachments macro,
+ * avatars, thumbnails, icons and emoticons). Confluence XML space exports: links between the
+ * pages of one export by page id and by title in every form Confluence writes them, and a
+ * re-import of an unchanged export that changes nothing.
  */
 describe('POST /api/import: Confluence migration (held-out defects)', () => {
   const ctx = useImportApp();
