@@ -2,7 +2,7 @@ import { ConversionResult, ImportFormat, SourceEntry } from './import.types';
 import { convertConfluence } from './sources/confluence-source';
 import { convertMarkdown } from './sources/markdown-source';
 import { SourceOptions } from './sources/source-context';
-import { stripCommonSpacePrefix } from './sources/titles';
+import { stripSpacePrefixes } from './sources/titles';
 import { convertWikiJs } from './sources/wikijs-source';
 
 /** The request names its format; nothing is guessed from the files. */
@@ -13,7 +13,7 @@ export async function convertSources(
 ): Promise<ConversionResult> {
   const result = await convert(format, entries, options);
   // Confluence-converted pages keep the space name before their titles in every format.
-  stripCommonSpacePrefix(result.documents);
+  stripSpacePrefixes(result.documents);
   return result;
 }
 

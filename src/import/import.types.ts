@@ -32,6 +32,12 @@ export interface ImportDocument {
   metadata?: ArchiveMetadata;
   /** Usernames that may own a new page, first existing active user wins (Confluence XML). */
   ownerCandidates?: string[];
+  /**
+   * Markdown converted from Confluence, read with cleanConfluence: its title may carry the
+   * space name (`Space name : Page`), `certain`ly when Confluence's title element or page
+   * header was still there.
+   */
+  confluenceTitle?: 'certain' | 'possible';
 }
 
 /**

@@ -12,6 +12,8 @@ export type MediaKindOf = 'image' | 'attachment';
 export type Resolution =
   | { type: 'keep' }
   | { type: 'page'; slug: string; suffix: string }
+  /** A fragment of the page itself, written as the heading id it names. */
+  | { type: 'fragment'; fragment: string }
   | { type: 'asset'; path: string; suffix: string; media: MediaKindOf }
   /** A root-relative target that matches no imported file: maybe a page that already exists. */
   | { type: 'missing'; existingSlug?: string };
@@ -75,6 +77,12 @@ export class ReferenceIndex {
 
   resolve(doc: ImportDocument, rawTarget: string, kind: ReferenceKind): Resolution {
     const target = rawTarget.trim();
+    // Converted Confluence pages link their own headings by Confluence's anchors
+    // (`#PageTitle-Heading`); kb archives are restored as written.
+    if (target.startsWith('#') && !doc.metadata) {
+      const fragment = this.anchorIn(doc, target);
+      return fragment === target ? { type: 'keep' } : { type: 'fragment', fragment };
+    }
     if (
       target === '' ||
       target.startsWith('#') ||
@@ -256,6 +264,8 @@ export function rewriteDocument(
     switch (resolution.type) {
       case 'keep':
         return undefined;
+      case 'fragment':
+        return resolution.fragment;
       case 'page':
         // kb's own archive holds kb links: one that kb already reads as this page (relative
         // or absolute, with its anchor) stays as written, so export → import is a no-op.

@@ -6,3 +6,4 @@
 export type { MediaViewer } from './media-access';
 export type { MediaResponse } from './media.mapper';
 export { detectImageType, SNIFF_BYTES } from './upload/file-type';
+export { sanitizeFilename } from './upload/filename';

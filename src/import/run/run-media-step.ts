@@ -10,6 +10,9 @@ import {
   isStorableImage,
   MediaBatchWriter,
   mediaKey,
+  mediaName,
+  pickReusable,
+  ReusableMedia,
   reusableMedia,
   StoredMedia,
 } from './run-media';
@@ -55,7 +58,7 @@ export class RunMedia {
     const reusable = await this.reusable();
     const urls = new Map<string, string>();
     for (const [path, kind] of this.plan.assets) {
-      const reuse = reusable.get(mediaKey(kind, this.entry(path).data));
+      const reuse = this.reuseFor(reusable, path, kind);
       if (reuse) urls.set(path, reuse.url);
       this.record(path, kind, { path, id: reuse?.id ?? null, url: reuse?.url ?? null });
     }
@@ -67,10 +70,23 @@ export class RunMedia {
     const reusable = await this.reusable();
     const outcomes = new Map<string, StoredMedia | Problem>();
     const pending: [string, MediaKindOf, SourceEntry][] = [];
+    // Files of the same bytes under the same name (one logo attached to many pages) are
+    // stored once: a re-import then finds one medium for all of them, as this import wrote.
+    const sameFile = new Map<string, string>();
+    const firstOf = new Map<string, string>();
     for (const [path, kind] of this.plan.assets) {
-      const reuse = reusable.get(mediaKey(kind, this.entry(path).data));
-      if (reuse) outcomes.set(path, reuse);
-      else pending.push([path, kind, this.entry(path)]);
+      const reuse = this.reuseFor(reusable, path, kind);
+      if (reuse) {
+        outcomes.set(path, reuse);
+        continue;
+      }
+      const identity = `${mediaKey(kind, this.entry(path).data)}:${mediaName(path, kind)}`;
+      const first = firstOf.get(identity);
+      if (first !== undefined) sameFile.set(path, first);
+      else {
+        firstOf.set(identity, path);
+        pending.push([path, kind, this.entry(path)]);
+      }
     }
     this.writer = new MediaBatchWriter(this.media, tx, actor);
     this.run.progress('storing media', 0, pending.length);
@@ -78,6 +94,7 @@ export class RunMedia {
       this.run.progress('storing media', done, pending.length),
     );
     for (const [path, outcome] of written) outcomes.set(path, outcome);
+    for (const [path, first] of sameFile) outcomes.set(path, outcomes.get(first)!);
     const stored = new Map<string, StoredMedia>();
     for (const [path, kind] of this.plan.assets) {
       const outcome = outcomes.get(path)!;
@@ -107,8 +124,20 @@ export class RunMedia {
     return this.plan.conversion.assets.get(path)!;
   }
 
-  private reusable(): Promise<Map<string, StoredMedia>> {
+  private reusable(): Promise<Map<string, ReusableMedia[]>> {
     return reusableMedia(this.media, [...this.plan.existingBySlug.values()]);
+  }
+
+  private reuseFor(
+    reusable: Map<string, ReusableMedia[]>,
+    path: string,
+    kind: MediaKindOf,
+  ): StoredMedia | undefined {
+    const found = pickReusable(
+      reusable.get(mediaKey(kind, this.entry(path).data)),
+      mediaName(path, kind),
+    );
+    return found && { id: found.id, url: found.url, sha256: found.sha256 };
   }
 
   private record(

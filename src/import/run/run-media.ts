@@ -5,7 +5,7 @@ import type { Tx } from '../../common/database/database';
 import { Problem } from '../../common/problems/problem';
 import { findMediaIds } from '../../common/text/media-urls';
 import type { MediaService } from '../../media/media.service';
-import { detectImageType, SNIFF_BYTES } from '../../media/public-api';
+import { detectImageType, sanitizeFilename, SNIFF_BYTES } from '../../media/public-api';
 import type { MediaKindOf } from '../reference-resolver';
 import type { SourceEntry } from '../import.types';
 
@@ -27,27 +27,54 @@ export function mediaKey(kind: MediaKindOf, data: Buffer): string {
   return `${kind}:${createHash('sha256').update(data).digest('hex')}`;
 }
 
+/** The name a file of the import is stored under (as the media service cleans it). */
+export function mediaName(path: string, kind: MediaKindOf): string {
+  return sanitizeFilename(path.split('/').pop(), kind === 'image' ? 'image' : 'file');
+}
+
+/** A stored medium the import may reuse, with the name it was stored under. */
+export interface ReusableMedia extends StoredMedia {
+  filename: string;
+}
+
 /**
- * Media the pages about to be replaced already reference, by kind and sha256: importing the
- * same files again reuses them, so an unchanged re-import leaves the pages unchanged.
+ * Media the pages about to be replaced already reference, by kind and sha256 (several when
+ * files of the same bytes were stored under different names): importing the same files again
+ * reuses them, so an unchanged re-import leaves the pages unchanged.
  */
 export async function reusableMedia(
   media: MediaService,
   existing: { content: string }[],
-): Promise<Map<string, StoredMedia>> {
+): Promise<Map<string, ReusableMedia[]>> {
   const ids = new Set<string>();
   for (const page of existing) for (const id of findMediaIds(page.content)) ids.add(id);
-  const reusable = new Map<string, StoredMedia>();
-  for (const id of ids) {
+  const reusable = new Map<string, ReusableMedia[]>();
+  for (const id of [...ids].sort()) {
     const found = await media.findById(id);
-    if (found)
-      reusable.set(`${found.kind}:${found.sha256}`, {
-        id: found.id,
-        url: found.url,
-        sha256: found.sha256,
-      });
+    if (!found) continue;
+    const key = `${found.kind}:${found.sha256}`;
+    const item = { id: found.id, url: found.url, sha256: found.sha256, filename: found.filename };
+    reusable.set(key, [...(reusable.get(key) ?? []), item]);
   }
   return reusable;
+}
+
+/**
+ * The medium to reuse for a file: among those of its bytes, the one stored under its name
+ * (an image may have got its type's extension), else the first. Two files of the same bytes
+ * under two names each keep their own medium, so a re-import picks what the first import
+ * stored and no page changes.
+ */
+export function pickReusable(
+  candidates: ReusableMedia[] | undefined,
+  name: string,
+): ReusableMedia | undefined {
+  if (!candidates?.length) return undefined;
+  return (
+    candidates.find((c) => c.filename === name) ??
+    candidates.find((c) => c.filename.startsWith(`${name}.`)) ??
+    candidates[0]
+  );
 }
 
 /**

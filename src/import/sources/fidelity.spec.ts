@@ -1,5 +1,6 @@
 import { markdownTitle, plainTitle } from '../../pages/public-api';
 import { repairEncodedSlug, slugFromPath } from '../slugs';
+import { pageAddress } from './confluence-xml/page-links';
 import { readEntities } from './confluence-xml/entities-reader';
 import { storageToHtml, storageToMarkdown } from './confluence-xml/storage-format';
 import { cleanConfluenceMarkdown, normaliseCodeFences } from './markdown-cleanup';
@@ -84,7 +85,7 @@ describe('Markdown clean-ups', () => {
       ].join('\n'),
     );
     expect(cleaned).toBe(
-      '\nSpace : Page\n============\n\n\nBody text.\n\nCreated by the build on every push.',
+      '\nSpace : Page\n============\n\n\nBody 🙂 text.\n\nCreated by the build on every push.',
     );
   });
 });
@@ -131,7 +132,9 @@ describe('MHTML (Confluence "Export to Word")', () => {
 
 describe('Confluence storage format', () => {
   const context = () => ({
-    page: (title: string) => (title === 'Known' ? 'confluence-pages/1' : title),
+    page: ({ title, id }: { title?: string; id?: string }) =>
+      title === 'Known' || id === '1' ? { href: 'confluence-pages/1', title: 'Known' } : undefined,
+    address: (href: string) => (href.endsWith('pageId=1') ? 'confluence-pages/1' : undefined),
     attachment: (name: string) => `attachments/1/2/${name}`,
     user: () => '@ada',
     anchor: (name: string) => name.toLowerCase(),
@@ -157,6 +160,57 @@ describe('Confluence storage format', () => {
     );
     expect([...ctx.macros.keys()].sort()).toEqual(['code', 'mystery']);
   });
+
+  it('links pages by id, by title, by a space and by Confluence addresses; unknown ones stay reportable', () => {
+    const markdown = storageToMarkdown(
+      '<p><ac:link><ri:page ri:content-id="1" /></ac:link> <ac:link><ri:content-entity ri:content-id="1" /><ac:plain-text-link-body><![CDATA[by entity]]></ac:plain-text-link-body></ac:link> ' +
+        '<ac:link><ri:page ri:content-id="9" /></ac:link> <ac:link><ri:page ri:content-title="Gone" /></ac:link> ' +
+        '<a href="/pages/viewpage.action?pageId=1">viewpage</a> <a href="/pages/viewpage.action?pageId=9">other</a></p>',
+      context(),
+    );
+    expect(markdown).toBe(
+      '[Known](confluence-pages/1) [by entity](confluence-pages/1) [Confluence page 9](/pages/viewpage.action?pageId=9) [Gone](Gone) [viewpage](confluence-pages/1) [other](/pages/viewpage.action?pageId=9)',
+    );
+  });
+});
+
+describe('pageAddress', () => {
+  it.each([
+    ['/pages/viewpage.action?pageId=42', { id: '42' }, ''],
+    [
+      'https://wiki.example.com/confluence/pages/viewpage.action?spaceKey=OPS&pageId=42#x',
+      { id: '42' },
+      '#x',
+    ],
+    ['/wiki/spaces/OPS/pages/42/Some+Title', { id: '42', spaceKey: 'OPS' }, ''],
+    ['https://wiki.example.com/x/EwAl', { id: '2424851' }, ''],
+    ['/x/KgAAAA', { id: '42' }, ''],
+    [
+      '/pages/viewpage.action?spaceKey=OPS&title=Deploy+runbook',
+      { spaceKey: 'OPS', title: 'Deploy runbook' },
+      '',
+    ],
+    [
+      '/display/OPS/Deploy+runbook#Deploy-Steps',
+      { spaceKey: 'OPS', title: 'Deploy runbook' },
+      '#Deploy-Steps',
+    ],
+    [
+      'https://wiki.example.com/display/OPS/Rollback+%26+recovery',
+      { spaceKey: 'OPS', title: 'Rollback & recovery' },
+      '',
+    ],
+  ])('%s names a page', (href, ref, fragment) => {
+    expect(pageAddress(href)).toEqual({ ref, fragment });
+  });
+
+  it.each([
+    '/display/~ada',
+    '/display/OPS',
+    'mailto:a@b.c',
+    'https://example.com/docs',
+    '/pages/viewpage.action?pageId=abc',
+  ])('%s names none', (href) => expect(pageAddress(href)).toBeUndefined());
 });
 
 describe('readEntities', () => {

@@ -3,7 +3,7 @@ import { pacer } from '../pace';
 import { dropExtension, repairEncodedSlug, slugFromPath } from '../slugs';
 import { KbArchivePage, MANIFEST_PATH, readKbArchive } from './kb-archive';
 import { jsonSafe, parseFrontMatter, splitFrontMatter, tagsFrom } from './front-matter';
-import { cleanConfluenceMarkdown } from './markdown-cleanup';
+import { cleanConfluencePage } from './markdown-cleanup';
 import { tidyContent } from './markdown-title';
 import { chooseTitle, readWikiJs1Header } from './titles';
 import {
@@ -64,7 +64,8 @@ export function addMarkdownDocument(
 ): void {
   const text = out.text(entry);
   if (text === undefined) return;
-  const doc = readMarkdownDocument(text, out.options.cleanConfluence === true);
+  const cleanConfluence = out.options.cleanConfluence === true;
+  const doc = readMarkdownDocument(text, cleanConfluence);
   if (doc.title === undefined) {
     out.reject(
       entry.path,
@@ -88,6 +89,9 @@ export function addMarkdownDocument(
       : undefined,
     baseDir: dirOf(entry.path),
     refKeys: [entry.path, path],
+    ...(cleanConfluence && !restored
+      ? { confluenceTitle: doc.confluenceTitle ? ('certain' as const) : ('possible' as const) }
+      : {}),
   });
 }
 
@@ -96,6 +100,8 @@ export interface MarkdownDocument {
   body: string;
   /** Front matter, plus `description` from a Wiki.js 1 `<!-- SUBTITLE: … -->`. */
   meta: Record<string, unknown>;
+  /** The clean-up found Confluence's title element or page header (the title has the space name). */
+  confluenceTitle?: boolean;
 }
 
 /**
@@ -112,7 +118,12 @@ export function readMarkdownDocument(
   const { raw, body } = splitFrontMatter(wiki1.body);
   const meta = raw !== undefined ? parseFrontMatter(raw, lenientFrontMatter) : {};
   if (wiki1.subtitle && meta.description === undefined) meta.description = wiki1.subtitle;
-  const cleaned = cleanConfluence ? cleanConfluenceMarkdown(body) : body;
-  const chosen = chooseTitle(wiki1.title ?? meta.title, cleaned);
-  return { title: chosen.title, body: chosen.body, meta };
+  const cleaned = cleanConfluence ? cleanConfluencePage(body) : undefined;
+  const chosen = chooseTitle(wiki1.title ?? meta.title, cleaned?.markdown ?? body);
+  return {
+    title: chosen.title,
+    body: chosen.body,
+    meta,
+    confluenceTitle: cleaned?.confluenceTitle,
+  };
 }

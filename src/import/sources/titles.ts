@@ -59,13 +59,47 @@ const SPACE_PREFIX = /^(.+?) : (.+)$/;
  * Markdown converted from its exports. When every page of the upload (two or more) carries
  * the same prefix it is removed. kb archives are restored as they are.
  */
-export function stripCommonSpacePrefix(documents: ImportDocument[]): void {
-  if (documents.length < 2 || documents.some((doc) => doc.metadata)) return;
+export function stripSpacePrefixes(documents: ImportDocument[]): void {
+  if (!stripCommonSpacePrefix(documents)) stripConfluenceSpacePrefixes(documents);
+}
+
+/** Whether every page had the same prefix (and lost it). */
+function stripCommonSpacePrefix(documents: ImportDocument[]): boolean {
+  if (documents.length < 2 || documents.some((doc) => doc.metadata)) return false;
   let prefix: string | undefined;
   for (const doc of documents) {
     const match = SPACE_PREFIX.exec(doc.title);
-    if (!match || (prefix !== undefined && match[1] !== prefix)) return;
+    if (!match || (prefix !== undefined && match[1] !== prefix)) return false;
     prefix = match[1];
   }
   for (const doc of documents) doc.title = doc.title.slice(prefix!.length + 3).trim();
+  return true;
+}
+
+/**
+ * Markdown converted from Confluence (cleanConfluence) whose pages do not all carry the same
+ * prefix — a space home or index page without it, several spaces in one upload: a page loses
+ * its `Space name : ` when its title is known to be Confluence's (the title element or page
+ * header was there), when two or more such pages carry that prefix, when another page of the
+ * upload is titled by it (the space's home), or when it is the only page. Only the first
+ * ` : ` counts, so `Space : Q&A : Billing` keeps `Q&A : Billing`.
+ */
+function stripConfluenceSpacePrefixes(documents: ImportDocument[]): void {
+  const prefixed = documents
+    .filter((doc) => doc.confluenceTitle && !doc.metadata)
+    .map((doc) => ({ doc, match: SPACE_PREFIX.exec(doc.title) }))
+    .filter((item): item is { doc: ImportDocument; match: RegExpExecArray } => !!item.match);
+  const carriers = new Map<string, number>();
+  for (const { match } of prefixed) carriers.set(match[1], (carriers.get(match[1]) ?? 0) + 1);
+  const titles = new Set(documents.map((doc) => doc.title));
+  for (const { doc, match } of prefixed) {
+    const space = match[1];
+    if (
+      doc.confluenceTitle === 'certain' ||
+      carriers.get(space)! >= 2 ||
+      titles.has(space) ||
+      documents.length === 1
+    )
+      doc.title = match[2].trim();
+  }
 }

@@ -14,8 +14,10 @@ import {
   ExportModel,
   KEPT_PROPERTIES,
   skipReason,
+  spaceKeyOf,
 } from './export-model';
 import { storageToMarkdown } from './storage-format';
+import { ExportPages, pageAddress } from './page-links';
 
 /** Longest page body (storage XHTML) read from the export. */
 const MAX_BODY_CHARS = 16 * 1024 * 1024;
@@ -43,8 +45,8 @@ interface ReadExport {
   /** Current attachments by page id, then file name: the path each is stored at. */
   attachments: Map<string, Map<string, string>>;
   slugs: Map<string, string>;
-  /** Page ids by space key and title, for links between pages. */
-  byTitle: Map<string, string>;
+  /** The imported pages by id and title, for links between pages. */
+  pages: ExportPages;
   /** Several spaces: slugs and labels carry the space key. */
   multiSpace: boolean;
   macros: Map<string, MacroUse>;
@@ -84,7 +86,7 @@ export async function convertConfluenceXml(
     bodies,
     attachments: attachmentFiles(model, selected, files, base, out),
     slugs: pageSlugs(pages, model),
-    byTitle: new Map(pages.map((p) => [titleKey(spaceKeyOf(p, model), p.title), p.id])),
+    pages: new ExportPages(model, selected),
     multiSpace: new Set(pages.map((p) => p.spaceId)).size > 1,
     macros: new Map(),
     jiraBaseUrl: options.jiraBaseUrl,
@@ -216,14 +218,18 @@ function bodyMarkdown(
   if (body.bodyType !== '2' && body.bodyType !== '')
     return `> [!NOTE]\n> This page is in Confluence's old wiki markup, which kb does not convert; it is kept as text.\n\n\`\`\`\n${body.text}\n\`\`\``;
   return storageToMarkdown(body.text, {
-    page: (title, key) => {
-      const id = read.byTitle.get(titleKey(key ?? spaceKey, title));
-      return id ? `${PAGE_KEYS}/${id}` : title;
+    page: (ref) => {
+      const id = read.pages.find(ref, spaceKey);
+      const target = id ? read.model.contents.get(id) : undefined;
+      return target ? { href: `${PAGE_KEYS}/${id}`, title: target.title } : undefined;
+    },
+    address: (href) => {
+      const named = pageAddress(href);
+      const id = named && read.pages.find(named.ref, spaceKey);
+      return id ? `${PAGE_KEYS}/${id}${named.fragment}` : undefined;
     },
     attachment: (name, owner) => {
-      const ownerId = owner.title
-        ? read.byTitle.get(titleKey(owner.spaceKey ?? spaceKey, owner.title))
-        : page.id;
+      const ownerId = owner.title ? read.pages.find(owner, spaceKey) : page.id;
       const path = ownerId ? read.attachments.get(ownerId)?.get(name) : undefined;
       if (path && ownerId === page.id) used.add(name);
       return path
@@ -253,14 +259,6 @@ function unusedAttachments(page: ContentRecord, used: Set<string>, read: ReadExp
 
 function relativeTo(base: string, path: string): string {
   return encodeURI(path.startsWith(base) ? path.slice(base.length) : path);
-}
-
-function titleKey(spaceKey: string, title: string): string {
-  return `${spaceKey.toLowerCase()}\u0000${title.toLowerCase()}`;
-}
-
-function spaceKeyOf(page: ContentRecord, model: ExportModel): string {
-  return (page.spaceId && model.spaces.get(page.spaceId)?.key) || '';
 }
 
 /** Title-slug chain through the parents (blog posts under `blog/`), the space key in front when the export holds several spaces. */

@@ -37,7 +37,7 @@ export interface ExportModel {
   /** BodyContent id → owning content id and body type (2 = storage format). */
   bodies: Map<string, { contentId: string; bodyType: string }>;
   attachments: AttachmentRecord[];
-  spaces: Map<string, { key: string; name: string }>;
+  spaces: Map<string, { key: string; name: string; homePageId?: string }>;
   /** ConfluenceUserImpl key → username. */
   users: Map<string, string>;
   labels: Map<string, { name: string; namespace: string }>;
@@ -131,6 +131,7 @@ export function collect(model: ExportModel, object: EntityObject): void {
       model.spaces.set(object.id, {
         key: (v.get('key') ?? '').trim(),
         name: (v.get('name') ?? '').trim(),
+        homePageId: r.get('homePage'),
       });
       break;
     case 'ConfluenceUserImpl': {
@@ -164,4 +165,9 @@ export function skipReason(
   if (content.status !== 'current') return 'deleted page';
   if (content.type === 'BlogPost' && !includeBlogPosts) return 'blog post';
   return undefined;
+}
+
+/** The space key of a page (empty when the export does not name its space). */
+export function spaceKeyOf(page: ContentRecord, model: ExportModel): string {
+  return (page.spaceId && model.spaces.get(page.spaceId)?.key) || '';
 }

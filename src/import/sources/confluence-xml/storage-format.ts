@@ -1,6 +1,7 @@
 import { all, DomDocument, DomElement, DomNode, parseHtml } from '../dom';
+import { EMOTICONS } from '../emoticons';
 import { elementToMarkdown } from '../html-markdown';
-import { convertMacro, MacroContext } from './storage-macros';
+import { convertMacro, MacroContext, pageRefOf, unresolvedPage } from './storage-macros';
 
 /**
  * Confluence storage format (the XHTML of page bodies in an XML export) → Markdown.
@@ -48,31 +49,6 @@ export function storageToHtml(xhtml: string): string {
     );
 }
 
-const EMOTICONS: Record<string, string> = {
-  smile: '🙂',
-  sad: '🙁',
-  cheeky: '😛',
-  laugh: '😀',
-  wink: '😉',
-  'thumbs-up': '👍',
-  'thumbs-down': '👎',
-  information: 'ℹ️',
-  tick: '✅',
-  cross: '❌',
-  warning: '⚠️',
-  plus: '➕',
-  minus: '➖',
-  question: '❓',
-  'light-on': '💡',
-  'light-off': '💡',
-  'yellow-star': '⭐',
-  'red-star': '⭐',
-  'green-star': '⭐',
-  'blue-star': '⭐',
-  heart: '❤️',
-  'broken-heart': '💔',
-};
-
 function element(doc: DomDocument, tag: string, text?: string): DomElement {
   const el = doc.createElement(tag);
   if (text !== undefined) el.textContent = text;
@@ -102,7 +78,10 @@ function resourceLink(link: DomElement, context: StorageContext): void {
   const anchor = link.getAttribute('ac:anchor');
   const body =
     childrenNamed(link, 'ac:link-body')[0] ?? childrenNamed(link, 'ac:plain-text-link-body')[0];
-  const page = childrenNamed(link, 'ri:page')[0] ?? childrenNamed(link, 'ri:blog-post')[0];
+  const page =
+    childrenNamed(link, 'ri:page')[0] ??
+    childrenNamed(link, 'ri:blog-post')[0] ??
+    childrenNamed(link, 'ri:content-entity')[0];
   const attachment = childrenNamed(link, 'ri:attachment')[0];
   const user = childrenNamed(link, 'ri:user')[0];
   const url = childrenNamed(link, 'ri:url')[0];
@@ -114,9 +93,10 @@ function resourceLink(link: DomElement, context: StorageContext): void {
     return;
   }
   if (page) {
-    const title = page.getAttribute('ri:content-title') ?? '';
-    href = context.page(title, page.getAttribute('ri:space-key') ?? undefined);
-    label = title;
+    const ref = pageRefOf(page);
+    const found = context.page(ref);
+    href = found?.href ?? unresolvedPage(ref);
+    label = found?.title ?? ref.title ?? (ref.id ? `Confluence page ${ref.id}` : '');
   } else if (attachment) {
     const name = attachment.getAttribute('ri:filename') ?? '';
     href = context.attachment(name, attachmentOwner(attachment));
@@ -125,7 +105,11 @@ function resourceLink(link: DomElement, context: StorageContext): void {
     href = url.getAttribute('ri:value') ?? undefined;
     label = href ?? '';
   } else if (space) {
-    label = space.getAttribute('ri:space-key') ?? '';
+    // A link to a space lands on its home page when the export holds it.
+    const spaceKey = space.getAttribute('ri:space-key') ?? '';
+    const home = spaceKey ? context.page({ spaceKey }) : undefined;
+    href = home?.href;
+    label = home?.title ?? spaceKey;
   } else if (anchor) {
     label = anchor;
   }
@@ -202,6 +186,11 @@ export function storageToMarkdown(xhtml: string, context: StorageContext): strin
     el.replaceWith(doc.createTextNode(el.getAttribute('datetime') ?? el.textContent ?? ''));
   }
   for (const el of innermostFirst(body, 'ac:link')) resourceLink(el, context);
+  // Plain links to Confluence's addresses of a page of the export become links to that page.
+  for (const a of all(body, 'a[href]')) {
+    const target = context.address(a.getAttribute('href') ?? '');
+    if (target !== undefined) a.setAttribute('href', target);
+  }
   for (const el of innermostFirst(body, 'ac:image')) image(el, context);
   for (const el of innermostFirst(body, 'ac:task-list')) taskList(el);
   for (const el of innermostFirst(body, 'ac:adf-extension')) {

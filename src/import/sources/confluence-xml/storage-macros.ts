@@ -1,10 +1,22 @@
 import type { MacroUse } from '../../import.types';
 import type { DomDocument, DomElement } from '../dom';
 
+/** A page as storage format names it: by id, by title (and space key), or a space (its home). */
+export interface PageRef {
+  id?: string;
+  title?: string;
+  spaceKey?: string;
+}
+
 /** What the storage-format conversion asks of the import (all lookups; no state of its own). */
 export interface MacroContext {
-  /** Link target of a page of the export by title (and space key), or undefined. */
-  page(title: string, spaceKey?: string): string | undefined;
+  /**
+   * A page of the export: its link target and title; undefined when the export does not hold
+   * it (the link is then written so that the import reports it).
+   */
+  page(ref: PageRef): { href: string; title: string } | undefined;
+  /** Link target of a page of the export that an address names (`viewpage.action?pageId=`, `display/KEY/Title`…), or undefined. */
+  address(href: string): string | undefined;
   /** Archive path of an attachment by file name, of this page or of the named one. */
   attachment(fileName: string, owner: { title?: string; spaceKey?: string }): string | undefined;
   /** How a `<ri:user>` is written in the text (`@username`). */
@@ -273,11 +285,33 @@ function fileLink({ element, doc, name, params }: Macro, context: MacroContext):
 function includedPage({ element, doc, name }: Macro, context: MacroContext): void {
   count(context, name, MACRO_CONVERSIONS.include);
   const page = element.getElementsByTagName('ri:page')[0];
-  const pageTitle = page?.getAttribute('ri:content-title') ?? '';
-  const href = context.page(pageTitle, page?.getAttribute('ri:space-key') ?? undefined);
+  const ref = page ? pageRefOf(page) : {};
+  const found = context.page(ref);
   const p = el(doc, 'p', undefined, 'Included page: ');
-  p.appendChild(linkOrText(doc, href, pageTitle));
+  p.appendChild(
+    linkOrText(doc, found?.href ?? unresolvedPage(ref), found?.title ?? ref.title ?? ''),
+  );
   element.replaceWith(p);
+}
+
+/** The page a `ri:page`, `ri:blog-post` or `ri:content-entity` names. */
+export function pageRefOf(resource: DomElement): PageRef {
+  const attr = (name: string) => resource.getAttribute(name)?.trim() || undefined;
+  return {
+    id: attr('ri:content-id') ?? attr('ri:page-id'),
+    title: attr('ri:content-title'),
+    spaceKey: attr('ri:space-key'),
+  };
+}
+
+/**
+ * Where a link to a page the export does not hold points: its title (as Confluence links
+ * name it), else Confluence's own address of its id; either is reported as unresolved.
+ */
+export function unresolvedPage(ref: PageRef): string | undefined {
+  if (ref.title) return ref.title;
+  if (ref.id) return `/pages/viewpage.action?pageId=${ref.id}`;
+  return undefined;
 }
 
 function htmlSource({ element, doc, name }: Macro, context: MacroContext): void {
