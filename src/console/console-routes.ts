@@ -1,8 +1,9 @@
 /**
  * The console's client-side routes. A GET of one of these paths answers the console's
- * index.html, so a reload or a pasted link works; every other path keeps the API's behaviour
- * (a 404 problem document for an unknown one). `/admin` is reserved for the administrator's
- * workspace (console part 2). The console's router (console/src/app/routes.ts) uses the same list.
+ * index.html, so a reload or a pasted link works, whatever the client accepts. Other paths keep
+ * the API's behaviour (a 404 problem document for an unknown one), except for a browser
+ * navigating outside the server's roots (isBrowserFallback). `/admin` is reserved for the
+ * administrator's workspace. The console's router (console/src/app/router.tsx) has these too.
  */
 export const CONSOLE_ROUTES = [
   '/',

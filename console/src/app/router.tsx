@@ -13,8 +13,10 @@ const lazyScreen =
   async () => ({ Component: (await load()).default });
 
 /**
- * Console URLs. The server answers index.html for exactly these prefixes
- * (src/console/console-routes.ts); `/wiki/<slug>` is the canonical address of a page.
+ * Console URLs. The server answers index.html for these prefixes (src/console/console-routes.ts)
+ * and for any address a browser navigates to outside the API, which the last route answers
+ * (a page address without `/wiki` opens the page; anything else is "Not found");
+ * `/wiki/<slug>` is the canonical address of a page.
  */
 const routes: RouteObject[] = [
   { path: '/login', Component: LoginScreen, errorElement: <RouteError /> },
