@@ -7,20 +7,7 @@ const FIREFOX = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100
 const CHROME =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 
-/** Signs `user` in with a browser's User-Agent; the client carries the session cookie. */
-async function loginAs(t: TestApp, user: TestUser, userAgent: string): Promise<Client> {
-  const res = await t
-    .http()
-    .post('/auth/login')
-    .set('User-Agent', userAgent)
-    .send({ username: user.username, password: user.password })
-    .expect(200);
-  const cookie = ([] as string[])
-    .concat(res.headers['set-cookie'] ?? [])
-    .map((c) => c.split(';')[0])
-    .find((c) => c.startsWith('kb_session='))!;
-  return new Client(t, { cookie }, user);
-}
+const loginAs = (t: TestApp, user: TestUser, userAgent: string) => login(t, user, { userAgent });
 
 describe('accounts: your sessions and your password (the Account screen)', () => {
   let t: TestApp;
