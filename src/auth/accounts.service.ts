@@ -1,12 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '../common/auth/auth-user';
 import { Database } from '../common/database/database';
-import { Paged, ListRequest } from '../common/http/pagination';
+import { cursorPosition, Paged, ListRequest, toPaged } from '../common/http/pagination';
 import { audit } from '../common/logging/audit';
-import { fieldProblem } from '../common/problems/problem';
+import { fieldProblem, NotFoundProblem } from '../common/problems/problem';
 import { AuthCache } from './auth-cache';
-import { MeResponse, toAccountResponse, toMeResponse, TokenResponse } from './auth.mapper';
-import { UpdateMeDto } from './dto/account.dto';
+import {
+  AccountResponse,
+  MeResponse,
+  SessionResponse,
+  toAccountDetails,
+  toAccountResponse,
+  toMeResponse,
+  toSessionResponse,
+  TokenResponse,
+} from './auth.mapper';
+import { CredentialsService } from './credentials.service';
+import { ChangePasswordDto, UpdateMeDto } from './dto/account.dto';
 import { UserEntity } from './entities/user.entity';
 import { LoginThrottleService } from './login-throttle.service';
 import { PasswordService } from './password.service';
@@ -32,11 +42,17 @@ export class AccountsService {
     private readonly tokens: TokensService,
     private readonly throttle: LoginThrottleService,
     private readonly cache: AuthCache,
+    private readonly credentials: CredentialsService,
   ) {}
 
   /** GET /api/me: the caller as signed in (a token's scope narrows the role). */
   me(caller: AuthUser): MeResponse {
     return toMeResponse(caller);
+  }
+
+  /** GET /api/me/account: the caller's account as stored (email, last sign-in). */
+  async account(me: AuthUser): Promise<AccountResponse> {
+    return toAccountDetails(await this.users.load(me.id));
   }
 
   /**
@@ -46,8 +62,11 @@ export class AccountsService {
    */
   async updateOwn(me: AuthUser, input: UpdateMeDto, ip: string): Promise<MeResponse> {
     const user = await this.users.load(me.id);
-    if (input.password !== undefined) await this.checkCurrentPassword(user, input, ip);
+    if (input.password !== undefined) {
+      await this.checkCurrentPassword(user, input.currentPassword, ip);
+    }
     if (input.displayName !== undefined) user.displayName = input.displayName;
+    if (input.email !== undefined) user.email = input.email;
     if (input.password !== undefined) user.passwordHash = await this.passwords.hash(input.password);
     user.updatedAt = new Date();
     const sessionsEnded = await this.db.transaction(async (tx) => {
@@ -59,11 +78,73 @@ export class AccountsService {
     audit('user.updated', {
       actorId: me.id,
       target: `user:${user.id}`,
-      changed: (['displayName', 'password'] as const).filter((k) => input[k] !== undefined),
+      changed: (['displayName', 'email', 'password'] as const).filter(
+        (k) => input[k] !== undefined,
+      ),
       sessionsEnded,
       tokensRevoked,
     });
     return toAccountResponse(user);
+  }
+
+  /**
+   * POST /api/me/password: as PATCH /api/me with a password (the current one checked like a
+   * sign-in), answering how many of the caller's other sessions ended.
+   */
+  async changePassword(
+    me: AuthUser,
+    input: ChangePasswordDto,
+    ip: string,
+  ): Promise<{ sessionsEnded: number }> {
+    const user = await this.users.load(me.id);
+    await this.checkCurrentPassword(user, input.currentPassword, ip);
+    user.passwordHash = await this.passwords.hash(input.newPassword);
+    user.updatedAt = new Date();
+    const sessionsEnded = await this.db.transaction(async (tx) => {
+      await this.userRows.save(user, tx);
+      return this.sessions.endAllOf(user.id, me.sessionId, tx);
+    });
+    this.cache.invalidateUser(user.id);
+    audit('user.updated', {
+      actorId: me.id,
+      target: `user:${user.id}`,
+      changed: ['password'],
+      sessionsEnded,
+      tokensRevoked: 0,
+    });
+    return { sessionsEnded };
+  }
+
+  /** GET /api/me/sessions: the caller's live browser sessions, most recently seen first. */
+  async listSessions(me: AuthUser, page: ListRequest): Promise<Paged<SessionResponse>> {
+    const rows = await this.sessions.listLiveOf(me.id, cursorPosition(page.cursor), page.limit + 1);
+    return toPaged(
+      rows,
+      page.limit,
+      (s) => toSessionResponse(s, me.sessionId),
+      (s) => ({ at: s.lastSeenAt.toISOString(), id: s.id }),
+    );
+  }
+
+  /**
+   * DELETE /api/me/sessions/{id}: signs one of the caller's sessions out (this one too, if it
+   * is named); another person's session, or none, is 404 `session_not_found`.
+   */
+  async endOwnSession(me: AuthUser, sessionId: string): Promise<void> {
+    // A session's id is a SHA-256 in hex; anything else names no session, like a missing one.
+    const known =
+      /^[0-9a-f]{64}$/.test(sessionId) && (await this.sessions.endOneOf(me.id, sessionId));
+    if (!known) throw new NotFoundProblem('session');
+    this.credentials.forgetSession(sessionId);
+    audit('session.ended', { actorId: me.id, target: `user:${me.id}`, count: 1 });
+  }
+
+  /** DELETE /api/me/sessions: every session of the caller but this one; answers how many. */
+  async endOtherSessions(me: AuthUser): Promise<number> {
+    const ended = await this.sessions.endAllOf(me.id, me.sessionId);
+    this.cache.invalidateUser(me.id);
+    audit('session.ended', { actorId: me.id, target: `user:${me.id}`, count: ended });
+    return ended;
   }
 
   /** A user's tokens for an administrator; 404 for an unknown user. */
@@ -95,8 +176,12 @@ export class AccountsService {
     await this.unlock(await this.users.load(userId), admin.id);
   }
 
-  private async checkCurrentPassword(user: UserEntity, input: UpdateMeDto, ip: string) {
-    if (input.currentPassword === undefined) {
+  private async checkCurrentPassword(
+    user: UserEntity,
+    currentPassword: string | undefined,
+    ip: string,
+  ) {
+    if (currentPassword === undefined) {
       throw fieldProblem(
         'currentPassword',
         'required',
@@ -104,7 +189,7 @@ export class AccountsService {
       );
     }
     await this.throttle.registerAttempt(user.usernameKey, ip);
-    if (!(await this.passwords.verify(user.passwordHash, input.currentPassword))) {
+    if (!(await this.passwords.verify(user.passwordHash, currentPassword))) {
       audit('auth.login.failed', {
         actorId: user.id,
         target: `user:${user.id}`,

@@ -2,16 +2,22 @@ import type { AuthUser } from '../common/auth/auth-user';
 import type { AccessTokenEntity } from './entities/access-token.entity';
 import type { GroupEntity } from './entities/group.entity';
 import type { UserEntity } from './entities/user.entity';
+import type { SessionEntity } from './entities/session.entity';
 import type {
+  AccountResponse,
   GroupResponse,
   MeResponse,
+  SessionResponse,
   TokenResponse,
   UserResponse,
 } from './dto/auth-response.dto';
+import { describeBrowser } from './user-agent';
 
 // The response shapes (and their OpenAPI schemas) are in dto/auth-response.dto.ts.
 export type {
+  AccountResponse,
   GroupResponse,
+  SessionResponse,
   MeResponse,
   TokenResponse,
   UserResponse,
@@ -38,9 +44,23 @@ export function toAccountResponse(user: UserEntity): MeResponse {
   };
 }
 
-export function toUserResponse(user: UserEntity): UserResponse {
+/** The caller's own account as stored, for the Account screen. */
+export function toAccountDetails(user: UserEntity): AccountResponse {
   return {
     ...toAccountResponse(user),
+    email: user.email ?? null,
+    lastLoginAt: user.lastLoginAt?.toISOString() ?? null,
+    createdAt: user.createdAt.toISOString(),
+  };
+}
+
+/** `locked`: the account's sign-in throttle is holding it (LoginThrottleService.lockedAccounts). */
+export function toUserResponse(user: UserEntity, locked = false): UserResponse {
+  return {
+    ...toAccountResponse(user),
+    email: user.email ?? null,
+    lastLoginAt: user.lastLoginAt?.toISOString() ?? null,
+    locked,
     disabled: user.disabled,
     createdAt: user.createdAt.toISOString(),
     updatedAt: user.updatedAt.toISOString(),
@@ -60,5 +80,17 @@ export function toTokenResponse(token: AccessTokenEntity): TokenResponse {
     expiresAt: token.expiresAt?.toISOString() ?? null,
     lastUsedAt: token.lastUsedAt?.toISOString() ?? null,
     createdAt: token.createdAt.toISOString(),
+  };
+}
+
+export function toSessionResponse(session: SessionEntity, currentId?: string): SessionResponse {
+  return {
+    id: session.id,
+    current: session.id === currentId,
+    browser: describeBrowser(session.userAgent),
+    ip: session.ip,
+    userAgent: session.userAgent,
+    createdAt: session.createdAt.toISOString(),
+    lastSeenAt: session.lastSeenAt.toISOString(),
   };
 }

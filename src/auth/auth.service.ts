@@ -59,7 +59,8 @@ export class AuthService {
       );
     }
     await this.throttle.recordSuccess(username, context.ip);
-    const { secret } = await this.sessions.start(user.id, context.ip, context.userAgent);
+    const { secret, session } = await this.sessions.start(user.id, context.ip, context.userAgent);
+    await this.users.recordSignIn(user.id, session.createdAt);
     audit('auth.login.succeeded', {
       actorId: user.id,
       target: `user:${user.id}`,

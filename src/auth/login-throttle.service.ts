@@ -50,6 +50,22 @@ export class LoginThrottleService {
     }
   }
 
+  /**
+   * Which of these accounts (by username) the throttle holds now: as many failures as the limit
+   * within a window that has not ended, so their next sign-in would answer 429.
+   */
+  async lockedAccounts(usernames: string[], now = new Date()): Promise<Set<string>> {
+    if (usernames.length === 0) return new Set();
+    const keyOf = new Map(usernames.map((name) => [userKey(name), name]));
+    const rows = await this.rows.find([...keyOf.keys()]);
+    const locked = new Set<string>();
+    for (const row of rows) {
+      const live = row.windowStart.getTime() + this.windowMs > now.getTime();
+      if (live && row.failures >= this.config.loginMaxFailures) locked.add(keyOf.get(row.key)!);
+    }
+    return locked;
+  }
+
   /** Clears an account's counter (an administrator unlocks it); addresses keep theirs. */
   async clearAccount(username: string): Promise<void> {
     await this.rows.delete(userKey(username));

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../common/config/app-config';
 import type { Tx } from '../common/database/database';
+import type { CursorPosition } from '../common/http/pagination';
 import { SessionEntity } from './entities/session.entity';
 import { newSessionSecret, sha256Hex } from './secrets';
 import { SessionsRepository } from './store/sessions.repository';
@@ -72,6 +73,22 @@ export class SessionsService {
   /** When the session stops being valid if nothing touches it. */
   validUntil(session: SessionEntity): number {
     return Math.min(session.expiresAt.getTime(), session.lastSeenAt.getTime() + this.idleMs);
+  }
+
+  /** A user's live sessions, most recently seen first. */
+  listLiveOf(
+    userId: string,
+    after: CursorPosition | undefined,
+    limit: number,
+    now = new Date(),
+  ): Promise<SessionEntity[]> {
+    const seenSince = new Date(now.getTime() - this.idleMs);
+    return this.sessions.listOfUser(userId, { now, seenSince }, after, limit);
+  }
+
+  /** Ends one of a user's sessions; false when they have none with that id. */
+  endOneOf(userId: string, sessionId: string): Promise<boolean> {
+    return this.sessions.deleteOfUserById(userId, sessionId);
   }
 
   async end(sessionId: string): Promise<void> {

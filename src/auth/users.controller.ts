@@ -8,9 +8,8 @@ import { UuidParam } from '../common/http/uuid-param.pipe';
 import { Paged, parseListRequest } from '../common/http/pagination';
 import { ApiProblems, ApiResult } from '../common/openapi/api-result.decorator';
 import { UserList, UserResponse } from './dto/auth-response.dto';
-import { CreateUserDto, UpdateUserDto } from './dto/user.dto';
+import { CreateUserDto, ListUsersQueryDto, UpdateUserDto } from './dto/user.dto';
 import { UsersService } from './users.service';
-import { ListQueryDto } from '../common/http/list-query.dto';
 
 @ApiTags('users')
 @AdminOnly()
@@ -31,10 +30,12 @@ export class UsersController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'List users by username (admin)' })
+  @ApiOperation({
+    summary: 'List users by username, optionally those matching q (admin)',
+  })
   @ApiResult(UserList)
-  listUsers(@Query() query: ListQueryDto): Promise<Paged<UserResponse>> {
-    return this.users.list(parseListRequest(query));
+  listUsers(@Query() query: ListUsersQueryDto): Promise<Paged<UserResponse>> {
+    return this.users.list(parseListRequest(query), query.q);
   }
 
   @Get(':id')

@@ -13,6 +13,7 @@ import { toUserResponse, UserResponse } from './auth.mapper';
 import { CreateUserDto, UpdateUserDto, USERNAME_MESSAGE, USERNAME_PATTERN } from './dto/user.dto';
 import { UserEntity } from './entities/user.entity';
 import { GroupsService } from './groups.service';
+import { LoginThrottleService } from './login-throttle.service';
 import { PasswordService } from './password.service';
 import { newPassword } from './secrets';
 import { SessionsRepository } from './store/sessions.repository';
@@ -29,6 +30,7 @@ export class UsersService {
     private readonly groups: GroupsService,
     private readonly passwords: PasswordService,
     private readonly cache: AuthCache,
+    private readonly throttle: LoginThrottleService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -48,7 +50,13 @@ export class UsersService {
   }
 
   async get(id: string): Promise<UserResponse> {
-    return toUserResponse(await this.load(id));
+    return this.respond(await this.load(id));
+  }
+
+  /** The user as the users API answers them, with whether the sign-in throttle holds them. */
+  private async respond(user: UserEntity): Promise<UserResponse> {
+    const locked = await this.throttle.lockedAccounts([user.usernameKey]);
+    return toUserResponse(user, locked.has(user.usernameKey));
   }
 
   /** `actorId`: the administrator creating the account; null for the CLI and the bootstrap. */
@@ -72,6 +80,8 @@ export class UsersService {
       username,
       usernameKey: username,
       displayName: input.displayName ?? username,
+      email: input.email ?? null,
+      lastLoginAt: null,
       passwordHash: await this.passwords.hash(input.password),
       role: input.role,
       disabled: false,
@@ -95,13 +105,20 @@ export class UsersService {
       role: saved.role,
       groups: groups.map((g) => g.name).sort(),
     });
-    return new Created(toUserResponse(saved), locationOf('users', saved.id));
+    return new Created(await this.respond(saved), locationOf('users', saved.id));
   }
 
-  async list(page: ListRequest): Promise<Paged<UserResponse>> {
+  /** `filter`: only users whose username, display name or email contains it. */
+  async list(page: ListRequest, filter?: string): Promise<Paged<UserResponse>> {
     const after = page.cursor ? cursorString(page.cursor, 'after') : undefined;
-    const rows = await this.users.listByUsername(after, page.limit + 1);
-    return toPaged(rows, page.limit, toUserResponse, (u) => ({ after: u.username }));
+    const rows = await this.users.listByUsername(after, page.limit + 1, filter?.trim());
+    const locked = await this.throttle.lockedAccounts(rows.map((u) => u.usernameKey));
+    return toPaged(
+      rows,
+      page.limit,
+      (u) => toUserResponse(u, locked.has(u.usernameKey)),
+      (u) => ({ after: u.username }),
+    );
   }
 
   /** `actorId`: the administrator making the change; null for the CLI. */
@@ -118,6 +135,7 @@ export class UsersService {
     if (input.groups !== undefined) user.groups = await this.groups.resolveNames(input.groups);
     if (input.role !== undefined) user.role = input.role;
     if (input.displayName !== undefined) user.displayName = input.displayName;
+    if (input.email !== undefined) user.email = input.email;
     if (input.disabled !== undefined) user.disabled = input.disabled;
     if (input.password !== undefined) user.passwordHash = await this.passwords.hash(input.password);
     user.updatedAt = new Date();
@@ -144,7 +162,12 @@ export class UsersService {
       ...(input.disabled !== undefined ? { disabled: input.disabled } : {}),
       ...(input.groups !== undefined ? { groups: user.groups.map((g) => g.name).sort() } : {}),
     });
-    return toUserResponse(user);
+    return this.respond(user);
+  }
+
+  /** Notes a successful sign-in on the account (the users screen shows it). */
+  recordSignIn(id: string, at = new Date()): Promise<void> {
+    return this.users.recordSignIn(id, at);
   }
 
   /** The CLI's commands name the account by username. */

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { consoleContentSecurityPolicy } from '../common/http/security-headers';
 import { Problem } from '../common/problems/problem';
 import { findFile, IMMUTABLE, REVALIDATE, sendFile } from './console-files';
-import { isConsoleRoute } from './console-routes';
+import { isBrowserFallback, isConsoleRoute } from './console-routes';
 import { CONSOLE_DIR } from './console.tokens';
 
 const CSP = consoleContentSecurityPolicy();
@@ -13,7 +13,9 @@ const CSP = consoleContentSecurityPolicy();
 /**
  * Serves the built console (dist/console/public): `/assets/*` (content-hashed names, cached
  * for a year), the few root files Vite copies from console/public, and index.html for every
- * console route. Anything else falls through to the API's routes, and so to its 404 problem.
+ * console route, and for any other address a browser navigates to outside the server's roots
+ * (the console says "Not found" or opens the page). Anything else falls through to the API's
+ * routes, and so to its 404 problem.
  */
 @Injectable()
 export class ConsoleMiddleware implements NestMiddleware {
@@ -30,6 +32,7 @@ export class ConsoleMiddleware implements NestMiddleware {
     const rootFile = /^\/[^/]+$/.test(path) ? await findFile(this.dir, path.slice(1)) : null;
     if (rootFile && !rootFile.endsWith('index.html'))
       return sendFile(req, res, rootFile, REVALIDATE);
+    if (isBrowserFallback(path, req.get('accept'))) return this.sendIndex(req, res);
     next();
   }
 

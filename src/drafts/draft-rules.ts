@@ -12,14 +12,31 @@ import { FieldProblems } from '../common/problems/problem';
 import { DRAFT_SERVER_MEMBERS } from './drafts.mapper';
 import type { PutDraftBody } from './dto/put-draft.dto';
 
-export const DRAFT_KEY_MAX_LENGTH = 200;
+/** `page:` and the longest slug (255 characters) fit, with room for a client's own prefix. */
+export const DRAFT_KEY_MAX_LENGTH = 300;
 export const DRAFT_TITLE_MAX_LENGTH = 500;
-const KEY_PATTERN = /^[A-Za-z0-9\-_.:/]+$/;
+/** Letters (and their combining marks) and digits of any script, as in a slug, and `-_.:/`. */
+const KEY_PATTERN = /^[\p{L}\p{M}\p{N}\-_.:/]+$/u;
 export const KEY_RULE = `A draft key is 1-${DRAFT_KEY_MAX_LENGTH} characters of letters, digits, "-", "_", ".", ":" and "/".`;
 
-/** The key rule: 1-200 characters of letters, digits and `-_.:/` (case-sensitive). */
+/**
+ * A key as sent (a path's segments, already percent-decoded): NFC, so `page:team/über-uns`
+ * typed with a combining diaeresis is the same draft as the page API's NFC slug. Case stays.
+ */
+export function normaliseDraftKey(key: string): string {
+  return key.normalize('NFC');
+}
+
+/** The key rule: 1-300 characters of letters, digits and `-_.:/` (case-sensitive). */
 export function isDraftKey(key: string): boolean {
-  return key.length > 0 && key.length <= DRAFT_KEY_MAX_LENGTH && KEY_PATTERN.test(key);
+  const length = [...key].length;
+  return length > 0 && length <= DRAFT_KEY_MAX_LENGTH && KEY_PATTERN.test(key);
+}
+
+/** The draft's URL path: each segment percent-encoded, so a Location header stays ASCII. */
+export function draftPath(key: string): string {
+  const segment = (s: string) => encodeURIComponent(s).replace(/%3A/g, ':');
+  return `/api/drafts/${key.split('/').map(segment).join('/')}`;
 }
 
 /**
@@ -28,7 +45,9 @@ export function isDraftKey(key: string): boolean {
  * would turn the segments into one comma-joined string.
  */
 export const DraftKey = createParamDecorator((_data: unknown, context: ExecutionContext) => {
-  const key = joinSlugParam(context.switchToHttp().getRequest<Request>().params.key);
+  const key = normaliseDraftKey(
+    joinSlugParam(context.switchToHttp().getRequest<Request>().params.key),
+  );
   if (!isDraftKey(key)) {
     throw new FieldProblems([{ field: 'key', code: 'invalid_key', message: KEY_RULE }]);
   }
@@ -46,7 +65,7 @@ export class DraftKeyInBody implements NestInterceptor {
     const req = context.switchToHttp().getRequest<Request>();
     const body: unknown = req.body;
     if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
-      (body as Record<string, unknown>).key = joinSlugParam(req.params.key);
+      (body as Record<string, unknown>).key = normaliseDraftKey(joinSlugParam(req.params.key));
     }
     return next.handle();
   }

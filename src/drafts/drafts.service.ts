@@ -6,7 +6,8 @@ import { Created } from '../common/http/created';
 import { isUniqueViolation } from '../common/database/unique-violation';
 import { cursorPosition, Paged, ListRequest, toPaged } from '../common/http/pagination';
 import { NotFoundProblem, PayloadTooLargeProblem } from '../common/problems/problem';
-import { draftDocument } from './draft-rules';
+import { overLimitSentence } from '../common/text/byte-size';
+import { draftDocument, draftPath } from './draft-rules';
 import { DraftResponse, DraftSummary, toDraftResponse, toDraftSummary } from './drafts.mapper';
 import { DraftsRepository } from './drafts.repository';
 import { PutDraftBody } from './dto/put-draft.dto';
@@ -34,14 +35,7 @@ export class DraftsService {
   ): Promise<DraftResponse | Created<DraftResponse>> {
     const { key } = input;
     const { document, title, size } = draftDocument(input);
-    const max = this.config.draftMaxBytes;
-    if (size > max) {
-      throw new PayloadTooLargeProblem(
-        'draft_too_large',
-        `A draft may be at most ${max} bytes of JSON; this one is ${size}.`,
-        { maxBytes: max },
-      );
-    }
+    this.assertSize(document, size);
     const existing = await this.drafts.find(owner.id, key);
     if (existing) return toDraftResponse(await this.replace(existing, document, title, size, now));
     const draft = Object.assign(new DraftEntity(), {
@@ -57,7 +51,7 @@ export class DraftsService {
     try {
       await this.drafts.insert(draft);
       // The key's characters are all safe in a URL path.
-      return new Created(toDraftResponse(draft), `/api/drafts/${key}`);
+      return new Created(toDraftResponse(draft), draftPath(key));
     } catch (error) {
       // Two first saves of the same key raced: the other one created it, so this one replaces it.
       if (!isUniqueViolation(error)) throw error;
@@ -82,6 +76,30 @@ export class DraftsService {
       at: d.updatedAt.toISOString(),
       id: d.id,
     }));
+  }
+
+  /**
+   * A draft's text may be as long as a page's (PAGE_MAX_BYTES: the same 413 `page_too_large`
+   * the page's save would get, so an editor learns it while typing), and the whole stored
+   * document at most DRAFT_MAX_BYTES (the text, the base it started from, the editor's members).
+   */
+  private assertSize(document: Record<string, unknown>, size: number): void {
+    const content = typeof document.content === 'string' ? document.content : '';
+    const contentBytes = Buffer.byteLength(content, 'utf8');
+    const pageMax = this.config.pageMaxBytes;
+    if (contentBytes > pageMax) {
+      throw new PayloadTooLargeProblem(
+        'page_too_large',
+        overLimitSentence('page', contentBytes, pageMax),
+        { limit: pageMax },
+      );
+    }
+    const max = this.config.draftMaxBytes;
+    if (size > max) {
+      throw new PayloadTooLargeProblem('draft_too_large', overLimitSentence('draft', size, max), {
+        maxBytes: max,
+      });
+    }
   }
 
   private async replace(

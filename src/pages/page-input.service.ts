@@ -1,3 +1,4 @@
+import { overLimitSentence } from '../common/text/byte-size';
 import { Inject, Injectable } from '@nestjs/common';
 import { GroupsService } from '../auth/groups.service';
 import { UsersService } from '../auth/users.service';
@@ -75,10 +76,11 @@ export class PageInputService {
   ) {}
 
   assertContentSize(content: string): void {
-    if (Buffer.byteLength(content, 'utf8') > this.config.pageMaxBytes) {
+    const bytes = Buffer.byteLength(content, 'utf8');
+    if (bytes > this.config.pageMaxBytes) {
       throw new PayloadTooLargeProblem(
         'page_too_large',
-        `Page content may be at most ${this.config.pageMaxBytes} bytes.`,
+        overLimitSentence('page', bytes, this.config.pageMaxBytes),
         { limit: this.config.pageMaxBytes },
       );
     }

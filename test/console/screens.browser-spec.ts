@@ -122,6 +122,27 @@ const SCREENS: Screen[] = [
     },
   },
   {
+    name: 'account',
+    open: async (page) => {
+      await page.goto('/account');
+      await page.getByRole('region', { name: 'Sessions' }).getByText('This session').waitFor();
+    },
+  },
+  {
+    name: 'my-drafts',
+    open: async (page) => {
+      await page.goto('/drafts');
+      await page.getByRole('table', { name: 'My drafts' }).getByRole('row').nth(1).waitFor();
+    },
+  },
+  {
+    name: 'not-found',
+    open: async (page) => {
+      await page.goto('/guides/release-train');
+      await page.getByRole('heading', { name: 'Not found' }).waitFor();
+    },
+  },
+  {
     name: 'admin-import',
     open: async (page) => {
       await page.goto('/admin/import');
@@ -227,6 +248,11 @@ describe('console screens (desktop and phone, axe-core)', () => {
       content: 'The tools we use every day: an editor, a terminal and kb.',
     });
     await app.as.admin.post('/api/tokens').send({ name: 'ci-import', scope: 'editor' }).expect(201);
+    // Unsaved work for "My drafts".
+    await app.as.admin
+      .put('/api/drafts/page:handbook/onboarding')
+      .send({ title: 'Onboarding', content: 'Welcome aboard, again.', baseRevision: 1 })
+      .expect(201);
     // Something in the bin for the workspace's Bin screen.
     await app.as.editor
       .post('/api/pages')

@@ -3,7 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync } from 'node:zlib';
 import { createTestApp, TestApp } from '../support/test-app';
-import { problem } from '../support/problems';
+import { problem, PROBLEM_CONTENT_TYPE } from '../support/problems';
+import { SERVER_ROOTS } from '../../src/console/console-routes';
+import { inspectRoutes } from '../../src/common/http/route-inventory';
+
+/** What Chromium sends when a person types an address or follows a link. */
+const BROWSER_ACCEPT =
+  'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';
 
 const INDEX =
   '<!doctype html><html><head><script type="module" src="/assets/app-abc123.js"></script></head><body><div id="root"></div></body></html>';
@@ -35,6 +41,9 @@ describe('console: static files, index.html fallback, headers', () => {
     '/tags/ops',
     '/admin/import',
     '/search',
+    '/drafts',
+    '/account',
+    '/wiki',
   ])(
     'answers index.html for the console route %s, revalidated, under the strict CSP',
     async (path) => {
@@ -101,6 +110,60 @@ describe('console: static files, index.html fallback, headers', () => {
     // Only GET and HEAD fall back to the console.
     const post = await t.http().post('/wiki/a').expect(404);
     expect(post.body).toEqual(problem(404, 'route_not_found'));
+  });
+});
+
+describe('console: browser navigation outside the API', () => {
+  let t: TestApp;
+  const dir = mkdtempSync(join(tmpdir(), 'kb-console-'));
+
+  beforeAll(async () => {
+    writeFileSync(join(dir, 'index.html'), INDEX);
+    t = await createTestApp({ KB_CONSOLE_DIR: dir });
+  });
+  afterAll(async () => {
+    await t.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it.each(['/handbook/index', '/team/%C3%BCber-uns', '/not-a-console-route', '/a/b/c/d'])(
+    'answers a browser at %s with the console (it says "Not found" or opens the page)',
+    async (path) => {
+      const res = await t.http().get(path).set('Accept', BROWSER_ACCEPT).expect(200);
+      expect(res.text).toBe(INDEX);
+      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(res.headers['cache-control']).toBe('no-cache');
+      expect(res.headers['content-security-policy']).toContain("script-src 'self';");
+    },
+  );
+
+  it.each([undefined, 'application/json', 'application/problem+json', '*/*', 'text/html;q=0'])(
+    'keeps the 404 problem for an API client (Accept %p)',
+    async (accept) => {
+      const req = t.http().get('/handbook/index');
+      if (accept !== undefined) req.set('Accept', accept);
+      const res = await req.expect(404);
+      expect(res.headers['content-type']).toMatch(PROBLEM_CONTENT_TYPE);
+      expect(res.body).toEqual(problem(404, 'route_not_found'));
+    },
+  );
+
+  it("keeps the server roots the server's, even for a browser", async () => {
+    const api = await t.http().get('/api/nope').set('Accept', BROWSER_ACCEPT).expect(404);
+    expect(api.headers['content-type']).toMatch(PROBLEM_CONTENT_TYPE);
+    expect(api.body).toEqual(problem(404, 'route_not_found'));
+    await t.http().get('/api/pages').set('Accept', BROWSER_ACCEPT).expect(401);
+    await t.http().get('/healthz').set('Accept', BROWSER_ACCEPT).expect(200, { status: 'ok' });
+    const auth = await t.http().get('/auth/nope').set('Accept', BROWSER_ACCEPT).expect(404);
+    expect(auth.body).toEqual(problem(404, 'route_not_found'));
+    const post = await t.http().post('/handbook/index').set('Accept', BROWSER_ACCEPT);
+    expect(post.status).toBe(404);
+    expect(post.body).toEqual(problem(404, 'route_not_found'));
+  });
+
+  it('starts every route kb declares under a server root, so none is ever shadowed', () => {
+    const roots = new Set(inspectRoutes(t.app).map((r) => r.path.split('/')[1]));
+    expect([...roots].filter((root) => !SERVER_ROOTS.includes(root))).toEqual([]);
   });
 });
 

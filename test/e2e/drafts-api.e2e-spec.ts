@@ -145,9 +145,15 @@ describe('drafts API', () => {
   });
 
   it('refuses bad keys with a field problem on key (422)', async () => {
-    const long = 'k'.repeat(200);
+    const long = 'k'.repeat(300);
     await editor.put(`/api/drafts/${long}`).send({ content: 'x' }).expect(201);
-    for (const bad of ['has%20space', 'tilde~', 'k'.repeat(201), 'caf%C3%A9', 'semi%3Bcolon']) {
+    for (const bad of [
+      'has%20space',
+      'tilde~',
+      'k'.repeat(301),
+      'semi%3Bcolon',
+      'emoji%F0%9F%98%80',
+    ]) {
       for (const res of [
         await editor.get(`/api/drafts/${bad}`),
         await editor.put(`/api/drafts/${bad}`).send({ content: 'x' }),
@@ -235,25 +241,101 @@ describe('drafts API', () => {
     expect(await rows()).toEqual([]);
   });
 
-  it('enforces DRAFT_MAX_BYTES on the stored JSON (413) and keeps the old draft', async () => {
-    const max = t.config.draftMaxBytes;
-    const envelope = Buffer.byteLength(JSON.stringify({ content: '' }));
-    const exact = 'x'.repeat(max - envelope);
-    await editor.put('/api/drafts/big').send({ content: exact }).expect(201);
-    const over = await editor
-      .put('/api/drafts/big')
-      .send({ content: exact + 'x' })
-      .expect(413);
-    expect(over.body).toEqual(problem(413, 'draft_too_large', { maxBytes: max }));
-    // Multi-byte characters count as their UTF-8 bytes.
-    const multi = await editor
-      .put('/api/drafts/multi')
-      .send({ content: 'é'.repeat(Math.ceil((max - envelope) / 2) + 1) })
-      .expect(413);
-    expect(multi.body).toEqual(problem(413, 'draft_too_large', { maxBytes: max }));
-    expect(await rows()).toEqual([
-      { user_id: editor.user!.id, draft_key: 'big', title: null, size: max },
+  it('keeps drafts of every page a person may edit, whatever its script (page:<slug>)', async () => {
+    const slug = 'team/über-uns/日本語/ελληνικά';
+    const path = `/api/drafts/${encodeURI(`page:${slug}`)}`;
+    const created = await editor
+      .put(path)
+      .send({ content: 'Hallo', title: 'Über uns' })
+      .expect(201);
+    expect(created.headers.location).toBe(path);
+    expect(created.body).toMatchObject({ key: `page:${slug}`, content: 'Hallo' });
+    // The same key typed decomposed (u + combining diaeresis) is the same draft (NFC).
+    const decomposed = `/api/drafts/${encodeURI(`page:${slug.normalize('NFD')}`)}`;
+    expect((await editor.get(decomposed).expect(200)).body.content).toBe('Hallo');
+    await editor.put(decomposed).send({ content: 'Hallo Welt', title: 'Über uns' }).expect(200);
+    expect((await editor.get(path).expect(200)).body.content).toBe('Hallo Welt');
+    expect((await editor.get('/api/drafts').expect(200)).body.items).toEqual([
+      expect.objectContaining({ key: `page:${slug}`, title: 'Über uns' }),
     ]);
+    // Case still matters, as for ASCII keys.
+    await editor.get(`/api/drafts/${encodeURI('page:team/Über-uns/日本語/ελληνικά')}`).expect(404);
+    // The longest slug the page API accepts fits, behind `page:`.
+    const longest = Array.from({ length: 17 }, () => 'ü'.repeat(14)).join('/');
+    expect([...longest].length).toBeLessThanOrEqual(255);
+    await editor
+      .put(`/api/drafts/${encodeURI(`page:${longest}`)}`)
+      .send({ content: 'x' })
+      .expect(201);
+    await editor.delete(path).expect(204);
+    expect((await rows()).map((r) => r.draft_key)).toEqual([`page:${longest}`]);
+  });
+
+  it('keeps a draft as large as the largest page plus its base (DRAFT_MAX_BYTES, 413 in words)', async () => {
+    const pageMax = t.config.pageMaxBytes;
+    const max = t.config.draftMaxBytes;
+    expect(max).toBeGreaterThanOrEqual(2 * pageMax);
+    const page = 'x'.repeat(pageMax);
+    await editor.put('/api/drafts/big').send({ content: page, base: page }).expect(201);
+    // The text may be as long as a page: one byte more is the page's own 413, in words.
+    const overPage = await editor
+      .put('/api/drafts/big')
+      .send({ content: 'x'.repeat(Math.round(3.1 * 1024 * 1024)) })
+      .expect(413);
+    expect(overPage.body).toEqual(
+      problem(413, 'page_too_large', {
+        limit: pageMax,
+        detail: 'This page holds 3.1 MiB; a page may hold at most 2 MiB.',
+      }),
+    );
+    const justOver = await editor
+      .put('/api/drafts/big')
+      .send({ content: 'é'.repeat(pageMax / 2) + 'x' })
+      .expect(413);
+    expect(justOver.body.detail).toBe(
+      'This page holds more than 2 MiB; a page may hold at most 2 MiB.',
+    );
+    // The whole stored document (text, base, the editor's members) within DRAFT_MAX_BYTES.
+    const envelope = Buffer.byteLength(JSON.stringify({ content: '', a: '', b: '', c: '' }));
+    const rest = max - envelope - 2 * pageMax;
+    await editor
+      .put('/api/drafts/whole')
+      .send({ content: '', a: page, b: page, c: 'y'.repeat(rest) })
+      .expect(201);
+    const over = await editor
+      .put('/api/drafts/whole')
+      .send({ content: 'z', a: page, b: page, c: 'y'.repeat(rest) })
+      .expect(413);
+    expect(over.body).toEqual(
+      problem(413, 'draft_too_large', {
+        maxBytes: max,
+        detail: 'This draft holds more than 4.5 MiB; a draft may hold at most 4.5 MiB.',
+      }),
+    );
+    expect(await rows()).toEqual([
+      { user_id: editor.user!.id, draft_key: 'big', title: null, size: expect.any(Number) },
+      { user_id: editor.user!.id, draft_key: 'whole', title: null, size: max },
+    ]);
+    expect((await editor.get('/api/drafts/whole').expect(200)).body.content).toBe('');
+  });
+
+  it('refuses more than 1,000 JSON members quickly, as the page routes do (413)', async () => {
+    const fields = Object.fromEntries(Array.from({ length: 900 }, (_, i) => [`m${i}`, i]));
+    await editor.put('/api/drafts/members').send({ content: 'x', fields }).expect(201);
+    const many = JSON.stringify({
+      content: 'y',
+      ...Object.fromEntries(Array.from({ length: 100_000 }, (_, i) => [`m${i}`, i])),
+    });
+    const started = Date.now();
+    const res = await editor
+      .put('/api/drafts/members')
+      .set('Content-Type', 'application/json')
+      .send(many)
+      .expect(413);
+    // Reading it whole took ~1 s of the event loop; refused by the byte scan it is a few ms.
+    expect(Date.now() - started).toBeLessThan(400);
+    expect(res.body).toEqual(problem(413, 'too_many_members', { limit: 1000 }));
+    expect((await editor.get('/api/drafts/members').expect(200)).body.content).toBe('x');
   });
 
   it('lists only the caller’s drafts, newest first, paged', async () => {

@@ -440,6 +440,23 @@ describe('a client generated from the OpenAPI document', () => {
     // Self-service and an administrator's hold on someone else's credentials.
     const renamed = await grace.PATCH('/api/me', { body: { displayName: 'Rear Admiral Hopper' } });
     expect(renamed.data?.displayName).toBe('Rear Admiral Hopper');
+    const account = await grace.GET('/api/me/account', {});
+    expect(account.data).toMatchObject({ username: 'grace', email: null });
+    const graceElsewhere = await createGraceClient();
+    const graceSessions = await grace.GET('/api/me/sessions', {});
+    expect(graceSessions.data?.items.map((s) => s.current).sort()).toEqual([false, true]);
+    const other = graceSessions.data!.items.find((s) => !s.current)!;
+    const endedOne = await grace.DELETE('/api/me/sessions/{id}', {
+      params: { path: { id: other.id } },
+    });
+    expect(endedOne.response.status).toBe(204);
+    expect((await graceElsewhere.GET('/api/me', {})).response.status).toBe(401);
+    await createGraceClient();
+    expect((await grace.DELETE('/api/me/sessions', {})).response.status).toBe(204);
+    const newPassword = await grace.POST('/api/me/password', {
+      body: { currentPassword: 'long-password', newPassword: 'a longer password' },
+    });
+    expect(newPassword.data).toEqual({ sessionsEnded: 0 });
     const graceToken = await grace.POST('/api/tokens', { body: { name: 'grace-ci' } });
     const graceTokens = await session.GET('/api/users/{id}/tokens', { params: userId });
     expect(graceTokens.data?.items.map((i) => i.id)).toEqual([graceToken.data!.id]);

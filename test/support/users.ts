@@ -89,12 +89,15 @@ export function anonymous(t: TestApp): Client {
   return new Client(t);
 }
 
-export async function login(t: TestApp, user: TestUser): Promise<Client> {
-  const res = await t
-    .http()
-    .post('/auth/login')
-    .send({ username: user.username, password: user.password })
-    .expect(200);
+/** Signs `user` in with a browser session; `userAgent` names the browser the session records. */
+export async function login(
+  t: TestApp,
+  user: TestUser,
+  options: { userAgent?: string } = {},
+): Promise<Client> {
+  const req = t.http().post('/auth/login');
+  if (options.userAgent) req.set('User-Agent', options.userAgent);
+  const res = await req.send({ username: user.username, password: user.password }).expect(200);
   const setCookie = ([] as string[]).concat(res.headers['set-cookie'] ?? []);
   const cookie = setCookie.map((c) => c.split(';')[0]).find((c) => c.startsWith('kb_session='));
   if (!cookie) throw new Error('login set no session cookie');

@@ -101,8 +101,77 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Change your display name or password (with currentPassword; ends your other sessions), or revoke all your tokens */
+        /** Change your display name, email or password (with currentPassword; ends your other sessions), or revoke all your tokens */
         patch: operations["updateMe"];
+        trace?: never;
+    };
+    "/api/me/account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's account as stored: display name, email, last sign-in */
+        get: operations["getAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Change your password: the current one is checked like a sign-in (throttled); every other session of yours ends */
+        post: operations["changePassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your browser sessions (browser, address, last seen), most recently seen first */
+        get: operations["listSessions"];
+        put?: never;
+        post?: never;
+        /** Sign out everywhere else: end every session of yours but this one */
+        delete: operations["endOtherSessions"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Sign one of your sessions out; another person's (or no) session is 404 */
+        delete: operations["endSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/users": {
@@ -112,7 +181,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List users by username (admin) */
+        /** List users by username, optionally those matching q (admin) */
         get: operations["listUsers"];
         put?: never;
         /** Create a user (admin) */
@@ -1095,14 +1164,72 @@ export interface components {
             username: string;
             password: string;
         };
+        AccountResponse: {
+            /** Format: uuid */
+            id: string;
+            /** @example ada */
+            username: string;
+            /** @example Ada Lovelace */
+            displayName: string;
+            /** @description The caller's role, narrowed by a token's scope. */
+            role: components["schemas"]["Role"];
+            /** @description Group names. */
+            groups: string[];
+            /** @example ada@example.com */
+            email: string | null;
+            /**
+             * Format: date-time
+             * @description The last sign-in; null: none known.
+             */
+            lastLoginAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
         UpdateMeDto: {
             displayName?: string;
+            /**
+             * @description an email address; null clears it
+             * @example ada@example.com
+             */
+            email?: string | null;
             /** @description a new password; needs currentPassword. Ends your other browser sessions (this one stays signed in). */
             password?: string;
             /** @description your present password; required with password (422 when missing or wrong) */
             currentPassword?: string;
             /** @description true: revoke every personal access token you have */
             revokeTokens?: boolean;
+        };
+        PasswordChangedResponse: {
+            /** @description Your other browser sessions that were ended. */
+            sessionsEnded: number;
+        };
+        ChangePasswordDto: {
+            /** @description your present password (422 wrong_password when wrong; counts as a sign-in attempt) */
+            currentPassword: string;
+            newPassword: string;
+        };
+        SessionResponse: {
+            /** @description Names the session in DELETE /api/me/sessions/{id} (not its cookie: it signs nobody in). */
+            id: string;
+            /** @description The session making this request. */
+            current: boolean;
+            /**
+             * @description Read from the User-Agent at sign-in.
+             * @example Chrome on Linux
+             */
+            browser: string;
+            /** @example 203.0.113.7 */
+            ip: string | null;
+            userAgent: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            lastSeenAt: string;
+        };
+        SessionList: {
+            items: components["schemas"]["SessionResponse"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            nextCursor: string | null;
         };
         UserResponse: {
             /** Format: uuid */
@@ -1115,6 +1242,15 @@ export interface components {
             role: components["schemas"]["Role"];
             /** @description Group names. */
             groups: string[];
+            /** @example ada@example.com */
+            email: string | null;
+            /**
+             * Format: date-time
+             * @description The last sign-in; null: none known.
+             */
+            lastLoginAt: string | null;
+            /** @description Too many failed sign-ins: the account cannot sign in until its window ends or an administrator unlocks it (POST /api/users/{id}/unlock). */
+            locked: boolean;
             /** @description A disabled account cannot sign in; its tokens stop working. */
             disabled: boolean;
             /** Format: date-time */
@@ -1132,6 +1268,11 @@ export interface components {
             /** @enum {string} */
             role: "reader" | "editor" | "admin";
             displayName?: string;
+            /**
+             * @description an email address; null clears it
+             * @example ada@example.com
+             */
+            email?: string | null;
             /** @description group names; each must exist */
             groups?: string[];
         };
@@ -1146,6 +1287,11 @@ export interface components {
             groups?: string[];
             disabled?: boolean;
             displayName?: string;
+            /**
+             * @description an email address; null clears it
+             * @example ada@example.com
+             */
+            email?: string | null;
             password?: string;
         };
         TokenResponse: {
@@ -2465,6 +2611,152 @@ export interface operations {
             default: components["responses"]["UnexpectedError"];
         };
     };
+    getAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    changePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangePasswordDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasswordChangedResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    listSessions: {
+        parameters: {
+            query?: {
+                /** @description default 20 */
+                limit?: number;
+                /** @description nextCursor from the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    endOtherSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    endSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id kb gave the resource (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
     listUsers: {
         parameters: {
             query?: {
@@ -2472,6 +2764,8 @@ export interface operations {
                 limit?: number;
                 /** @description nextCursor from the previous page */
                 cursor?: string;
+                /** @description only users whose username, display name or email contains this (any case) */
+                q?: string;
             };
             header?: never;
             path?: never;

@@ -20,15 +20,3 @@ export function RouteError() {
     </div>
   );
 }
-
-export function NotFoundScreen() {
-  return (
-    <div className="screen screen--narrow">
-      <h1 className="screen__title">Nothing here</h1>
-      <p className="screen__lead">This address is not a screen of kb.</p>
-      <Link to="/" className="button">
-        Go home
-      </Link>
-    </div>
-  );
-}

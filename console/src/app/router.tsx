@@ -1,10 +1,11 @@
-import { createBrowserRouter, type RouteObject } from 'react-router';
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { LoginScreen } from '../features/auth/components/login-screen';
 import { adminRoutes } from '../features/admin/routes';
 import { HomeScreen } from '../features/pages/components/home-screen';
 import { PageScreen } from '../features/pages/components/page-screen';
 import { AppShell } from './layout/app-shell';
-import { NotFoundScreen, RouteError } from './route-error';
+import { NotFoundScreen } from '../features/pages/components/not-found-screen';
+import { RouteError } from './route-error';
 
 /** A screen loaded on first use: a chunk of its own, out of the sign-in-and-read bundle. */
 const lazyScreen =
@@ -12,8 +13,10 @@ const lazyScreen =
   async () => ({ Component: (await load()).default });
 
 /**
- * Console URLs. The server answers index.html for exactly these prefixes
- * (src/console/console-routes.ts); `/wiki/<slug>` is the canonical address of a page.
+ * Console URLs. The server answers index.html for these prefixes (src/console/console-routes.ts)
+ * and for any address a browser navigates to outside the API, which the last route answers
+ * (a page address without `/wiki` opens the page; anything else is "Not found");
+ * `/wiki/<slug>` is the canonical address of a page.
  */
 const routes: RouteObject[] = [
   { path: '/login', Component: LoginScreen, errorElement: <RouteError /> },
@@ -63,6 +66,16 @@ const routes: RouteObject[] = [
             path: 'tokens',
             lazy: lazyScreen(() => import('../features/tokens/components/tokens-screen')),
           },
+          {
+            path: 'drafts',
+            lazy: lazyScreen(() => import('../features/drafts/components/drafts-screen')),
+          },
+          {
+            path: 'account',
+            lazy: lazyScreen(() => import('../features/account/components/account-screen')),
+          },
+          // `/wiki` alone, the prefix without a page: the home screen lists them.
+          { path: 'wiki', element: <Navigate to="/" replace /> },
           ...adminRoutes,
           { path: '*', Component: NotFoundScreen },
         ],

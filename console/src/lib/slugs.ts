@@ -18,6 +18,8 @@ export const paths = {
   tags: () => '/tags',
   notifications: () => '/notifications',
   tokens: () => '/tokens',
+  drafts: () => '/drafts',
+  account: () => '/account',
 };
 
 /** The slug of a `/wiki/*`-style splat as the router hands it (already decoded). */

@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsString, Length } from 'class-validator';
+import { IsEmail, IsOptional, IsString, Length, MaxLength } from 'class-validator';
 import { Optional } from '../../common/problems/optional';
 import { IsSafeText } from '../../common/text/safe-text';
 
@@ -30,5 +30,22 @@ export function NewPasswordField(description?: string): PropertyDecorator {
     Optional(),
     IsString(),
     Length(8, 256),
+  );
+}
+
+/** An optional email address (254 characters at most, RFC 5321); `null` clears it. */
+export function EmailField(): PropertyDecorator {
+  return stacked(
+    ApiPropertyOptional({
+      type: String,
+      nullable: true,
+      maxLength: 254,
+      example: 'ada@example.com',
+      description: 'an email address; null clears it',
+    }),
+    IsOptional(),
+    IsString(),
+    MaxLength(254),
+    IsEmail({}, { message: 'email must be an email address, such as ada@example.com' }),
   );
 }

@@ -36,7 +36,31 @@ export class MeResponse {
   groups: string[];
 }
 
+/** GET /api/me/account: the caller's own account as stored (what the Account screen edits). */
+export class AccountResponse extends MeResponse {
+  @ApiProperty({ type: String, nullable: true, example: 'ada@example.com' })
+  email: string | null;
+
+  @ApiProperty({ ...DATE_TIME, nullable: true, description: 'The last sign-in; null: none known.' })
+  lastLoginAt: string | null;
+
+  @ApiProperty(DATE_TIME)
+  createdAt: string;
+}
+
 export class UserResponse extends MeResponse {
+  @ApiProperty({ type: String, nullable: true, example: 'ada@example.com' })
+  email: string | null;
+
+  @ApiProperty({ ...DATE_TIME, nullable: true, description: 'The last sign-in; null: none known.' })
+  lastLoginAt: string | null;
+
+  @ApiProperty({
+    description:
+      'Too many failed sign-ins: the account cannot sign in until its window ends or an administrator unlocks it (POST /api/users/{id}/unlock).',
+  })
+  locked: boolean;
+
   @ApiProperty({ description: 'A disabled account cannot sign in; its tokens stop working.' })
   disabled: boolean;
 
@@ -93,4 +117,39 @@ export class CreatedTokenResponse extends TokenResponse {
       'The secret (`kb_pat_...`), shown only in this answer: send it as `Authorization: Bearer <token>`.',
   })
   token: string;
+}
+
+/** One of the caller's browser sessions (GET /api/me/sessions). */
+export class SessionResponse {
+  @ApiProperty({
+    description:
+      'Names the session in DELETE /api/me/sessions/{id} (not its cookie: it signs nobody in).',
+  })
+  id: string;
+
+  @ApiProperty({ description: 'The session making this request.' })
+  current: boolean;
+
+  @ApiProperty({ example: 'Chrome on Linux', description: 'Read from the User-Agent at sign-in.' })
+  browser: string;
+
+  @ApiProperty({ type: String, nullable: true, example: '203.0.113.7' })
+  ip: string | null;
+
+  @ApiProperty({ type: String, nullable: true })
+  userAgent: string | null;
+
+  @ApiProperty(DATE_TIME)
+  createdAt: string;
+
+  @ApiProperty(DATE_TIME)
+  lastSeenAt: string;
+}
+
+export class SessionList extends listOf(SessionResponse) {}
+
+/** POST /api/me/password's answer. */
+export class PasswordChangedResponse {
+  @ApiProperty({ type: 'integer', description: 'Your other browser sessions that were ended.' })
+  sessionsEnded: number;
 }

@@ -1,11 +1,22 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsString, Length, Matches } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsOptional,
+  IsString,
+  Length,
+  Matches,
+  MaxLength,
+} from 'class-validator';
 import { Optional } from '../../common/problems/optional';
 import { canonicalUsername, IsUsernameText } from '../../common/text/username';
 import { ROLES, type Role } from '../../common/auth/roles';
 import { IsSafeText } from '../../common/text/safe-text';
-import { DisplayNameField, NewPasswordField } from './account-fields';
+import { DisplayNameField, EmailField, NewPasswordField } from './account-fields';
+import { ListQueryDto } from '../../common/http/list-query.dto';
 
 export const USERNAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{1,63}$/;
 export const USERNAME_MESSAGE =
@@ -38,6 +49,9 @@ export class CreateUserDto {
   @DisplayNameField()
   displayName?: string;
 
+  @EmailField()
+  email?: string | null;
+
   @ApiPropertyOptional({ type: [String], description: 'group names; each must exist' })
   @Optional()
   @IsArray()
@@ -67,6 +81,9 @@ export class UpdateUserDto {
 
   @DisplayNameField()
   displayName?: string;
+
+  @EmailField()
+  email?: string | null;
 
   @NewPasswordField()
   password?: string;
@@ -99,4 +116,16 @@ export class LoginDto {
   @IsString()
   @Length(1, 1024)
   password: string;
+}
+
+/** GET /api/users: a page of users, optionally only those matching `q`. */
+export class ListUsersQueryDto extends ListQueryDto {
+  @ApiPropertyOptional({
+    maxLength: 100,
+    description: 'only users whose username, display name or email contains this (any case)',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  q?: string;
 }

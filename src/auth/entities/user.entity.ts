@@ -32,6 +32,14 @@ export class UserEntity {
   @Column({ type: 'boolean', default: false })
   disabled: boolean;
 
+  /** Where the person can be reached; optional, shown to them and to administrators. */
+  @Column({ type: 'varchar', length: 254, nullable: true })
+  email: string | null;
+
+  /** The last successful sign-in (a browser session started); null: never since it was added. */
+  @DateTimeColumn({ name: 'last_login_at', nullable: true })
+  lastLoginAt: Date | null;
+
   @ManyToMany(() => GroupEntity, { eager: false })
   @JoinTable({
     name: 'user_group_members',

@@ -43,15 +43,36 @@ export class UsersRepository {
     return this.users(tx).existsBy({ usernameKey: usernameKey(username) });
   }
 
-  /** Users by username after `afterUsername`, with groups. */
-  listByUsername(afterUsername: string | undefined, limit: number): Promise<UserEntity[]> {
+  /**
+   * Users by username after `afterUsername`, with groups; `filter` keeps those whose username,
+   * display name or email contains it (case-insensitive).
+   */
+  listByUsername(
+    afterUsername: string | undefined,
+    limit: number,
+    filter: string | undefined,
+  ): Promise<UserEntity[]> {
     const query = this.users()
       .createQueryBuilder('u')
       .leftJoinAndSelect('u.groups', 'g')
       .orderBy('u.username', 'ASC')
       .take(limit);
     if (afterUsername !== undefined) query.where('u.username > :after', { after: afterUsername });
+    if (filter) {
+      // `!` escapes LIKE's wildcards: a backslash means something else in MySQL's literals.
+      const like = `%${filter.toLowerCase().replace(/[!%_]/g, (c) => `!${c}`)}%`;
+      const matches = (column: string) => `LOWER(${column}) LIKE :like ESCAPE '!'`;
+      query.andWhere(
+        `(${matches('u.username')} OR ${matches('u.display_name')} OR ${matches("COALESCE(u.email, '')")})`,
+        { like },
+      );
+    }
     return query.getMany();
+  }
+
+  /** Notes a successful sign-in (not a credentials change: no generation bump). */
+  async recordSignIn(id: string, at: Date, tx?: Tx): Promise<void> {
+    await this.db.write((t) => t.manager.update(UserEntity, { id }, { lastLoginAt: at }), tx);
   }
 
   /** Inserts or updates the user with its group memberships. */

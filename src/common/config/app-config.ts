@@ -366,14 +366,17 @@ function sessionsAndLogins(env: Env) {
 
 /** Body and content sizes (bytes) and the import's entry count. */
 function sizeLimits(env: Env) {
+  const pageMaxBytes = int(env, 'PAGE_MAX_BYTES', 2 * MIB, 1024, 100 * MIB);
   return {
     jsonBodyLimitBytes: int(env, 'JSON_BODY_LIMIT_BYTES', 5 * MIB, 1024, 100 * MIB),
     imageMaxBytes: int(env, 'IMAGE_MAX_BYTES', 10 * MIB, 1, 1024 * MIB),
     attachmentMaxBytes: int(env, 'ATTACHMENT_MAX_BYTES', 50 * MIB, 1, 4096 * MIB),
     importMaxBytes: int(env, 'IMPORT_MAX_BYTES', 100 * MIB, 1, 1024 * MIB),
     importMaxEntries: int(env, 'IMPORT_MAX_ENTRIES', 20_000, 1, 1_000_000),
-    draftMaxBytes: int(env, 'DRAFT_MAX_BYTES', 1 * MIB, 1, 100 * MIB),
-    pageMaxBytes: int(env, 'PAGE_MAX_BYTES', 2 * MIB, 1024, 100 * MIB),
+    // The largest page plus the text it started from (an editor keeps both to merge later),
+    // and room for the editor's own members: 4.5 MiB by default, under the 5 MiB JSON body.
+    draftMaxBytes: int(env, 'DRAFT_MAX_BYTES', 2 * pageMaxBytes + MIB / 2, 1, 200 * MIB),
+    pageMaxBytes,
   };
 }
 

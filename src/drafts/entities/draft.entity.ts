@@ -10,7 +10,7 @@ export class DraftEntity {
   @Column({ type: 'varchar', length: 36, name: 'user_id' })
   userId: string;
 
-  @Column({ type: 'varchar', length: 200, name: 'draft_key' })
+  @Column({ type: 'varchar', length: 300, name: 'draft_key' })
   key: string;
 
   @Column({ type: 'varchar', length: 500, nullable: true })

@@ -2,9 +2,9 @@ import { useId, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useDismiss } from '../../components/use-dismiss';
 import { paths } from '../../lib/slugs';
-import { useCurrentUser, useLogout } from '../../features/auth/api/me';
+import { canEdit, useCurrentUser, useLogout } from '../../features/auth/api/me';
 
-/** The signed-in person's menu: who they are, access tokens, sign out. */
+/** The signed-in person's menu: who they are, their account, drafts, access tokens, sign out. */
 export function UserMenu() {
   const user = useCurrentUser();
   const logout = useLogout();
@@ -46,6 +46,14 @@ export function UserMenu() {
             <strong>{user.displayName || user.username}</strong>
             <span className="user-menu__role">{user.role}</span>
           </p>
+          <Link to={paths.account()} className="user-menu__item" onClick={() => setOpen(false)}>
+            Account
+          </Link>
+          {canEdit(user) && (
+            <Link to={paths.drafts()} className="user-menu__item" onClick={() => setOpen(false)}>
+              My drafts
+            </Link>
+          )}
           <Link to={paths.tokens()} className="user-menu__item" onClick={() => setOpen(false)}>
             Access tokens
           </Link>

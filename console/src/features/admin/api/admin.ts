@@ -52,10 +52,24 @@ export function usePurge() {
   });
 }
 
-export function useUsers() {
-  return useCursorList<User>(usersKey, (cursor) =>
-    unwrap(api.GET('/api/users', { params: { query: { cursor, limit: 100 } } })),
+/** `filter`: only users whose username, display name or email contains it. */
+export function useUsers(filter = '') {
+  const q = filter.trim();
+  return useCursorList<User>([...usersKey, q], (cursor) =>
+    unwrap(
+      api.GET('/api/users', { params: { query: { cursor, limit: 100, ...(q ? { q } : {}) } } }),
+    ),
   );
+}
+
+/** Clears a throttled account's failed sign-ins, so its owner may sign in at once. */
+export function useUnlockUser() {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: (id: string) =>
+      unwrap(api.POST('/api/users/{id}/unlock', { params: { path: { id } } })),
+    onSuccess: () => invalidate(usersKey),
+  });
 }
 
 export function useCreateUser() {

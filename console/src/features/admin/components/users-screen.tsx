@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { ApiProblem } from '../../../api/problem';
 import type { Role } from '../../../api/types';
 import { Field } from '../../../components/field';
@@ -8,7 +8,8 @@ import { RecordTable } from '../../../components/record-table';
 import { Spinner } from '../../../components/spinner';
 import { useDocumentTitle } from '../../../components/use-document-title';
 import { useCurrentUser } from '../../auth/api/me';
-import { useCreateUser, useUpdateUser, useUsers, type User } from '../api/admin';
+import { formatDateTime, formatRelative } from '../../../lib/format';
+import { useCreateUser, useUnlockUser, useUpdateUser, useUsers, type User } from '../api/admin';
 import { GroupChecks } from './group-checks';
 import { ResetPasswordDialog, UserGroupsDialog } from './user-dialogs';
 
@@ -18,6 +19,7 @@ function CreateUserForm() {
   const create = useCreateUser();
   const [username, setUsername] = useState('');
   const [displayName, setDisplayName] = useState('');
+  const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [role, setRole] = useState<Role>('reader');
   const [groups, setGroups] = useState<string[]>([]);
@@ -26,11 +28,19 @@ function CreateUserForm() {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const body = { username: username.trim(), password, role, groups };
-    create.mutate(displayName.trim() ? { ...body, displayName: displayName.trim() } : body, {
+    const body = {
+      username: username.trim(),
+      password,
+      role,
+      groups,
+      ...(displayName.trim() ? { displayName: displayName.trim() } : {}),
+      ...(email.trim() ? { email: email.trim() } : {}),
+    };
+    create.mutate(body, {
       onSuccess: () => {
         setUsername('');
         setDisplayName('');
+        setEmail('');
         setPassword('');
         setGroups([]);
       },
@@ -57,6 +67,15 @@ function CreateUserForm() {
             className="input"
             value={displayName}
             onChange={(e) => setDisplayName(e.target.value)}
+          />
+        </Field>
+        <Field label="Email" errors={errors('email')}>
+          <input
+            className="input"
+            type="email"
+            autoComplete="off"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
           />
         </Field>
         <Field label="Password" hint="At least 8 characters." errors={errors('password')}>
@@ -101,6 +120,7 @@ function UserRow({
   onPassword: () => void;
 }) {
   const update = useUpdateUser();
+  const unlock = useUnlockUser();
   const change = (c: Parameters<typeof update.mutate>[0]['change']) =>
     update.mutate({ id: user.id, change: c });
   return (
@@ -108,8 +128,9 @@ function UserRow({
       <th scope="row">
         {user.username}
         <div className="admin__slug">{user.displayName}</div>
-        <ProblemMessage error={update.error} />
+        <ProblemMessage error={update.error ?? unlock.error} />
       </th>
+      <td data-label="Email">{user.email ?? '—'}</td>
       <td data-label="Role">
         <select
           className="input input--small"
@@ -126,8 +147,29 @@ function UserRow({
         </select>
       </td>
       <td data-label="Groups">{user.groups.join(', ') || '—'}</td>
-      <td data-label="Status">{user.disabled ? 'Disabled' : 'Active'}</td>
+      <td data-label="Last sign-in">
+        {user.lastLoginAt ? (
+          <time dateTime={user.lastLoginAt} title={formatDateTime(user.lastLoginAt)}>
+            {formatRelative(user.lastLoginAt)}
+          </time>
+        ) : (
+          'Never'
+        )}
+      </td>
+      <td data-label="Status">
+        {user.disabled ? 'Disabled' : user.locked ? 'Locked (too many failed sign-ins)' : 'Active'}
+      </td>
       <td className="admin__actions">
+        {user.locked && (
+          <button
+            type="button"
+            className="button button--small button--primary"
+            disabled={unlock.isPending}
+            onClick={() => unlock.mutate(user.id)}
+          >
+            Unlock
+          </button>
+        )}
         <button
           type="button"
           className="button button--small"
@@ -163,7 +205,13 @@ function UserRow({
 export function UsersScreen() {
   useDocumentTitle('Users');
   const me = useCurrentUser();
-  const users = useUsers();
+  const [filter, setFilter] = useState('');
+  const [applied, setApplied] = useState('');
+  useEffect(() => {
+    const timer = setTimeout(() => setApplied(filter), 250);
+    return () => clearTimeout(timer);
+  }, [filter]);
+  const users = useUsers(applied);
   const [groupsOf, setGroupsOf] = useState<User | null>(null);
   const [passwordOf, setPasswordOf] = useState<User | null>(null);
 
@@ -178,15 +226,26 @@ export function UsersScreen() {
       </p>
       <CreateUserForm />
       <h2 className="section-title">Accounts</h2>
+      <Field label="Filter users" className="admin__filter">
+        <input
+          className="input"
+          type="search"
+          placeholder="Name or email"
+          value={filter}
+          onChange={(e) => setFilter(e.target.value)}
+        />
+      </Field>
       <ProblemMessage error={users.error} />
       {users.isPending ? (
         <Spinner />
       ) : (
         <RecordTable
           caption="Users"
-          columns={['User', 'Role', 'Groups', 'Status']}
+          className="users-table"
+          columns={['User', 'Email', 'Role', 'Groups', 'Last sign-in', 'Status']}
           actions
           rows={users.items}
+          empty={applied.trim() ? `No user matches “${applied.trim()}”.` : undefined}
           rowKey={(user) => user.id}
           renderRow={(user) => (
             <UserRow

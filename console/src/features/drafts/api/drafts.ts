@@ -1,12 +1,30 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../../api/client';
 import { isProblem } from '../../../api/problem';
+import type { components } from '../../../api/kb-api';
 import type { Draft } from '../../../api/types';
+import { useCursorList } from '../../../api/use-cursor-list';
+
+export type DraftSummary = components['schemas']['DraftSummary'];
 
 /** The draft key of an existing page, and the one key for a page being created. */
 export const draftKeyOf = (slug: string | null) => (slug ? `page:${slug}` : 'new');
 
 export const draftQueryKey = (key: string) => ['/api/drafts/{key}', key] as const;
+const draftsKey = ['/api/drafts'] as const;
+
+/** The page a draft key names (`page:<slug>`), '' for a new page, null for another client's key. */
+export function slugOfDraftKey(key: string): string | null {
+  if (key === 'new') return '';
+  return key.startsWith('page:') ? key.slice('page:'.length) : null;
+}
+
+/** The person's drafts, most recently saved first. */
+export function useDrafts() {
+  return useCursorList<DraftSummary>(draftsKey, (cursor) =>
+    unwrap(api.GET('/api/drafts', { params: { query: { cursor, limit: 50 } } })),
+  );
+}
 
 /** The caller's draft under `key`, or null when there is none. */
 export async function getDraft(key: string): Promise<Draft | null> {
@@ -61,6 +79,9 @@ export function useDiscardDraft(key: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => deleteDraft(key),
-    onSuccess: () => queryClient.setQueryData(draftQueryKey(key), null),
+    onSuccess: () => {
+      queryClient.setQueryData(draftQueryKey(key), null);
+      return queryClient.invalidateQueries({ queryKey: draftsKey });
+    },
   });
 }

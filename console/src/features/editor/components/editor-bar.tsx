@@ -10,6 +10,7 @@ function DraftStatusText({ session }: { session: EditorSession }) {
   if (session.offer) text = 'Choose what to do with your draft.';
   else if (status === 'saving') text = 'Saving draft…';
   else if (status === 'failed') text = 'The draft could not be saved; keep this tab open.';
+  else if (status === 'too_large' && session.autosave.dirty) text = 'Draft not saved: too large';
   else if (dirty) text = 'Unsaved changes';
   else if (savedAt) text = `Draft saved ${formatRelative(savedAt.toISOString())}`;
   return (
@@ -89,5 +90,16 @@ export function DraftOffer({ session }: { session: EditorSession }) {
         </button>
       </div>
     </div>
+  );
+}
+
+/** Why the draft is not kept (413), in words, until the text changes and fits again. */
+export function DraftTooLarge({ session }: { session: EditorSession }) {
+  const { status, problem, dirty } = session.autosave;
+  if (status !== 'too_large' || !dirty || !problem) return null;
+  return (
+    <p className="notice notice--warning" role="alert">
+      {problem} Shorten the text to keep a draft; saving the page would be refused too.
+    </p>
   );
 }

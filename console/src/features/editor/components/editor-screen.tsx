@@ -5,10 +5,11 @@ import { ProblemMessage } from '../../../components/problem-message';
 import { Spinner } from '../../../components/spinner';
 import { useDocumentTitle } from '../../../components/use-document-title';
 import { paths, slugFromSplat } from '../../../lib/slugs';
+import { canEdit, useCurrentUser } from '../../auth/api/me';
 import { fieldGroup, type PageFields } from '../model/fields';
 import { ConflictPanel } from './conflict-panel';
 import { DetailsForm } from './details-form';
-import { DraftOffer, EditorBar } from './editor-bar';
+import { DraftOffer, DraftTooLarge, EditorBar } from './editor-bar';
 import { PreviewPane } from './preview-pane';
 import { SourcePane } from './source-pane';
 import { useEditorSession, type EditorSession } from './use-editor-session';
@@ -61,9 +62,45 @@ const variablesOf = (fields: PageFields) =>
     fields.variables.filter((r) => r.name.trim()).map((r) => [r.name.trim(), r.value]),
   );
 
+/**
+ * What someone who may not edit sees at `/new` or `/edit/…`: what they may do instead, and the
+ * way back. They never get an editor that would fail only on Save.
+ */
+function ReadOnly({ slug }: { slug: string | null }) {
+  useDocumentTitle(slug === null ? 'New page' : `Edit ${slug}`);
+  return (
+    <div className="screen screen--narrow">
+      <h1 className="screen__title">
+        {slug === null ? 'You cannot create pages' : 'You cannot edit this page'}
+      </h1>
+      <p className="screen__lead">
+        Your account reads pages; editing needs the editor or administrator role. You can read
+        {slug === null ? ' every page shared with you' : ' this page'} and search; ask an
+        administrator if you should be able to edit.
+      </p>
+      <div className="not-found__actions">
+        {slug !== null && (
+          <Link to={paths.page(slug)} className="button button--primary">
+            Back to the page
+          </Link>
+        )}
+        <Link to={paths.home()} className="button">
+          Go home
+        </Link>
+      </div>
+    </div>
+  );
+}
+
 export function EditorScreen() {
   const splat = useParams()['*'];
   const slug = splat === undefined ? null : slugFromSplat(splat);
+  const user = useCurrentUser();
+  if (!canEdit(user)) return <ReadOnly slug={slug} />;
+  return <Editor slug={slug} />;
+}
+
+function Editor({ slug }: { slug: string | null }) {
   const session = useEditorSession(slug);
   const { fields, fieldErrors } = session;
   useDocumentTitle(slug === null ? 'New page' : `Edit ${fields?.title ?? slug}`);
@@ -77,6 +114,7 @@ export function EditorScreen() {
       <h1 className="visually-hidden">{slug === null ? 'New page' : `Edit ${fields.title}`}</h1>
       <EditorBar session={session} />
       <DraftOffer session={session} />
+      <DraftTooLarge session={session} />
       {session.notice && (
         <p className="notice" role="status">
           {session.notice}

@@ -57,7 +57,9 @@ export function useEditorSession(slug: string | null) {
     () => ({
       title: fields?.title ?? null,
       content: fields?.content ?? '',
-      fields: fields ?? undefined,
+      // The text once (as `content`), not twice: a draft must fit a page as large as a page
+      // may be (resuming takes the text from `content`).
+      fields: fields ? { ...fields, content: undefined } : undefined,
       baseRevision: base?.revision,
     }),
     version,
