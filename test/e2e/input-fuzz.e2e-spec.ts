@@ -268,6 +268,49 @@ describe('input fuzz: every JSON body member of the OpenAPI document, hostile va
     });
   });
 
+  it('issue 28 item 2 (the same pattern elsewhere): PUT /api/pages with null for a member that null does not clear answers 422; the page is unchanged', async () => {
+    await createGroup(t, 'null-keepers');
+    const restricted = await admin
+      .post('/api/pages')
+      .send({
+        slug: 'fuzz/restricted',
+        title: 'Restricted',
+        content: 'x',
+        groups: ['null-keepers'],
+        tags: ['a'],
+      })
+      .expect(201);
+    const before = (await admin.get('/api/pages/fuzz/restricted').expect(200)).body;
+    for (const field of [
+      'content',
+      'tags',
+      'lifecycle',
+      'groups',
+      'properties',
+      'variables',
+      'verified',
+      'slug',
+      'title',
+      'baseRevision',
+    ]) {
+      const res = await admin
+        .put('/api/pages/fuzz/restricted')
+        .send({ baseRevision: restricted.body.revision, [field]: null });
+      expect({ field, status: res.status }).toEqual({ field, status: 422 });
+      expect(res.body).toEqual(
+        validationProblem({
+          field,
+          code: 'null_not_allowed',
+          message: 'This member may be left out but must not be null.',
+        }),
+      );
+    }
+    // Above all, "groups": null did not make the page visible to everyone.
+    expect((await admin.get('/api/pages/fuzz/restricted').expect(200)).body).toEqual(before);
+    const outsider = await signedIn(t, 'reader');
+    await outsider.get('/api/pages/fuzz/restricted').expect(404);
+  });
+
   it('covers every documented JSON body, within the request budget', () => {
     const operations = new Set(cases().map((c) => `${c.method} ${c.path}`));
     // The routes the issue names, and a few more, so a broken document does not pass quietly.
