@@ -164,6 +164,25 @@ export class ImportJobsRepository {
     return Boolean(result.affected);
   }
 
+  /** Fails an unfinished job still held by `owner` (a process that is gone). */
+  async failOwnedBy(
+    id: string,
+    owner: string,
+    changes: Pick<ImportJobEntity, 'state' | 'finishedAt' | 'problem'>,
+  ): Promise<boolean> {
+    const result = await this.db.write((t) =>
+      t.manager
+        .createQueryBuilder()
+        .update(ImportJobEntity)
+        .set({ ...changes, leaseOwner: null, leaseExpiresAt: null } as Changes)
+        .where('id = :id', { id })
+        .andWhere('state IN (:...states)', { states: UNFINISHED })
+        .andWhere('lease_owner = :owner', { owner })
+        .execute(),
+    );
+    return Boolean(result.affected);
+  }
+
   /** Forgets jobs that finished before `cutoff`. */
   async deleteFinishedBefore(cutoff: Date): Promise<number> {
     const result = await this.db.write((t) =>
