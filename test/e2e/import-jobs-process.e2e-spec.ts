@@ -160,30 +160,8 @@ describe('import jobs across kb processes', () => {
     const id = await startJob(first, token, bigArchive(pages));
 
     // Kill it in the middle of its one transaction: pages (and its media) partly written.
-    let writing!: () => void;
-    const midWrite = new Promise<void>((resolve) => (writing = resolve));
-    const seen: StreamEvent[] = [];
-    const stream = followEvents(
-      `${first.url}/api/import/jobs/${id}/events`,
-      { authorization: `Bearer ${token}` },
-      (event: StreamEvent) => {
-        seen.push(event);
-        if (
-          event.event === 'progress' &&
-          event.data.phase === 'writing pages' &&
-          event.data.done > 0
-        )
-          writing();
-      },
-    ).catch(() => undefined);
-    await Promise.race([
-      midWrite,
-      stream.then(() => {
-        throw new Error(`the stream ended before the job wrote pages: ${JSON.stringify(seen)}`);
-      }),
-    ]);
+    await untilWriting(first, token, id);
     expect(await first.signal('SIGKILL')).toBe('SIGKILL');
-    await stream;
 
     // The row still says running; a new process fails it (at its start, or by the lease).
     const again = await start();
@@ -322,14 +300,15 @@ describe('import jobs across kb processes', () => {
     expect(again.output()).toContain('"msg":"import job interrupted"');
 
     // Its event stream answers the final state and ends.
+    let timer: NodeJS.Timeout | undefined;
     const stream = await Promise.race([
       followEvents(`${again.url}/api/import/jobs/${id}/events`, {
         authorization: `Bearer ${token}`,
       }),
-      new Promise<never>((_, reject) =>
-        setTimeout(() => reject(new Error('the event stream stayed open')), 10_000),
-      ),
-    ]);
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('the event stream stayed open')), 10_000);
+      }),
+    ]).finally(() => clearTimeout(timer));
     expect(stream.status).toBe(200);
     expect(stream.events).toEqual([{ event: 'state', data: failed }]);
 
