@@ -18,7 +18,7 @@ import { answerWrite } from '../common/http/created';
 import { UuidParam } from '../common/http/uuid-param.pipe';
 import { Paged, parseListRequest } from '../common/http/pagination';
 import { ListQueryDto } from '../common/http/list-query.dto';
-import { ApiResult } from '../common/openapi/api-result.decorator';
+import { ApiProblems, ApiResult } from '../common/openapi/api-result.decorator';
 import { TokenResponse } from './auth.mapper';
 import { CreatedTokenResponse, TokenList } from './dto/auth-response.dto';
 import { CreateTokenDto } from './dto/token.dto';
@@ -33,8 +33,13 @@ export class TokensController {
 
   @Post()
   @Header('Cache-Control', 'no-store')
-  @ApiOperation({ summary: 'Create a personal access token; the secret is in this answer only' })
+  @ApiOperation({
+    summary: 'Create a personal access token; the secret is in this answer only',
+    description:
+      "At most TOKEN_MAX_PER_USER (default 20) live tokens per person: one more is 409 `too_many_tokens` (with `limit`). Tokens spend their owner's rate-limit quotas.",
+  })
   @ApiResult(CreatedTokenResponse, { headers: ['Location'] })
+  @ApiProblems(409)
   async createToken(
     @CurrentUser() user: AuthUser,
     @Body() body: CreateTokenDto,

@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '../common/config/app-config';
 import { DATE_RULE, parseIsoDate } from '../common/dates/iso-date';
 import { randomUUID } from 'node:crypto';
 import type { AuthUser } from '../common/auth/auth-user';
@@ -6,7 +7,7 @@ import { narrowerRole, roleAtLeast } from '../common/auth/roles';
 import { Created, locationOf } from '../common/http/created';
 import { cursorPosition, Paged, ListRequest, toPaged } from '../common/http/pagination';
 import { audit } from '../common/logging/audit';
-import { fieldProblem, NotFoundProblem } from '../common/problems/problem';
+import { ConflictProblem, fieldProblem, NotFoundProblem } from '../common/problems/problem';
 import { AuthCache } from './auth-cache';
 import { toTokenResponse, TokenResponse } from './auth.mapper';
 import { CreatedTokenResponse } from './dto/auth-response.dto';
@@ -20,6 +21,7 @@ const LAST_USED_INTERVAL_MS = 60_000;
 @Injectable()
 export class TokensService {
   constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly tokens: TokensRepository,
     private readonly cache: AuthCache,
   ) {}
@@ -49,7 +51,8 @@ export class TokensService {
       }
     }
     const token = newAccessToken();
-    const entity = await this.tokens.insert(
+    const cap = this.config.tokenMaxPerUser;
+    const entity = await this.tokens.insertWithinCap(
       Object.assign(new AccessTokenEntity(), {
         id: randomUUID(),
         userId: owner.id,
@@ -61,7 +64,16 @@ export class TokensService {
         lastUsedAt: null,
         createdAt: now,
       }),
+      cap,
+      now,
     );
+    if (!entity) {
+      throw new ConflictProblem(
+        'too_many_tokens',
+        `You already hold ${cap} live tokens, the most one person may (TOKEN_MAX_PER_USER). Revoke one you no longer use first.`,
+        { limit: cap },
+      );
+    }
     audit('token.created', {
       actorId: owner.id,
       target: `token:${entity.id}`,

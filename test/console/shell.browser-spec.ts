@@ -78,6 +78,62 @@ describe('console: sign-in, sessions, delivery and safety', () => {
       await page.getByRole('heading', { name: 'Tools', level: 1 }).waitFor();
     }));
 
+  /**
+   * Issue 28 item 6: an unsafe `next=` (off-site, read off-site by the browser, a script URL,
+   * or an encoded spelling of one) lands on the home page, for a person signing in and for one
+   * signed in already (who was stuck on the sign-in screen by a navigation that threw).
+   */
+  const UNSAFE_NEXT = [
+    '/\\evil.example',
+    '//evil.example',
+    'https://evil.example',
+    'javascript:alert(document.domain)',
+    '%2F%5Cevil.example',
+    '/%5Cevil.example',
+    '%2F%2Fevil.example',
+    '/%2F%2Fevil.example',
+  ];
+
+  it('issue 28 item 6: lands on the home page after sign-in when next= is unsafe, and goes where a safe one says', () =>
+    withPage(async (page) => {
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      const home = `${app.url}/`;
+      const atHome = async () => {
+        await page.waitForURL(home);
+        await page.getByRole('searchbox', { name: 'Search' }).waitFor();
+      };
+      // Signing in through the form.
+      await page.goto(`/login?next=${encodeURIComponent(UNSAFE_NEXT[0])}`);
+      await page.getByLabel('Username').fill(app.reader.username);
+      await page.getByLabel('Password').fill(app.reader.password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await atHome();
+      // Signed in already: each unsafe value, encoded in the address and written raw.
+      for (const next of UNSAFE_NEXT) {
+        for (const address of [`/login?next=${encodeURIComponent(next)}`, `/login?next=${next}`]) {
+          await page.goto(address);
+          await atHome();
+          expect({ address, url: page.url() }).toEqual({ address, url: home });
+        }
+      }
+      // A path of this site is where the person goes.
+      await page.goto(`/login?next=${encodeURIComponent('/wiki/handbook')}`);
+      await page.waitForURL('**/wiki/handbook');
+      await page.getByRole('heading', { name: 'Handbook', level: 1 }).waitFor();
+      expect(errors).toEqual([]);
+    }));
+
+  it('issue 28 item 6: signing in with a percent-encoded backslash in next= lands on the home page', () =>
+    withPage(async (page) => {
+      await page.goto(`/login?next=${encodeURIComponent('/%5Cevil.example')}`);
+      await page.getByLabel('Username').fill(app.reader.username);
+      await page.getByLabel('Password').fill(app.reader.password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL(`${app.url}/`);
+      await page.getByRole('searchbox', { name: 'Search' }).waitFor();
+    }));
+
   it('serves hashed assets immutable, index.html revalidated, and every console URL on reload', async () => {
     const index = await app.t.http().get('/wiki/handbook/onboarding').expect(200);
     expect(index.headers['cache-control']).toBe('no-cache');

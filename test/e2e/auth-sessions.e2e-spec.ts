@@ -408,3 +408,42 @@ describe('auth: sessions, throttling and cross-origin refusal', () => {
     expect(res.body).toEqual(problem(401, 'unauthenticated'));
   });
 });
+
+/**
+ * Issue 28 item 4: the per-address sign-in limit as docs/auth.md tells to set it. Without
+ * TRUST_PROXY the socket's address counts and X-Forwarded-For is ignored; behind one proxy
+ * (TRUST_PROXY=1) the address the proxy appended counts, so a client that writes its own
+ * X-Forwarded-For entries cannot get a fresh budget with each.
+ */
+describe.each([
+  ['unset (kb reached directly)', {}],
+  ['1 (one proxy in front)', { TRUST_PROXY: '1' }],
+])('auth: the per-address sign-in limit with TRUST_PROXY %s', (_label, proxy) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ ...proxy, LOGIN_MAX_FAILURES: '100', LOGIN_IP_MAX_FAILURES: '3' });
+  });
+  afterAll(() => t.close());
+
+  /** What a client behind the proxy sends: its own made-up entries, then what the proxy appends. */
+  const attempt = (forged: string, username: string, password: string) =>
+    t
+      .http()
+      .post('/auth/login')
+      .set('X-Forwarded-For', 'TRUST_PROXY' in proxy ? `${forged}, 203.0.113.7` : forged)
+      .send({ username, password });
+
+  it('counts a client that forges X-Forwarded-For as one address', async () => {
+    for (let i = 0; i < 3; i += 1)
+      await attempt(`198.51.100.${i + 1}`, `guess${i}`, 'wrong-password').expect(401);
+    const user = await createUser(t, 'reader');
+    const refused = await attempt('198.51.100.99', user.username, user.password).expect(429);
+    expect(refused.body).toEqual(problem(429, 'login_throttled'));
+    const counted = await t.dataSource.getRepository(LoginThrottleEntity).find();
+    expect(counted.filter((row) => row.key.startsWith('ip:')).map((row) => row.key)).toEqual([
+      'TRUST_PROXY' in proxy
+        ? 'ip:203.0.113.7'
+        : expect.stringMatching(/^ip:(::ffff:)?127\.0\.0\.1$/),
+    ]);
+  });
+});

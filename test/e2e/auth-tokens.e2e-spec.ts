@@ -252,3 +252,55 @@ describe('auth: personal access tokens', () => {
     );
   });
 });
+
+describe('auth: live tokens per person are capped (TOKEN_MAX_PER_USER, issue 28 item 4)', () => {
+  let t: TestApp;
+  let reader: Client;
+  beforeAll(async () => {
+    t = await createTestApp({ TOKEN_MAX_PER_USER: '3' });
+  });
+  beforeEach(async () => {
+    await t.reset();
+    reader = await signedIn(t, 'reader');
+  });
+  afterAll(() => t.close());
+
+  const tokens = () => t.dataSource.getRepository(AccessTokenEntity);
+  const tooMany = problem(409, 'too_many_tokens', {
+    detail:
+      'You already hold 3 live tokens, the most one person may (TOKEN_MAX_PER_USER). Revoke one you no longer use first.',
+    limit: 3,
+  });
+
+  it('refuses the token past the cap with 409 too_many_tokens and writes nothing; revoked and expired ones make room', async () => {
+    const made: string[] = [];
+    for (const name of ['one', 'two', 'three'])
+      made.push((await reader.post('/api/tokens').send({ name }).expect(201)).body.id as string);
+    const refused = await reader.post('/api/tokens').send({ name: 'four' }).expect(409);
+    expect(refused.body).toEqual(tooMany);
+    expect(await tokens().countBy({ userId: reader.user!.id })).toBe(3);
+    // Another person has a cap of their own.
+    const other = await signedIn(t, 'reader');
+    await other.post('/api/tokens').send({ name: 'theirs' }).expect(201);
+    // A revoked token makes room.
+    await reader.delete(`/api/tokens/${made[0]}`).expect(204);
+    await reader.post('/api/tokens').send({ name: 'four' }).expect(201);
+    await reader.post('/api/tokens').send({ name: 'five' }).expect(409);
+    // So does an expired one (it still is listed until revoked, but no longer counts).
+    await tokens().update({ id: made[1] }, { expiresAt: new Date(Date.now() - 1000) });
+    await reader.post('/api/tokens').send({ name: 'five' }).expect(201);
+    expect(await tokens().countBy({ userId: reader.user!.id })).toBe(4);
+  });
+
+  it('lets exactly one of several requests at once take the last place', async () => {
+    await reader.post('/api/tokens').send({ name: 'one' }).expect(201);
+    await reader.post('/api/tokens').send({ name: 'two' }).expect(201);
+    const answers = await Promise.all(
+      ['a', 'b', 'c', 'd', 'e'].map((name) => reader.post('/api/tokens').send({ name })),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 409, 409, 409, 409]);
+    for (const answer of answers.filter((a) => a.status === 409))
+      expect(answer.body).toEqual(tooMany);
+    expect(await tokens().countBy({ userId: reader.user!.id })).toBe(3);
+  });
+});

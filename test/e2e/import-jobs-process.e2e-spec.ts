@@ -160,30 +160,8 @@ describe('import jobs across kb processes', () => {
     const id = await startJob(first, token, bigArchive(pages));
 
     // Kill it in the middle of its one transaction: pages (and its media) partly written.
-    let writing!: () => void;
-    const midWrite = new Promise<void>((resolve) => (writing = resolve));
-    const seen: StreamEvent[] = [];
-    const stream = followEvents(
-      `${first.url}/api/import/jobs/${id}/events`,
-      { authorization: `Bearer ${token}` },
-      (event: StreamEvent) => {
-        seen.push(event);
-        if (
-          event.event === 'progress' &&
-          event.data.phase === 'writing pages' &&
-          event.data.done > 0
-        )
-          writing();
-      },
-    ).catch(() => undefined);
-    await Promise.race([
-      midWrite,
-      stream.then(() => {
-        throw new Error(`the stream ended before the job wrote pages: ${JSON.stringify(seen)}`);
-      }),
-    ]);
+    await untilWriting(first, token, id);
     expect(await first.signal('SIGKILL')).toBe('SIGKILL');
-    await stream;
 
     // The row still says running; a new process fails it (at its start, or by the lease).
     const again = await start();
@@ -207,6 +185,137 @@ describe('import jobs across kb processes', () => {
     );
     expect(done).toMatchObject({ state: 'succeeded' });
     expect((await rowCounts()).pages).toBe(before.pages + 50);
+  });
+
+  /** Runs `work` on the database directly (kb running or not). */
+  async function onDatabase<T>(
+    sqlite: (db: InstanceType<typeof Sqlite>) => T,
+    mysql: (connection: Awaited<ReturnType<typeof createConnection>>) => Promise<T>,
+  ): Promise<T> {
+    if (database) {
+      const connection = await createConnection(database.url);
+      try {
+        return await mysql(connection);
+      } finally {
+        await connection.end();
+      }
+    }
+    const db = new Sqlite(join(dataDir, 'kb.sqlite'), { timeout: 60_000 });
+    try {
+      return sqlite(db);
+    } finally {
+      db.close();
+    }
+  }
+
+  /** Waits until the job's stream says it is writing pages (in the middle of its transaction). */
+  async function untilWriting(kb: RunningKb, token: string, id: string): Promise<void> {
+    let writing!: () => void;
+    const midWrite = new Promise<void>((resolve) => (writing = resolve));
+    const seen: StreamEvent[] = [];
+    const stream = followEvents(
+      `${kb.url}/api/import/jobs/${id}/events`,
+      { authorization: `Bearer ${token}` },
+      (event: StreamEvent) => {
+        seen.push(event);
+        if (
+          event.event === 'progress' &&
+          event.data.phase === 'writing pages' &&
+          event.data.done > 0
+        )
+          writing();
+      },
+    ).catch(() => undefined);
+    await Promise.race([
+      midWrite,
+      stream.then(() => {
+        throw new Error(`the stream ended before the job wrote pages: ${JSON.stringify(seen)}`);
+      }),
+    ]);
+  }
+
+  it('issue 28 item 5: fails a killed job at once when kb starts again on its host (not after its lease); its event stream ends with that state; a job of another host keeps its lease', async () => {
+    // A lease of ten minutes: anything that ends the job sooner is not the lease.
+    const first = await start({ IMPORT_JOB_LEASE_SECONDS: '600' });
+    const token = await adminToken(first);
+    const before = await rowCounts();
+    const id = await startJob(first, token, bigArchive(4000));
+    await untilWriting(first, token, id);
+    expect(await first.signal('SIGKILL')).toBe('SIGKILL');
+
+    // The lease names the killed process: pid and host. A copy of the row whose lease belongs
+    // to a process of another host stands for a job running elsewhere.
+    const elsewhere = '3b0e53a4-7c55-4f0e-9a5e-000000000028';
+    const owner = await onDatabase(
+      (db) => {
+        const row = db.prepare('SELECT * FROM import_jobs WHERE id = ?').all(id)[0] as Record<
+          string,
+          unknown
+        >;
+        const copy = {
+          ...row,
+          id: elsewhere,
+          lease_owner: `0123456789abcdef.${first.pid}@elsewhere`,
+        };
+        const columns = Object.keys(copy);
+        db.prepare(
+          `INSERT INTO import_jobs (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`,
+        ).run(copy);
+        return row;
+      },
+      async (connection) => {
+        const [rows] = await connection.query<RowDataPacket[]>(
+          'SELECT * FROM import_jobs WHERE id = ?',
+          [id],
+        );
+        const copy = {
+          ...rows[0],
+          id: elsewhere,
+          lease_owner: `0123456789abcdef.${first.pid}@elsewhere`,
+        };
+        await connection.query('INSERT INTO import_jobs SET ?', [copy]);
+        return rows[0];
+      },
+    );
+    expect(owner).toMatchObject({
+      state: 'running',
+      lease_owner: expect.stringMatching(new RegExp(`^[0-9a-f]{16}\\.${first.pid}@.+$`)),
+    });
+
+    const again = await start({ IMPORT_JOB_LEASE_SECONDS: '600' });
+    // The first answer of the new process already says failed: nothing waited for the lease.
+    const failed = await readJob(again, token, id);
+    expect(failed).toMatchObject({ id, state: 'failed', report: null });
+    expect(failed.problem).toEqual({
+      type: 'urn:kb:problem:import_interrupted',
+      title: 'Internal Server Error',
+      status: 500,
+      detail:
+        'The kb instance running this import stopped before it finished (its process on this host had stopped running); nothing of it was written. Start the import again.',
+      instance: '/api/import',
+      code: 'import_interrupted',
+      jobId: id,
+    });
+    expect(failed.finishedAt).not.toBeNull();
+    expect(again.output()).toContain('"msg":"import job interrupted"');
+
+    // Its event stream answers the final state and ends.
+    let timer: NodeJS.Timeout | undefined;
+    const stream = await Promise.race([
+      followEvents(`${again.url}/api/import/jobs/${id}/events`, {
+        authorization: `Bearer ${token}`,
+      }),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('the event stream stayed open')), 10_000);
+      }),
+    ]).finally(() => clearTimeout(timer));
+    expect(stream.status).toBe(200);
+    expect(stream.events).toEqual([{ event: 'state', data: failed }]);
+
+    // The job of another host keeps running until its lease says otherwise.
+    expect(await readJob(again, token, elsewhere)).toMatchObject({ state: 'running' });
+    // Nothing of the killed job was written.
+    expect(await rowCounts()).toEqual(before);
   });
 
   (DB_TYPE === 'mysql' ? it : it.skip)(

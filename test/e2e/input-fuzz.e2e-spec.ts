@@ -1,6 +1,6 @@
 import { PROBLEM_CONTENT_TYPE } from '../support/problems';
 import { createTestApp, TestApp } from '../support/test-app';
-import { problem } from '../support/problems';
+import { fieldErrors, problem, validationProblem } from '../support/problems';
 import { Client, createGroup, createUser, login, signedIn, TestUser } from '../support/users';
 
 /**
@@ -199,6 +199,116 @@ describe('input fuzz: every JSON body member of the OpenAPI document, hostile va
     expect(after).toEqual(before);
     // The password is still the one it was.
     await login(t, target);
+  });
+
+  describe('issue 28 item 2: null for a webhook member is a 422 field problem', () => {
+    // A public literal address (no DNS), inactive: nothing is ever sent to it.
+    const HOOK = { url: 'http://8.8.8.8/kb-fuzz', events: ['page.created'], active: false };
+    const nullProblem = (field: string, message: string) =>
+      validationProblem({ field, code: 'null_not_allowed', message });
+    const createMessages: Record<string, string> = {
+      url: 'url must be an http or https URL, not null.',
+      events: 'events must list at least one event type, not null.',
+      secret: 'secret may be left out (one is generated) but not null.',
+      active: 'active may be left out (default true) but not null.',
+    };
+    const updateMessages: Record<string, string> = {
+      url: 'url may be left out (kept) but not null.',
+      events: 'events may be left out (kept) but not null; list at least one event type.',
+      secret: 'secret may be left out (kept) but not null.',
+      active: 'active may be left out (kept) but not null.',
+    };
+
+    it('POST /api/webhooks with null url, events, secret or active answers 422 and creates nothing', async () => {
+      const before = await t.dataSource.query('SELECT id FROM webhooks');
+      for (const [field, message] of Object.entries(createMessages)) {
+        const res = await admin.post('/api/webhooks').send({ ...HOOK, [field]: null });
+        expect({ field, status: res.status }).toEqual({ field, status: 422 });
+        expect(res.body).toEqual(nullProblem(field, message));
+      }
+      expect(await t.dataSource.query('SELECT id FROM webhooks')).toEqual(before);
+    });
+
+    it('PATCH /api/webhooks/{id} with null url, events, secret or active answers 422; the webhook is unchanged', async () => {
+      const created = await admin.post('/api/webhooks').send(HOOK).expect(201);
+      const id = created.body.id as string;
+      const secretOf = async () =>
+        (await t.dataSource.query(`SELECT secret FROM webhooks WHERE id = '${id}'`))[0].secret;
+      const secret = await secretOf();
+      const before = (await admin.get(`/api/webhooks/${id}`).expect(200)).body;
+      for (const [field, message] of Object.entries(updateMessages)) {
+        const res = await admin.patch(`/api/webhooks/${id}`).send({ [field]: null });
+        expect({ field, status: res.status }).toEqual({ field, status: 422 });
+        expect(res.body).toEqual(nullProblem(field, message));
+      }
+      // Several members at once: one problem each, and still nothing written.
+      const all = await admin
+        .patch(`/api/webhooks/${id}`)
+        .send({ events: null, active: null, secret: 'whsec_bad' });
+      expect(all.status).toBe(422);
+      expect(all.body).toEqual(
+        fieldErrors(
+          { field: 'events', code: 'null_not_allowed' },
+          { field: 'active', code: 'null_not_allowed' },
+        ),
+      );
+      expect((await admin.get(`/api/webhooks/${id}`).expect(200)).body).toEqual(before);
+      expect(await secretOf()).toBe(secret);
+      // The same members with values still work.
+      const ok = await admin
+        .patch(`/api/webhooks/${id}`)
+        .send({ events: ['page.updated'], active: false })
+        .expect(200);
+      expect(ok.body).toEqual({
+        ...before,
+        events: ['page.updated'],
+        updatedAt: ok.body.updatedAt,
+      });
+      await admin.delete(`/api/webhooks/${id}`).expect(204);
+    });
+  });
+
+  it('issue 28 item 2 (the same pattern elsewhere): PUT /api/pages with null for a member that null does not clear answers 422; the page is unchanged', async () => {
+    await createGroup(t, 'null-keepers');
+    const restricted = await admin
+      .post('/api/pages')
+      .send({
+        slug: 'fuzz/restricted',
+        title: 'Restricted',
+        content: 'x',
+        groups: ['null-keepers'],
+        tags: ['a'],
+      })
+      .expect(201);
+    const before = (await admin.get('/api/pages/fuzz/restricted').expect(200)).body;
+    for (const field of [
+      'content',
+      'tags',
+      'lifecycle',
+      'groups',
+      'properties',
+      'variables',
+      'verified',
+      'slug',
+      'title',
+      'baseRevision',
+    ]) {
+      const res = await admin
+        .put('/api/pages/fuzz/restricted')
+        .send({ baseRevision: restricted.body.revision, [field]: null });
+      expect({ field, status: res.status }).toEqual({ field, status: 422 });
+      expect(res.body).toEqual(
+        validationProblem({
+          field,
+          code: 'null_not_allowed',
+          message: 'This member may be left out but must not be null.',
+        }),
+      );
+    }
+    // Above all, "groups": null did not make the page visible to everyone.
+    expect((await admin.get('/api/pages/fuzz/restricted').expect(200)).body).toEqual(before);
+    const outsider = await signedIn(t, 'reader');
+    await outsider.get('/api/pages/fuzz/restricted').expect(404);
   });
 
   it('covers every documented JSON body, within the request budget', () => {

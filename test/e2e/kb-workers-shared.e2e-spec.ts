@@ -77,12 +77,44 @@ async function startWorkers(env: Record<string, string>) {
     expect(created.status).toBe(201);
     return { authorization: `Bearer ${json<{ token: string }>(created).token}` };
   };
+  /**
+   * A new reader signed in, with two tokens: three ways in for one person, who has one quota
+   * (issue 28 item 4).
+   */
+  const newPerson = async (username: string): Promise<Record<string, string>[]> => {
+    const created = await call(
+      `${kb.url}/api/users`,
+      'POST',
+      { cookie, 'sec-fetch-site': 'same-origin', 'content-type': 'application/json' },
+      JSON.stringify({ username, password: PASSWORD, role: 'reader' }),
+    );
+    expect(created.status).toBe(201);
+    const signedIn = await call(
+      `${kb.url}/auth/login`,
+      'POST',
+      { 'content-type': 'application/json' },
+      JSON.stringify({ username, password: PASSWORD }),
+    );
+    expect(signedIn.status).toBe(200);
+    const own = (signedIn.headers['set-cookie'] as string[])[0].split(';')[0];
+    const token = async (name: string) => {
+      const made = await call(
+        `${kb.url}/api/tokens`,
+        'POST',
+        { cookie: own, 'sec-fetch-site': 'same-origin', 'content-type': 'application/json' },
+        JSON.stringify({ name }),
+      );
+      expect(made.status).toBe(201);
+      return { authorization: `Bearer ${json<{ token: string }>(made).token}` };
+    };
+    return [await token('first'), { cookie: own }, await token('second')];
+  };
   const stop = async () => {
     await kb.signal('SIGKILL');
     await database?.drop();
     rmSync(dataDir, { recursive: true, force: true });
   };
-  return { kb, dataDir, newToken, stop };
+  return { kb, dataDir, newToken, newPerson, stop };
 }
 
 describe('KB_WORKERS=2: the media store release is safe across worker processes', () => {
@@ -175,14 +207,16 @@ describe('KB_WORKERS=2: a caller’s rate limit holds across the workers', () =>
   });
   afterAll(async () => running?.stop());
 
-  it('the 11th read answers 429 with Retry-After, whichever worker counted the first ten', async () => {
+  it('the 11th read answers 429 with Retry-After, whichever worker counted the first ten, and whichever of the person’s tokens or session made them', async () => {
     // A window can end mid-way (fixed windows): then the counts start over, so try again with
-    // a new token (a new caller) until one run falls in a single window.
+    // a new person (a new caller: tokens share their owner's quota) until one run falls in a
+    // single window.
     for (let attempt = 0; attempt < 5; attempt++) {
-      const auth = await running.newToken(`reads-${attempt}`);
+      const ways = await running.newPerson(`reads-${attempt}`);
+      const auth = ways[0];
       const answers: Answer[] = [];
       for (let i = 0; i < 11; i++)
-        answers.push(await call(`${running.kb.url}/api/me`, 'GET', auth));
+        answers.push(await call(`${running.kb.url}/api/me`, 'GET', ways[i % ways.length]));
       const resets = answers.map((a) => Number(/;t=(\d+)/.exec(String(a.headers.ratelimit))?.[1]));
       if (resets.some((t, i) => i > 0 && t > resets[i - 1])) continue;
 
@@ -200,9 +234,11 @@ describe('KB_WORKERS=2: a caller’s rate limit holds across the workers', () =>
       expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
       expect(Number(limited.headers['retry-after'])).toBeLessThanOrEqual(60);
 
-      // Both workers refuse the caller now.
+      // Both workers refuse the person now, by any token and by session.
       const more = await Promise.all(
-        Array.from({ length: 4 }, () => call(`${running.kb.url}/api/me`, 'GET', auth)),
+        Array.from({ length: 4 }, (_, i) =>
+          call(`${running.kb.url}/api/me`, 'GET', i === 3 ? ways[1] : auth),
+        ),
       );
       const sameWindow = more.every(
         (a) => Number(/;t=(\d+)/.exec(String(a.headers.ratelimit))?.[1]) <= resets[10],

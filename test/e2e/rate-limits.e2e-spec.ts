@@ -71,14 +71,28 @@ describe('rate limits', () => {
     expect(parsed(read.headers['ratelimit'], 'read').r).toBe(999);
   });
 
-  it('counts per token for bearer calls, per user for sessions; not for anonymous callers', async () => {
-    for (let i = 0; i < 3; i++) await reader.get('/api/search?q=x').expect(200);
-    await reader.get('/api/search?q=x').expect(429);
-    const token = await reader.withToken();
-    const byToken = await token.get('/api/search?q=x').expect(200);
-    expect(parsed(byToken.headers['ratelimit'], 'search').r).toBe(2);
+  it("issue 28 item 4: counts per person: tokens share their owner's quota; not for anonymous callers", async () => {
+    // Tokens made before and after the quota is spent: none of them is a fresh quota.
+    const early = [
+      await reader.withToken({ name: 'one' }),
+      await reader.withToken({ name: 'two' }),
+    ];
+    const first = await early[0].get('/api/search?q=x').expect(200);
+    expect(parsed(first.headers['ratelimit'], 'search').r).toBe(2);
+    const second = await early[1].get('/api/search?q=x').expect(200);
+    expect(parsed(second.headers['ratelimit'], 'search').r).toBe(1);
+    const third = await reader.get('/api/search?q=x').expect(200);
+    expect(parsed(third.headers['ratelimit'], 'search').r).toBe(0);
+    const late = await reader.withToken({ name: 'three' });
+    for (const client of [reader, ...early, late]) {
+      const refused = await client.get('/api/search?q=x').expect(429);
+      expect(refused.body).toEqual(problem(429, 'rate_limited'));
+      expect(parsed(refused.headers['ratelimit'], 'search').r).toBe(0);
+    }
+    // Another person has a quota of their own.
     const other = await signedIn(t, 'reader');
-    await other.get('/api/search?q=x').expect(200);
+    const theirs = await other.get('/api/search?q=x').expect(200);
+    expect(parsed(theirs.headers['ratelimit'], 'search').r).toBe(2);
     const anon = await anonymous(t).get('/api/search?q=x').expect(401);
     expect(anon.headers['ratelimit']).toBeUndefined();
   });

@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { eventually } from '../support/eventually';
 import { createPage, updatePage } from '../support/pages';
-import { problem, fieldErrors } from '../support/problems';
+import { problem, fieldErrors, validationProblem } from '../support/problems';
 import { createTestApp, TestApp } from '../support/test-app';
 import { anonymous, Client, signedIn } from '../support/users';
 import { WebhookReceiver } from '../support/webhook-receiver';
@@ -315,6 +315,104 @@ describe('webhooks: server-side request forgery guard', () => {
     expect(await t.dataSource.query('SELECT id FROM webhooks')).toEqual([]);
   });
 
+  /** The first attempt of the newest delivery of a webhook, once there is one. */
+  async function firstAttempt(id: string): Promise<unknown> {
+    const [delivery] = await eventually(async () => {
+      const list = (await admin.get(`/api/webhooks/${id}/deliveries`).expect(200)).body.items;
+      expect(list[0].attempts.length).toBeGreaterThanOrEqual(1);
+      return list;
+    }, 10_000);
+    return delivery.attempts[0];
+  }
+
+  /**
+   * Issue 28 item 3: IPv6 spellings of private, loopback and link-local IPv4 addresses, in
+   * every form that carries an IPv4 address (9 forms × 5 targets), plus the issue's three.
+   */
+  function embeddedSpellings(port: number): string[] {
+    const targets: [number, number, number, number][] = [
+      [127, 0, 0, 1],
+      [10, 0, 0, 1],
+      [192, 168, 1, 1],
+      [169, 254, 169, 254],
+      [172, 16, 0, 1],
+    ];
+    const hex = (a: number, b: number) => ((a << 8) | b).toString(16);
+    const spellings: string[] = [];
+    for (const [a, b, c, d] of targets) {
+      const dotted = `${a}.${b}.${c}.${d}`;
+      const [high, low] = [hex(a, b), hex(c, d)];
+      const teredo = [hex(a ^ 255, b ^ 255), hex(c ^ 255, d ^ 255)];
+      spellings.push(
+        `::ffff:${dotted}`,
+        `0:0:0:0:0:ffff:${high}:${low}`,
+        `::${dotted}`,
+        `::${high}:${low}`,
+        `::ffff:0:${dotted}`,
+        `64:ff9b::${dotted}`,
+        `64:ff9b:1::${high}:${low}`,
+        `2002:${high}:${low}::1`,
+        `2001:0:4136:e378:8000:63bf:${teredo[0]}:${teredo[1]}`,
+      );
+    }
+    spellings.push('::127.0.0.1', '64:ff9b:1::7f00:1', '2002:7f00:1::');
+    return spellings.map((address) => `http://[${address}]:${port}/hook`);
+  }
+
+  it('issue 28 item 3: refuses IPv6 spellings that embed or map a private IPv4 address, at save', async () => {
+    const urls = embeddedSpellings(receiver.port);
+    expect(urls.length).toBeGreaterThanOrEqual(40);
+    for (const url of urls) {
+      const res = await admin.post('/api/webhooks').send({ url, events: ['page.created'] });
+      expect({ url, status: res.status }).toEqual({ url, status: 422 });
+      expect(res.body).toEqual(
+        validationProblem({
+          field: 'url',
+          code: 'private_destination',
+          message: 'url points to a private or loopback address, which webhooks may not reach.',
+        }),
+      );
+    }
+    // Refused on change too, and the webhook keeps its address.
+    const ok = await admin
+      .post('/api/webhooks')
+      .send({ url: 'http://[2002:808:808::1]/hook', events: ['page.created'], active: false })
+      .expect(201);
+    const patched = await admin
+      .patch(`/api/webhooks/${ok.body.id}`)
+      .send({ url: `http://[::127.0.0.1]:${receiver.port}/` });
+    expect(patched.status).toBe(422);
+    expect(
+      await t.dataSource.query(`SELECT url FROM webhooks WHERE id = '${ok.body.id as string}'`),
+    ).toEqual([{ url: 'http://[2002:808:808::1]/hook' }]);
+  });
+
+  it('issue 28 item 3: checks again at delivery: saved IPv6 spellings of loopback are never tried', async () => {
+    // Saved while private destinations were allowed; delivered with them refused.
+    await t.restart({ ...FAST, WEBHOOK_ALLOW_PRIVATE: 'true' });
+    admin = await signedIn(t, 'admin');
+    const ids: string[] = [];
+    for (const host of ['[::127.0.0.1]', '[64:ff9b:1::7f00:1]', '[2002:7f00:1::]']) {
+      const res = await admin
+        .post('/api/webhooks')
+        .send({ url: `http://${host}:${receiver.port}/`, events: ['page.created'] })
+        .expect(201);
+      ids.push(res.body.id as string);
+    }
+    await t.restart(FAST);
+    admin = await signedIn(t, 'admin');
+    await createPage(admin, 'embedded-v4');
+    for (const id of ids) {
+      expect(await firstAttempt(id)).toEqual(
+        expect.objectContaining({
+          statusCode: null,
+          error: expect.stringMatching(/^destination address .* is private or loopback/),
+        }),
+      );
+    }
+    expect(receiver.received).toEqual([]);
+  });
+
   it('checks the address it connects to: a name that now resolves to loopback is not reached', async () => {
     // Saved while private destinations were allowed (as if the name resolved to a public
     // address then); now "localhost" resolves to loopback at delivery time.
@@ -329,12 +427,7 @@ describe('webhooks: server-side request forgery guard', () => {
     await t.restart(FAST);
     admin = await signedIn(t, 'admin');
     await createPage(admin, 'rebinding');
-    const [delivery] = await eventually(async () => {
-      const list = (await admin.get(`/api/webhooks/${id}/deliveries`).expect(200)).body.items;
-      expect(list[0].attempts.length).toBeGreaterThanOrEqual(1);
-      return list;
-    }, 10_000);
-    expect(delivery.attempts[0]).toEqual(
+    expect(await firstAttempt(id)).toEqual(
       expect.objectContaining({
         statusCode: null,
         error: expect.stringMatching(/private or loopback/),

@@ -306,7 +306,10 @@ export interface paths {
         /** List the caller's tokens (never their secrets) */
         get: operations["listTokens"];
         put?: never;
-        /** Create a personal access token; the secret is in this answer only */
+        /**
+         * Create a personal access token; the secret is in this answer only
+         * @description At most TOKEN_MAX_PER_USER (default 20) live tokens per person: one more is 409 `too_many_tokens` (with `limit`). Tokens spend their owner's rate-limit quotas.
+         */
         post: operations["createToken"];
         delete?: never;
         options?: never;
@@ -3145,6 +3148,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];

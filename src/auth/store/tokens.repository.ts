@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { In } from 'typeorm';
+import { In, IsNull, MoreThan } from 'typeorm';
 import { Database, Tx } from '../../common/database/database';
 import type { CursorPosition } from '../../common/http/pagination';
 import { AccessTokenEntity } from '../entities/access-token.entity';
@@ -13,8 +13,27 @@ export class TokensRepository {
     private readonly generation: AuthGenerationRepository,
   ) {}
 
-  insert(token: AccessTokenEntity, tx?: Tx): Promise<AccessTokenEntity> {
-    return this.db.write((t) => t.manager.save(AccessTokenEntity, token), tx);
+  /**
+   * Inserts the token unless its owner already holds `cap` live (unexpired) tokens; answers
+   * null then. The owner's row is locked first (MySQL; SQLite writes never interleave), so two
+   * requests at once cannot both take the last place.
+   */
+  insertWithinCap(
+    token: AccessTokenEntity,
+    cap: number,
+    now: Date,
+  ): Promise<AccessTokenEntity | null> {
+    return this.db.transaction(async (t) => {
+      const sql = this.db.sql(t);
+      await sql.all('SELECT id FROM users WHERE id = ?' + sql.dialect.forUpdate, [token.userId]);
+      const userId = token.userId;
+      const live = await t.manager.countBy(AccessTokenEntity, [
+        { userId, expiresAt: IsNull() },
+        { userId, expiresAt: MoreThan(now) },
+      ]);
+      if (live >= cap) return null;
+      return t.manager.save(AccessTokenEntity, token);
+    });
   }
 
   /** A user's tokens, newest first; `after` continues behind a listed token. */

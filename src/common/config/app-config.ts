@@ -58,6 +58,8 @@ export interface AppConfig {
   loginMaxFailures: number;
   loginIpMaxFailures: number;
   loginWindowSeconds: number;
+  /** Live (unexpired) personal access tokens one person may hold (TOKEN_MAX_PER_USER, 20). */
+  tokenMaxPerUser: number;
   jsonBodyLimitBytes: number;
   imageMaxBytes: number;
   attachmentMaxBytes: number;
@@ -361,6 +363,7 @@ function sessionsAndLogins(env: Env) {
     loginMaxFailures: int(env, 'LOGIN_MAX_FAILURES', 5, 1, 1000),
     loginIpMaxFailures: int(env, 'LOGIN_IP_MAX_FAILURES', 20, 1, 100_000),
     loginWindowSeconds: int(env, 'LOGIN_WINDOW_SECONDS', 900, 1, 86_400),
+    tokenMaxPerUser: int(env, 'TOKEN_MAX_PER_USER', 20, 1, 10_000),
   };
 }
 

@@ -1,4 +1,5 @@
 import { ValidateIf } from 'class-validator';
+import { NotNull } from './validation';
 
 /**
  * An optional member that may be left out but not sent as `null`: unlike class-validator's
@@ -8,4 +9,14 @@ import { ValidateIf } from 'class-validator';
  */
 export function Optional(): PropertyDecorator {
   return ValidateIf((_object: object, value: unknown) => value !== undefined);
+}
+
+/**
+ * An optional member that may be left out, whose `null` is a 422 field problem
+ * (`null_not_allowed`) like any other bad value rather than a type error: for bodies whose
+ * contract says so (webhooks, issue 28).
+ */
+export function OptionalNotNull(message?: string): PropertyDecorator {
+  const decorators = [Optional(), NotNull(message)];
+  return (target, key) => decorators.forEach((decorate) => decorate(target, key));
 }

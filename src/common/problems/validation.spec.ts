@@ -1,11 +1,13 @@
 import { ArrayNotEmpty, IsArray, IsString, ValidateIf, ValidationError } from 'class-validator';
 import { FieldProblems, InvalidTypeProblem, Problem } from './problem';
+import { OptionalNotNull } from './optional';
 import {
   createValidationPipe,
   EachString,
   flattenValidationErrors,
   KeepsOtherMembers,
   malformedAs,
+  NotNull,
   problemCode,
   validationProblem,
 } from './validation';
@@ -131,5 +133,48 @@ describe('constraint contexts (problemCode, malformedAs, EachString)', () => {
         { field: 'items.3', code: 'not_a_string', message: 'An item must be a string.' },
       ],
     });
+  });
+});
+
+describe('NotNull and OptionalNotNull', () => {
+  class Hook {
+    @NotNull('url must not be null.')
+    @IsString()
+    url!: string;
+
+    @OptionalNotNull('events must not be null.')
+    @IsArray()
+    @ArrayNotEmpty()
+    events?: string[];
+  }
+  const pipe = createValidationPipe();
+  const check = (body: unknown) =>
+    pipe.transform(body, { type: 'body', metatype: Hook }).then(
+      () => 'ok',
+      (error: Problem) => ({ status: error.status, code: error.code, ...error.extensions }),
+    );
+
+  it('answers null as a 422 null_not_allowed alone, leaves absent members to their own rules', async () => {
+    await expect(check({ url: 'u' })).resolves.toBe('ok');
+    await expect(check({ url: 'u', events: null })).resolves.toEqual({
+      status: 422,
+      code: 'validation_failed',
+      errors: [{ field: 'events', code: 'null_not_allowed', message: 'events must not be null.' }],
+    });
+    await expect(check({ url: null, events: null })).resolves.toEqual({
+      status: 422,
+      code: 'validation_failed',
+      errors: [
+        { field: 'url', code: 'null_not_allowed', message: 'url must not be null.' },
+        { field: 'events', code: 'null_not_allowed', message: 'events must not be null.' },
+      ],
+    });
+    // A wrong type is still the 400 it always was.
+    await expect(check({ url: 'u', events: 'x' })).resolves.toEqual(
+      expect.objectContaining({ status: 400, code: 'invalid_type' }),
+    );
+    await expect(check({})).resolves.toEqual(
+      expect.objectContaining({ status: 422, code: 'validation_failed' }),
+    );
   });
 });

@@ -15,6 +15,7 @@ import {
  * allowed values, unknown fields) is a semantic problem (422 `validation_failed`).
  */
 const EACH_STRING = 'eachString';
+const NOT_NULL = 'notNull';
 
 const TYPE_CONSTRAINTS = new Set([
   'isString',
@@ -64,6 +65,24 @@ export function EachString(message = 'Each item must be a string.'): PropertyDec
   });
 }
 
+/**
+ * A member that must not be `null`: a `null` is the 422 field problem `null_not_allowed` alone
+ * (the member's other rules, its type check included, are not reported for it). For members
+ * where `null` neither clears nor means anything else; absent members are left to
+ * `@IsOptional()`/`Optional()` or to the required member's own rules.
+ */
+export function NotNull(
+  message = 'This member may be left out but must not be null.',
+): PropertyDecorator {
+  return ValidateBy({
+    name: NOT_NULL,
+    validator: {
+      validate: (value: unknown) => value !== null,
+      defaultMessage: () => message,
+    },
+  });
+}
+
 /** One flattened constraint failure; `type` marks a wrong JSON type of a present value. */
 interface ClassifiedProblem extends FieldProblem {
   type: boolean;
@@ -74,7 +93,10 @@ function classify(errors: ValidationError[], parent = ''): ClassifiedProblem[] {
   const problems: ClassifiedProblem[] = [];
   for (const error of errors) {
     const field = parent ? `${parent}.${error.property}` : error.property;
-    for (const [constraint, message] of Object.entries(error.constraints ?? {})) {
+    let constraints = Object.entries(error.constraints ?? {});
+    if (error.value === null && constraints.some(([name]) => name === NOT_NULL))
+      constraints = constraints.filter(([name]) => name === NOT_NULL);
+    for (const [constraint, message] of constraints) {
       // A missing required member also fails its type check: that is a 422, not a type error.
       const type = TYPE_CONSTRAINTS.has(constraint) && error.value !== undefined;
       const context = (error.contexts?.[constraint] ?? {}) as ConstraintContext;
@@ -134,6 +156,7 @@ export function validationProblem(errors: ValidationError[]): Problem {
 
 function constraintCode(constraint: string): string {
   if (constraint === 'whitelistValidation') return 'unknown_field';
+  if (constraint === NOT_NULL) return 'null_not_allowed';
   return constraint.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
 }
 

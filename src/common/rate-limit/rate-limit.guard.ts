@@ -17,8 +17,7 @@ import { classOf, policyHeader, rateLimitHeader, windowAt } from './rate-limit-p
 import { RateLimiter } from './rate-limiter';
 
 /**
- * Per-caller limits on every /api answer to an authenticated caller (per token for bearer
- * calls), with the IETF draft's RateLimit-Policy and RateLimit headers; over the quota: 429
+ * Per-person limits on every /api answer to an authenticated caller, with the IETF draft's RateLimit-Policy and RateLimit headers; over the quota: 429
  * `rate_limited` with Retry-After, before the handler runs.
  * A global guard registered after AuthGuard (it needs `request.user`), not an interceptor:
  * Nest wraps every handler in RxJS and async-hook bookkeeping per global interceptor, a
@@ -65,7 +64,9 @@ export class RateLimitGuard implements CanActivate, OnApplicationBootstrap, OnAp
     const cls = classOf(request.method, request.path);
     const limit = this.config.rateLimits[cls];
     if (!limit) return true;
-    const subject = user.via === 'bearer' && user.tokenId ? `t:${user.tokenId}` : `u:${user.id}`;
+    // Per person, whatever the way in: a token acts as its owner and spends its owner's quota,
+    // so making tokens does not make quotas (issue 28: 60 tokens were 60 search quotas).
+    const subject = `u:${user.id}`;
     const now = Date.now();
     const window = windowAt(now, limit.windowSeconds);
     const count = await this.hit(`${cls}:${subject}:${window.index}`, window.endsAt);

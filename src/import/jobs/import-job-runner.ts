@@ -6,7 +6,6 @@ import {
   OnApplicationShutdown,
   OnModuleInit,
 } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
 import { rm, stat } from 'node:fs/promises';
 import { relative, isAbsolute } from 'node:path';
 import type { AuthUser } from '../../common/auth/auth-user';
@@ -23,6 +22,7 @@ import { toImportJobResource } from './import-job.mapper';
 import { interruptedProblem, jobProblem, notResumedProblem } from './job-problem';
 import { JobEvents } from './job-events';
 import { JobHeartbeat } from './job-heartbeat';
+import { newLeaseOwner, ownerIsGoneHere } from './lease-owner';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -37,8 +37,9 @@ interface Run {
 
 /**
  * Runs the import jobs this instance received (one run each, at once) and keeps the table
- * honest: a job whose instance stopped is failed once its lease expires (checked at start and
- * every half lease), and records past the retention period are deleted.
+ * honest: a job whose process is gone from this host (killed, crashed) is failed at once, at
+ * start and at every sweep; a job of another host is failed once its lease expires (checked at
+ * start and every half lease); records past the retention period are deleted.
  *
  * A graceful shutdown (SIGTERM) hands running jobs back: their runs stop before committing
  * (an import is one transaction, so nothing of it is written), the rows go back to `queued`
@@ -50,8 +51,8 @@ interface Run {
 export class ImportJobRunner
   implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown
 {
-  /** This process, as lease owner. */
-  readonly instanceId = randomUUID();
+  /** This process, as lease owner: `<incarnation>.<pid>@<host>` (lease-owner.ts). */
+  readonly instanceId = newLeaseOwner();
   private readonly logger = new Logger(ImportJobRunner.name);
   private readonly running = new Map<string, Run>();
   private timer: NodeJS.Timeout | null = null;
@@ -224,6 +225,7 @@ export class ImportJobRunner
    */
   async sweep(now = new Date()): Promise<void> {
     try {
+      await this.failJobsOfGoneProcesses(now);
       await this.resumeHandedBack();
       for (const job of await this.jobs.listExpired(now)) {
         if (this.isLocal(job.id)) continue;
@@ -244,6 +246,31 @@ export class ImportJobRunner
       );
     } catch (error) {
       this.logger.error({ msg: 'import job sweep failed', error: String(error) });
+    }
+  }
+
+  /**
+   * Fails at once the unfinished jobs whose lease owner is a process of this host that is no
+   * longer alive (issue 28: a job killed with SIGKILL stayed `running` for its whole lease
+   * after the restart). Owners on other hosts keep their lease as the guard.
+   */
+  private async failJobsOfGoneProcesses(now: Date): Promise<void> {
+    for (const job of await this.jobs.listUnfinished()) {
+      if (this.isLocal(job.id) || !ownerIsGoneHere(job.leaseOwner, this.instanceId)) continue;
+      const failed = await this.jobs.failOwnedBy(job.id, job.leaseOwner!, {
+        state: 'failed',
+        finishedAt: now,
+        problem: interruptedProblem(job.id, 'gone'),
+      });
+      if (failed) {
+        this.logger.warn({
+          msg: 'import job interrupted',
+          jobId: job.id,
+          reason: 'its process is gone',
+          owner: job.leaseOwner,
+        });
+        await this.removeUpload(job.request.tempDir);
+      }
     }
   }
 

@@ -8,6 +8,8 @@ import { ImportJobEntity } from './entities/import-job.entity';
 import type { ImportJobState } from './import-job.types';
 
 type Changes = QueryDeepPartialEntity<ImportJobEntity>;
+/** How a job that will not run any more ends. */
+type Ending = Pick<ImportJobEntity, 'state' | 'finishedAt' | 'problem'>;
 
 const UNFINISHED: ImportJobState[] = ['queued', 'running'];
 
@@ -146,10 +148,21 @@ export class ImportJobsRepository {
   }
 
   /** Fails an unfinished job whose lease is still expired at `now`. */
-  async failExpired(
+  failExpired(id: string, changes: Ending, now: Date): Promise<boolean> {
+    return this.failUnfinished(id, changes, 'lease_expires_at < :now', { now });
+  }
+
+  /** Fails an unfinished job still held by `owner` (a process that is gone). */
+  failOwnedBy(id: string, owner: string, changes: Ending): Promise<boolean> {
+    return this.failUnfinished(id, changes, 'lease_owner = :owner', { owner });
+  }
+
+  /** Ends an unfinished job (and its lease) when `condition` still holds. */
+  private async failUnfinished(
     id: string,
-    changes: Pick<ImportJobEntity, 'state' | 'finishedAt' | 'problem'>,
-    now: Date,
+    changes: Ending,
+    condition: string,
+    parameters: Record<string, unknown>,
   ): Promise<boolean> {
     const result = await this.db.write((t) =>
       t.manager
@@ -158,7 +171,7 @@ export class ImportJobsRepository {
         .set({ ...changes, leaseOwner: null, leaseExpiresAt: null } as Changes)
         .where('id = :id', { id })
         .andWhere('state IN (:...states)', { states: UNFINISHED })
-        .andWhere('lease_expires_at < :now', { now })
+        .andWhere(condition, parameters)
         .execute(),
     );
     return Boolean(result.affected);

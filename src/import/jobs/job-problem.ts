@@ -27,14 +27,18 @@ export function jobProblem(error: unknown, jobId: string): ProblemBody {
   };
 }
 
-/** The problem of a job whose instance stopped (crash, kill, lost database) while it ran. */
-export function interruptedProblem(jobId: string): ProblemBody {
+/**
+ * The problem of a job whose instance stopped (crash, kill, lost database) while it ran: found
+ * by its process being gone from the host (`gone`), or by its lease running out (`lease`).
+ */
+export function interruptedProblem(jobId: string, found: 'gone' | 'lease' = 'lease'): ProblemBody {
+  const how =
+    found === 'gone' ? 'its process on this host had stopped running' : 'its lease expired';
   return {
     type: problemType('import_interrupted'),
     title: titleFor(500),
     status: 500,
-    detail:
-      'The kb instance running this import stopped before it finished (its lease expired); nothing of it was written. Start the import again.',
+    detail: `The kb instance running this import stopped before it finished (${how}); nothing of it was written. Start the import again.`,
     instance: INSTANCE,
     code: 'import_interrupted',
     jobId,

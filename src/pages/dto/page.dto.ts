@@ -10,7 +10,7 @@ import {
   IsString,
   Min,
 } from 'class-validator';
-import { Optional } from '../../common/problems/optional';
+import { Optional, OptionalNotNull } from '../../common/problems/optional';
 import { BodyMayBeOmitted } from '../../common/problems/validation';
 import { LIFECYCLES, type Lifecycle, type PropertyValue } from '../entities/page.entity';
 import { PROPERTIES_SCHEMA, VARIABLES_SCHEMA } from './page-response.dto';
@@ -22,7 +22,7 @@ import { PROPERTIES_SCHEMA, VARIABLES_SCHEMA } from './page-response.dto';
  */
 export class PageFieldsDto {
   @ApiPropertyOptional({ description: 'Markdown' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   content?: string;
 
@@ -45,7 +45,7 @@ export class PageFieldsDto {
     type: [String],
     description: 'at most 50, each 1-64 characters; stored lowercase',
   })
-  @IsOptional()
+  @OptionalNotNull()
   @IsArray()
   @ArrayMaxSize(200)
   @IsString({ each: true })
@@ -56,7 +56,7 @@ export class PageFieldsDto {
     enumName: 'Lifecycle',
     description: 'default on create: published',
   })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @IsIn(LIFECYCLES)
   lifecycle?: Lifecycle;
@@ -85,7 +85,7 @@ export class PageFieldsDto {
     type: [String],
     description: 'group names; empty: visible to every signed-in user',
   })
-  @IsOptional()
+  @OptionalNotNull()
   @IsArray()
   @ArrayMaxSize(100)
   @IsString({ each: true })
@@ -97,17 +97,17 @@ export class PageFieldsDto {
   deprecatedTarget?: string | null;
 
   @ApiPropertyOptional(PROPERTIES_SCHEMA)
-  @IsOptional()
+  @OptionalNotNull()
   @IsObject()
   properties?: Record<string, PropertyValue>;
 
   @ApiPropertyOptional(VARIABLES_SCHEMA)
-  @IsOptional()
+  @OptionalNotNull()
   @IsObject()
   variables?: Record<string, string>;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @OptionalNotNull()
   @IsBoolean()
   verified?: boolean;
 }
@@ -124,12 +124,12 @@ export class CreatePageDto extends PageFieldsDto {
 
 export class UpdatePageDto extends PageFieldsDto {
   @ApiPropertyOptional({ description: 'a new slug moves the page' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   slug?: string;
 
   @ApiPropertyOptional({ maxLength: 255 })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   title?: string;
 
@@ -138,7 +138,7 @@ export class UpdatePageDto extends PageFieldsDto {
     minimum: 1,
     description: 'the revision this edit is based on (or send If-Match)',
   })
-  @IsOptional()
+  @OptionalNotNull()
   @IsInt()
   @Min(1)
   baseRevision?: number;

@@ -10,6 +10,8 @@ import {
   Length,
 } from 'class-validator';
 import { ListQueryDto } from '../../common/http/list-query.dto';
+import { OptionalNotNull } from '../../common/problems/optional';
+import { NotNull } from '../../common/problems/validation';
 import { EVENT_TYPES, type EventType } from '../event-types';
 
 const EVENTS = { enum: EVENT_TYPES, enumName: 'EventType', isArray: true } as const;
@@ -21,11 +23,13 @@ export class CreateWebhookDto {
     description:
       'http or https; private and loopback destinations are refused unless WEBHOOK_ALLOW_PRIVATE=true',
   })
+  @NotNull('url must be an http or https URL, not null.')
   @IsString()
   @Length(1, 2048)
   url: string;
 
   @ApiProperty({ ...EVENTS, description: 'The event types to send (at least one).' })
+  @NotNull('events must list at least one event type, not null.')
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(EVENT_TYPES.length)
@@ -35,25 +39,25 @@ export class CreateWebhookDto {
   @ApiPropertyOptional({
     description: '`whsec_` + base64 of 24 to 64 bytes; absent: generated (32 random bytes)',
   })
-  @IsOptional()
+  @OptionalNotNull('secret may be left out (one is generated) but not null.')
   @IsString()
   secret?: string;
 
   @ApiPropertyOptional({ description: 'default true; an inactive webhook is sent nothing' })
-  @IsOptional()
+  @OptionalNotNull('active may be left out (default true) but not null.')
   @IsBoolean()
   active?: boolean;
 }
 
 export class UpdateWebhookDto {
   @ApiPropertyOptional({ maxLength: 2048 })
-  @IsOptional()
+  @OptionalNotNull('url may be left out (kept) but not null.')
   @IsString()
   @Length(1, 2048)
   url?: string;
 
   @ApiPropertyOptional(EVENTS)
-  @IsOptional()
+  @OptionalNotNull('events may be left out (kept) but not null; list at least one event type.')
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(EVENT_TYPES.length)
@@ -61,12 +65,12 @@ export class UpdateWebhookDto {
   events?: EventType[];
 
   @ApiPropertyOptional({ description: 'a new secret, `whsec_` + base64 (not shown again)' })
-  @IsOptional()
+  @OptionalNotNull('secret may be left out (kept) but not null.')
   @IsString()
   secret?: string;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @OptionalNotNull('active may be left out (kept) but not null.')
   @IsBoolean()
   active?: boolean;
 }

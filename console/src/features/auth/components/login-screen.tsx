@@ -5,11 +5,7 @@ import { Field } from '../../../components/field';
 import { ProblemMessage } from '../../../components/problem-message';
 import { useLogin, useMe } from '../api/me';
 import { useDocumentTitle } from '../../../components/use-document-title';
-
-/** Only a path of this site may be the place to return to after signing in. */
-function safeNext(next: string | null): string {
-  return next && next.startsWith('/') && !next.startsWith('//') ? next : '/';
-}
+import { safeNext } from '../model/safe-next';
 
 function minutes(seconds: number): string {
   const m = Math.ceil(seconds / 60);
@@ -29,7 +25,8 @@ function loginError(error: unknown): string | null {
 
 export function LoginScreen() {
   const [params] = useSearchParams();
-  const next = safeNext(params.get('next'));
+  // Only a path of this site may be the place to return to after signing in.
+  const next = safeNext(params.get('next'), window.location.origin);
   const expired = params.get('expired') === '1';
   const me = useMe();
   const login = useLogin();
