@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { toSqliteDateText } from './column-defs';
-import { Database, PoolStats, Tx } from './database';
+import { AfterCommit, Database, PoolStats, Tx } from './database';
 import { SQLITE } from './dialect';
 import { withTransactionRetry } from './database-errors';
 import type { ReadQuery, Row, RunResult, Sql } from './sql';
@@ -110,7 +110,6 @@ export class SqliteDatabase extends Database {
   readonly dialect = SQLITE;
   readonly writer: SqliteWriter;
   private readonly shared: Sql;
-  private readonly outside: Tx;
 
   /**
    * `readPool`: where `read` sends the queries it knows by name (`pooled`); without one, before
@@ -127,7 +126,6 @@ export class SqliteDatabase extends Database {
     super(dataSource);
     this.writer = new SqliteWriter(undefined, groupTransaction(dataSource, connection), writeLock);
     this.shared = new SqliteSql(connection);
-    this.outside = { sql: this.shared, manager: dataSource.manager };
   }
 
   override read<A extends unknown[], R>(query: ReadQuery<A, R>, ...args: A): Promise<R> {
@@ -172,25 +170,27 @@ export class SqliteDatabase extends Database {
 
   transaction<T>(work: (tx: Tx) => Promise<T>, tx?: Tx): Promise<T> {
     if (tx) return work(tx);
+    // Each run of the turn (a group that runs its turns again) gets its own callbacks.
+    const after = new AfterCommit();
     return withTransactionRetry(() =>
       this.writer.run(() =>
         this.dataSource.transaction((manager: EntityManager) =>
-          work({ sql: this.shared, manager }),
+          work(after.attempt({ sql: this.shared, manager })),
         ),
       ),
-    );
+    ).then(after.committed);
   }
 
   write<T>(work: (tx: Tx) => Promise<T>, tx?: Tx): Promise<T> {
     if (tx) return work(tx);
+    const after = new AfterCommit();
+    const outside = () => after.attempt({ sql: this.shared, manager: this.dataSource.manager });
     return withTransactionRetry(() =>
       this.writer.run(() =>
         // In a group, the write's statements become a savepoint of their own so that a failing
         // one takes back only itself.
-        this.writer.grouped
-          ? this.dataSource.transaction(() => work(this.outside))
-          : work(this.outside),
+        this.writer.grouped ? this.dataSource.transaction(() => work(outside())) : work(outside()),
       ),
-    );
+    ).then(after.committed);
   }
 }
