@@ -18,26 +18,44 @@ export interface RecordedEvent extends FeedEntry {
  */
 export type OutboxParticipant = (tx: Tx, event: RecordedEvent) => Promise<void>;
 
+/** Writes rows of its own for one type of event, from its payload, in the event's transaction. */
+export type OutboxHandler<K extends DomainEventType> = (
+  tx: Tx,
+  payload: DomainEventPayloads[K],
+) => Promise<void>;
+
 /**
  * The transactional outbox. A change records what happened with ONE call inside its own
  * transaction — `await outbox.record(tx, 'page.updated', payload)` — which writes the event
  * row (the feed, GET /api/events) and what the participants fan it out to (webhook
- * deliveries) on the transaction's connection: a committed change always has its event, a
- * rolled-back one never does. What cannot roll back runs after the commit, from the outbox:
+ * deliveries, inbox notices) on the transaction's connection: a committed change always has
+ * its event, a rolled-back one never does. What cannot roll back runs after the commit:
  * the webhook dispatcher sends the deliveries (leased, retried), and in-process listeners
- * (`@OnEvent(type)`: notifications) receive the payload once the transaction committed.
+ * (`@OnEvent(type)`) receive the payload once the transaction committed.
  *
  * The one door that writes `events` (webhooks' EventLogRepository reads it).
  */
 @Injectable()
 export class Outbox {
   private readonly participants: OutboxParticipant[] = [];
+  private readonly handlers = new Map<DomainEventType, OutboxHandler<DomainEventType>[]>();
 
   constructor(private readonly emitter: EventEmitter2) {}
 
   /** Called once at start by a module that keeps rows per event (webhook deliveries). */
   join(participant: OutboxParticipant): void {
     this.participants.push(participant);
+  }
+
+  /**
+   * Called once at start by a module that keeps rows for events of one type (notifications):
+   * `handler` runs inside the transaction that records each one, so its rows commit with the
+   * change. A handler that throws rolls the change back: it writes rows, it does not call out.
+   */
+  within<K extends DomainEventType>(type: K, handler: OutboxHandler<K>): void {
+    const list = this.handlers.get(type) ?? [];
+    list.push(handler as OutboxHandler<DomainEventType>);
+    this.handlers.set(type, list);
   }
 
   /**
@@ -67,6 +85,7 @@ export class Outbox {
       ],
     );
     for (const participant of this.participants) await participant(tx, event);
+    for (const handler of this.handlers.get(type) ?? []) await handler(tx, payload);
     // Listeners are told after the commit, in the order the events were recorded.
     tx.afterCommit(() => void this.emitter.emit(type, payload));
   }
