@@ -1,11 +1,10 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
 import { startKb, RunningKb } from '../support/kb-process';
-import { createPrivateMariaDb, PrivateMariaDb } from '../support/private-mariadb';
+import { createPrivateMariaDb, freePort, PrivateMariaDb } from '../support/private-mariadb';
 import { DB_TYPE } from '../support/test-app';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
@@ -20,17 +19,6 @@ const UPDATES_PER_PAGE = 9;
 const FAULTS_AT = [600, 1300];
 
 type Row = Record<string, unknown>;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
