@@ -3,7 +3,7 @@ import { Database } from '../../src/common/database/database';
 import { PAGE_UPDATED, PageUpdatedEvent } from '../../src/common/events/domain-events';
 import { Outbox } from '../../src/common/events/outbox';
 import { newPage } from '../support/pages';
-import { createTestApp, TestApp } from '../support/test-app';
+import { createTestApp, DB_TYPE, TestApp } from '../support/test-app';
 import { createUser, signedIn } from '../support/users';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
@@ -138,6 +138,21 @@ describe('Outbox.record: in the transaction, listeners after the commit', () => 
     });
     expect(heard).toEqual([event]);
     expect(await added()).toEqual({ events: 1, deliveries: 0, notices: 1 });
+  });
+
+  it('tells listeners exactly when the event exists, for a transaction started inside another', async () => {
+    // Not joined (no tx passed): on SQLite a savepoint of the outer transaction, which rolls
+    // back with it; on MySQL a transaction of its own on another connection, committed.
+    const event = updated(5);
+    await expect(
+      db.transaction(async () => {
+        await db.transaction((inner) => outbox.record(inner, PAGE_UPDATED, event));
+        throw new Error('the outer change fails');
+      }),
+    ).rejects.toThrow('the outer change fails');
+    const { events } = await added();
+    expect(heard).toEqual(events === 1 ? [event] : []);
+    expect(events).toBe(DB_TYPE === 'mysql' ? 1 : 0);
   });
 
   it('keeps only the attempt that committed when a deadlock is retried', async () => {

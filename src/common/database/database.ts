@@ -37,6 +37,19 @@ export class AfterCommit {
     return { sql: unit.sql, manager: unit.manager, afterCommit: (cb) => callbacks.push(cb) };
   }
 
+  /**
+   * For work nested in another unit's transaction (a SQLite savepoint of the turn it runs in):
+   * its callbacks wait for that unit's commit. Answers `result`.
+   */
+  handTo<T>(outer: AfterCommit | undefined): (result: T) => T {
+    if (!outer) return this.committed;
+    return (result) => {
+      outer.callbacks.push(...this.callbacks);
+      this.callbacks = [];
+      return result;
+    };
+  }
+
   /** Runs the committed run's callbacks and answers `result` (use as `.then(after.committed)`). */
   readonly committed = <T>(result: T): T => {
     for (const callback of this.callbacks) {

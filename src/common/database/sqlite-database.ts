@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DataSource, EntityManager } from 'typeorm';
 import { toSqliteDateText } from './column-defs';
 import { AfterCommit, Database, PoolStats, Tx } from './database';
@@ -110,6 +111,8 @@ export class SqliteDatabase extends Database {
   readonly dialect = SQLITE;
   readonly writer: SqliteWriter;
   private readonly shared: Sql;
+  /** The unit of work a turn runs: a transaction started inside it is a savepoint of it. */
+  private readonly unit = new AsyncLocalStorage<AfterCommit>();
 
   /**
    * `readPool`: where `read` sends the queries it knows by name (`pooled`); without one, before
@@ -170,27 +173,36 @@ export class SqliteDatabase extends Database {
 
   transaction<T>(work: (tx: Tx) => Promise<T>, tx?: Tx): Promise<T> {
     if (tx) return work(tx);
-    // Each run of the turn (a group that runs its turns again) gets its own callbacks.
+    // Each run of the turn (a group that runs its turns again) gets its own callbacks; started
+    // inside another turn, this is a savepoint of it, whose commit the callbacks wait for.
     const after = new AfterCommit();
+    const outer = this.writer.holding ? this.unit.getStore() : undefined;
     return withTransactionRetry(() =>
       this.writer.run(() =>
-        this.dataSource.transaction((manager: EntityManager) =>
-          work(after.attempt({ sql: this.shared, manager })),
+        this.unit.run(after, () =>
+          this.dataSource.transaction((manager: EntityManager) =>
+            work(after.attempt({ sql: this.shared, manager })),
+          ),
         ),
       ),
-    ).then(after.committed);
+    ).then(after.handTo(outer));
   }
 
   write<T>(work: (tx: Tx) => Promise<T>, tx?: Tx): Promise<T> {
     if (tx) return work(tx);
     const after = new AfterCommit();
+    const outer = this.writer.holding ? this.unit.getStore() : undefined;
     const outside = () => after.attempt({ sql: this.shared, manager: this.dataSource.manager });
     return withTransactionRetry(() =>
       this.writer.run(() =>
-        // In a group, the write's statements become a savepoint of their own so that a failing
-        // one takes back only itself.
-        this.writer.grouped ? this.dataSource.transaction(() => work(outside())) : work(outside()),
+        this.unit.run(after, () =>
+          // In a group, the write's statements become a savepoint of their own so that a
+          // failing one takes back only itself.
+          this.writer.grouped
+            ? this.dataSource.transaction(() => work(outside()))
+            : work(outside()),
+        ),
       ),
-    ).then(after.committed);
+    ).then(after.handTo(outer));
   }
 }
