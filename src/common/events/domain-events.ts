@@ -1,7 +1,8 @@
 /**
  * Domain events: features record what happened with `Outbox.record(tx, type, payload)`
  * inside the transaction of the change (the event row and its webhook deliveries commit with
- * it); in-process listeners (`@OnEvent(type)`, notifications) get the payload after the commit.
+ * it, with the rows of `Outbox.within` handlers: inbox notices); `@OnEvent(type)` listeners get
+ * the payload after the commit.
  * A new kind: its payload here, its entry in `DomainEventPayloads`, `EVENT_TYPES` and
  * `FEED_ENTRIES` (event-feed.ts), then one `record` call (docs/data-layer.md, "The outbox").
  */
