@@ -5,6 +5,7 @@ import { AuthModule } from './auth/auth.module';
 import { AppConfig } from './common/config/app-config';
 import { ConfigModule } from './common/config/config.module';
 import { DatabaseModule } from './common/database/database.module';
+import { OutboxModule } from './common/events/outbox.module';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import { IdempotencyModule } from './common/idempotency/idempotency.module';
 import { ConsoleModule } from './console/console.module';
@@ -30,6 +31,7 @@ export class AppModule {
         DatabaseModule.forRoot(config, [join(__dirname, 'pages', 'store', 'read-queries')]),
         MetricsModule,
         EventEmitterModule.forRoot(),
+        OutboxModule,
         AuthModule,
         RateLimitModule,
         IdempotencyModule,

@@ -15,6 +15,7 @@ import { AppConfig, ConfigError, loadConfig } from '../common/config/app-config'
 import { ConfigModule } from '../common/config/config.module';
 import { DatabaseModule } from '../common/database/database.module';
 import { DatabaseSetupError, prepareDatabase } from '../common/database/database-preflight';
+import { OutboxModule } from '../common/events/outbox.module';
 import { decodeCursor } from '../common/http/pagination';
 import { JsonLogger } from '../common/logging/json-logger';
 import { FieldProblems, Problem } from '../common/problems/problem';
@@ -53,6 +54,7 @@ function cliModule(config: AppConfig) {
       ConfigModule.forRoot(config),
       DatabaseModule.forRoot(config),
       EventEmitterModule.forRoot(),
+      OutboxModule,
       AuthModule,
     ],
     providers: [MediaRepository],

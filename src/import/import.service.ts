@@ -1,10 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { EventEmitter2 } from '@nestjs/event-emitter';
 import { rm } from 'node:fs/promises';
 import type { AuthUser } from '../common/auth/auth-user';
 import { APP_CONFIG, AppConfig } from '../common/config/app-config';
 import { Database } from '../common/database/database';
-import { IMPORT_FINISHED, ImportFinishedEvent } from '../common/events/domain-events';
+import { Outbox } from '../common/events/outbox';
 import { audit } from '../common/logging/audit';
 import { UsersService } from '../auth/users.service';
 import { MediaService } from '../media/media.service';
@@ -15,8 +14,8 @@ import { ImportRun } from './run/import-run';
 import type { ImportDeps, ImportUpload, RunHooks } from './run/run-types';
 
 /**
- * POST /api/import's use case: one ImportRun per received upload (see run/import-run.ts),
- * then the audit line and the `import.finished` event.
+ * POST /api/import's use case: one ImportRun per received upload (see run/import-run.ts,
+ * which records the `import.finished` event with its pages), then the audit line.
  */
 @Injectable()
 export class ImportService {
@@ -31,9 +30,9 @@ export class ImportService {
     siteVariables: SiteVariablesService,
     media: MediaService,
     users: UsersService,
-    private readonly events: EventEmitter2,
+    outbox: Outbox,
   ) {
-    this.deps = { config, db, pages, siteVariables, media, users };
+    this.deps = { config, db, pages, siteVariables, media, users, outbox };
   }
 
   /** The start and upload folder of each run in progress in this process. */
@@ -50,7 +49,7 @@ export class ImportService {
     }
   }
 
-  /** Runs one import (the upload's files stay for the caller to remove) and announces it. */
+  /** Runs one import (the upload's files stay for the caller to remove) and audits it. */
   async run(
     upload: ImportUpload,
     actor: AuthUser,
@@ -61,7 +60,7 @@ export class ImportService {
     this.running.add(run);
     let report: ImportReport;
     try {
-      report = await new ImportRun(this.deps, upload, actor, hooks).execute();
+      report = await new ImportRun(this.deps, upload, actor, hooks, jobId).execute();
     } finally {
       this.running.delete(run);
     }
@@ -73,13 +72,6 @@ export class ImportService {
       counts: { ...report.counts },
       ...(jobId ? { jobId } : {}),
     });
-    this.events.emit(IMPORT_FINISHED, {
-      userId: actor.id,
-      format: report.format,
-      dryRun: report.dryRun,
-      counts: { ...report.counts },
-      jobId,
-    } satisfies ImportFinishedEvent);
     return report;
   }
 }

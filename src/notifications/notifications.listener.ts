@@ -1,5 +1,5 @@
-import { Injectable, Logger } from '@nestjs/common';
-import { OnEvent } from '@nestjs/event-emitter';
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import type { Tx } from '../common/database/database';
 import {
   IMPORT_FINISHED,
   ImportFinishedEvent,
@@ -9,38 +9,55 @@ import {
   PageBinnedEvent,
   PageUpdatedEvent,
 } from '../common/events/domain-events';
+import { Outbox } from '../common/events/outbox';
 import { NotificationsService } from './notifications.service';
 
 /**
- * Turns domain events into inbox items. Features never call notifications; they announce
- * what happened after their commit and this listens. A failure here is logged, never thrown
- * back into the emitter (the action that caused it has already succeeded).
+ * Turns domain events into inbox items. Features never call notifications; they record what
+ * happened in the outbox, and the notices are written by these handlers inside the same
+ * transaction (`Outbox.within`): a committed change has its notice, a rolled-back one none.
  */
 @Injectable()
-export class NotificationsListener {
-  private readonly logger = new Logger(NotificationsListener.name);
+export class NotificationsListener implements OnModuleInit {
+  constructor(
+    private readonly outbox: Outbox,
+    private readonly notifications: NotificationsService,
+  ) {}
 
-  constructor(private readonly notifications: NotificationsService) {}
+  onModuleInit(): void {
+    this.outbox.within(PAGE_UPDATED, (tx, event) => this.onPageUpdated(tx, event));
+    this.outbox.within(PAGE_RESTORED, (tx, event) => this.onPageUpdated(tx, event));
+    this.outbox.within(PAGE_BINNED, (tx, event) => this.onPageBinned(tx, event));
+    this.outbox.within(IMPORT_FINISHED, (tx, event) => this.onImportFinished(tx, event));
+  }
 
   /** Someone other than the owner changed the owner's page (a restore from the bin counts). */
-  @OnEvent(PAGE_UPDATED, { async: true, promisify: true })
-  @OnEvent(PAGE_RESTORED, { async: true, promisify: true })
-  async onPageUpdated(event: PageUpdatedEvent): Promise<void> {
+  private async onPageUpdated(tx: Tx, event: PageUpdatedEvent): Promise<void> {
     if (!event.ownerId || event.ownerId === event.actorId) return;
-    await this.guard(PAGE_UPDATED, async () => {
-      const page = { id: event.pageId, slug: event.slug, title: event.title };
-      if (
-        await this.notifications.foldPageUpdate(event.ownerId!, page, event.actorId, event.revision)
+    const page = { id: event.pageId, slug: event.slug, title: event.title };
+    const now = new Date();
+    if (
+      await this.notifications.foldPageUpdate(
+        event.ownerId,
+        page,
+        event.actorId,
+        event.revision,
+        now,
+        tx,
       )
-        return;
-      await this.notifications.create({
-        recipientId: event.ownerId!,
+    )
+      return;
+    await this.notifications.create(
+      {
+        recipientId: event.ownerId,
         kind: 'page.updated',
         page,
         actorId: event.actorId,
         data: { revision: event.revision, updates: 1 },
-      });
-    });
+      },
+      now,
+      tx,
+    );
   }
 
   /**
@@ -48,26 +65,26 @@ export class NotificationsListener {
    * would see the page if it were live: an owner outside the page's groups never learns its
    * name. The inbox applies the same rule again when listing (groups change).
    */
-  @OnEvent(PAGE_BINNED, { async: true, promisify: true })
-  async onPageBinned(event: PageBinnedEvent): Promise<void> {
+  private async onPageBinned(tx: Tx, event: PageBinnedEvent): Promise<void> {
     if (!event.ownerId || event.ownerId === event.actorId) return;
-    await this.guard(PAGE_BINNED, async () => {
-      if (!(await this.notifications.recipientWouldSee(event.ownerId!, event.pageId))) return;
-      await this.notifications.create({
-        recipientId: event.ownerId!,
+    if (!(await this.notifications.recipientWouldSee(event.ownerId, event.pageId))) return;
+    await this.notifications.create(
+      {
+        recipientId: event.ownerId,
         kind: 'page.binned',
         page: { id: event.pageId, slug: event.slug, title: event.title },
         actorId: event.actorId,
-      });
-    });
+      },
+      new Date(),
+      tx,
+    );
   }
 
-  /** An import the user started has finished (dry runs already answered with their report). */
-  @OnEvent(IMPORT_FINISHED, { async: true, promisify: true })
-  async onImportFinished(event: ImportFinishedEvent): Promise<void> {
+  /** An import the user started has finished (dry runs record no event). */
+  private async onImportFinished(tx: Tx, event: ImportFinishedEvent): Promise<void> {
     if (event.dryRun) return;
-    await this.guard(IMPORT_FINISHED, () =>
-      this.notifications.create({
+    await this.notifications.create(
+      {
         recipientId: event.userId,
         kind: 'import.finished',
         actorId: event.userId,
@@ -76,19 +93,9 @@ export class NotificationsListener {
           counts: event.counts,
           ...(event.jobId ? { jobId: event.jobId } : {}),
         },
-      }),
+      },
+      new Date(),
+      tx,
     );
-  }
-
-  private async guard(event: string, work: () => Promise<void>): Promise<void> {
-    try {
-      await work();
-    } catch (error) {
-      this.logger.error({
-        msg: 'notification not recorded',
-        event,
-        error: error instanceof Error ? error.message : String(error),
-      });
-    }
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { AuthUser } from '../common/auth/auth-user';
+import type { Tx } from '../common/database/database';
 import { cursorPosition, ListRequest, toPaged } from '../common/http/pagination';
 import { NotFoundProblem } from '../common/problems/problem';
 import { PageAccessService } from '../pages/page-access.service';
@@ -57,22 +58,28 @@ export class NotificationsService {
     await this.notifications.markAllRead(user.id, now);
   }
 
-  /** Inserts a notice; with a dedupe key an existing one wins and nothing is inserted. */
-  async create(input: NewNotification, now = new Date()): Promise<void> {
+  /**
+   * Inserts a notice (in `tx`: with the change it is about); with a dedupe key an existing one
+   * wins and nothing is inserted.
+   */
+  async create(input: NewNotification, now = new Date(), tx?: Tx): Promise<void> {
     // The unique (recipient, dedupe key) index decides between concurrent inserts, on any instance.
-    await this.notifications.insertUnlessDuplicate({
-      id: randomUUID(),
-      recipientId: input.recipientId,
-      kind: input.kind,
-      pageId: input.page?.id ?? null,
-      pageSlug: input.page?.slug ?? null,
-      pageTitle: input.page?.title ?? null,
-      actorId: input.actorId ?? null,
-      data: input.data ?? {},
-      dedupeKey: input.dedupeKey ?? null,
-      readAt: null,
-      createdAt: now,
-    });
+    await this.notifications.insertUnlessDuplicate(
+      {
+        id: randomUUID(),
+        recipientId: input.recipientId,
+        kind: input.kind,
+        pageId: input.page?.id ?? null,
+        pageSlug: input.page?.slug ?? null,
+        pageTitle: input.page?.title ?? null,
+        actorId: input.actorId ?? null,
+        data: input.data ?? {},
+        dedupeKey: input.dedupeKey ?? null,
+        readAt: null,
+        createdAt: now,
+      },
+      tx,
+    );
   }
 
   /**
@@ -85,17 +92,22 @@ export class NotificationsService {
     actorId: string,
     revision: number,
     now = new Date(),
+    tx?: Tx,
   ): Promise<boolean> {
-    const open = await this.notifications.findUnreadPageUpdate(recipientId, page.id);
+    const open = await this.notifications.findUnreadPageUpdate(recipientId, page.id, tx);
     if (!open) return false;
     const updates = (typeof open.data.updates === 'number' ? open.data.updates : 1) + 1;
-    return this.notifications.updateUnread(open.id, {
-      actorId,
-      pageSlug: page.slug,
-      pageTitle: page.title,
-      data: { revision, updates },
-      createdAt: now,
-    });
+    return this.notifications.updateUnread(
+      open.id,
+      {
+        actorId,
+        pageSlug: page.slug,
+        pageTitle: page.title,
+        data: { revision, updates },
+        createdAt: now,
+      },
+      tx,
+    );
   }
 
   /** The dedupe keys among `keys` that already exist (so a checker inserts only the new ones). */

@@ -1,17 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { EventEmitter2 } from '@nestjs/event-emitter';
 import { AuthUser } from '../common/auth/auth-user';
 import { Database, Tx } from '../common/database/database';
 import { isUniqueViolation } from '../common/database/unique-violation';
-import {
-  PAGE_BINNED,
-  pageEvent,
-  PAGE_PURGED,
-  PAGE_RESTORED,
-  PageBinnedEvent,
-  PagePurgedEvent,
-  PageRestoredEvent,
-} from '../common/events/domain-events';
+import { PAGE_BINNED, pageEvent, PAGE_PURGED, PAGE_RESTORED } from '../common/events/domain-events';
+import { Outbox } from '../common/events/outbox';
 import { cursorDate, cursorString, Paged, ListRequest, toPaged } from '../common/http/pagination';
 import { audit } from '../common/logging/audit';
 import {
@@ -38,7 +30,7 @@ export class PageBinService {
     private readonly db: Database,
     private readonly pages: PagesRepository,
     private readonly deriver: PageDeriver,
-    private readonly events: EventEmitter2,
+    private readonly outbox: Outbox,
   ) {}
 
   async moveToBin(slug: string, actor: AuthUser, ifMatch?: string): Promise<void> {
@@ -55,15 +47,16 @@ export class PageBinService {
       }
       if (!(await this.pages.moveToBin(found.id, found.revision, actor.id, new Date(), tx)))
         throw new ConflictProblem('revision_conflict', 'The page changed meanwhile; try again.');
+      await this.outbox.record(tx, PAGE_BINNED, pageEvent(found, actor.id));
       return found;
     });
-    this.announce(page, actor);
+    this.announceBinned([page], actor);
   }
 
   /**
    * CONTRACTS: moves a live page at the revision it was read at to the bin inside the caller's
-   * transaction (an import in mode=mirror); 409 when it changed meanwhile. No events: the
-   * caller announces the pages with announceBinned after its commit.
+   * transaction (an import in mode=mirror), recording its `page.binned` event there; 409 when
+   * it changed meanwhile. The caller writes the audit lines with announceBinned after its commit.
    */
   async binWithin(tx: Tx, page: PageRecord, actor: AuthUser): Promise<void> {
     if (!(await this.pages.moveToBin(page.id, page.revision, actor.id, new Date(), tx)))
@@ -71,16 +64,13 @@ export class PageBinService {
         'revision_conflict',
         `The page "${page.slug}" changed meanwhile; nothing was written. Try again.`,
       );
+    await this.outbox.record(tx, PAGE_BINNED, pageEvent(page, actor.id));
   }
 
-  /** The audit lines and `page.binned` events of pages binned by binWithin (after commit). */
+  /** The audit lines of pages binned (after the commit; their events are in the outbox). */
   announceBinned(pages: PageRecord[], actor: AuthUser): void {
-    for (const page of pages) this.announce(page, actor);
-  }
-
-  private announce(page: PageRecord, actor: AuthUser): void {
-    audit('page.binned', { actorId: actor.id, target: `page:${page.id}`, slug: page.slug });
-    this.events.emit(PAGE_BINNED, pageEvent(page, actor.id) satisfies PageBinnedEvent);
+    for (const page of pages)
+      audit('page.binned', { actorId: actor.id, target: `page:${page.id}`, slug: page.slug });
   }
 
   async list(page: ListRequest): Promise<Paged<BinItemResponse>> {
@@ -97,7 +87,7 @@ export class PageBinService {
   /**
    * Puts a binned page back under its slug, or under `newSlug` (checked by the rules of page
    * create; the move is a new revision); 409 `slug_taken` when a live page uses that slug.
-   * All or nothing. Emits page.restored after commit.
+   * All or nothing, its `page.restored` event included.
    */
   async restore(id: string, actor: AuthUser, newSlug?: string): Promise<PageRecord> {
     const moveTo = newSlug === undefined ? undefined : normaliseSlugField(newSlug);
@@ -120,7 +110,11 @@ export class PageBinService {
         // Restored by someone else meanwhile: no longer in the bin.
         if (!(await this.pages.restoreFromBin({ ...page, slug }, tx)))
           throw new NotFoundProblem('page', 'No such page in the bin.');
-        if (!move) return { ...page, liveSlug: slug, binnedAt: null, binnedBy: null };
+        if (!move) {
+          const restored = { ...page, liveSlug: slug, binnedAt: null, binnedBy: null };
+          await this.recordRestored(tx, restored, actor);
+          return restored;
+        }
         const revision = await this.pages.updateIfAt(
           {
             pageId: page.id,
@@ -135,18 +129,23 @@ export class PageBinService {
         );
         if (revision === null)
           throw new ConflictProblem('revision_conflict', 'The page changed meanwhile; try again.');
-        return (await this.pages.findById(page.id, tx))!;
+        const restored = (await this.pages.findById(page.id, tx))!;
+        await this.recordRestored(tx, restored, actor);
+        return restored;
       })
       .catch((error: unknown) => {
         if (isUniqueViolation(error)) throw slugTaken(slug, move !== null);
         throw error;
       });
     audit('page.restored', { actorId: actor.id, target: `page:${page.id}`, slug: page.slug });
-    this.events.emit(PAGE_RESTORED, {
+    return page;
+  }
+
+  private recordRestored(tx: Tx, page: PageRecord, actor: AuthUser): Promise<void> {
+    return this.outbox.record(tx, PAGE_RESTORED, {
       ...pageEvent(page, actor.id),
       revision: page.revision,
-    } satisfies PageRestoredEvent);
-    return page;
+    });
   }
 
   /** The binned page's state under `slug`, rendered (links resolve against the new slug). */
@@ -163,15 +162,15 @@ export class PageBinService {
       if (!page || page.liveSlug !== null)
         throw new NotFoundProblem('page', 'No such page in the bin.');
       await this.pages.purge(id, tx);
+      await this.outbox.record(tx, PAGE_PURGED, {
+        pageId: id,
+        slug: page.slug,
+        title: page.title,
+        actorId: actor.id,
+      });
       return page;
     });
     audit('page.purged', { actorId: actor.id, target: `page:${id}`, slug: page.slug });
-    this.events.emit(PAGE_PURGED, {
-      pageId: id,
-      slug: page.slug,
-      title: page.title,
-      actorId: actor.id,
-    } satisfies PagePurgedEvent);
   }
 }
 

@@ -1,15 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { EventEmitter2 } from '@nestjs/event-emitter';
 import { GroupsService } from '../auth/groups.service';
 import { AuthUser } from '../common/auth/auth-user';
 import { Database, Tx } from '../common/database/database';
 import { isUniqueViolation } from '../common/database/unique-violation';
-import {
-  PAGE_CREATED,
-  PAGE_UPDATED,
-  PageCreatedEvent,
-  PageUpdatedEvent,
-} from '../common/events/domain-events';
+import { PAGE_CREATED, PAGE_UPDATED } from '../common/events/domain-events';
+import { Outbox } from '../common/events/outbox';
 import {
   BadRequestProblem,
   ConflictProblem,
@@ -62,24 +57,27 @@ export class PageWriterService {
     private readonly deriver: PageDeriver,
     private readonly access: PageAccessService,
     private readonly groups: GroupsService,
-    private readonly events: EventEmitter2,
+    private readonly outbox: Outbox,
   ) {}
 
   async create(body: CreatePageDto, actor: AuthUser): Promise<PageRecord> {
     const state = await this.input.resolve(withoutReadOnlyMembers(body), actor, null, undefined);
     const derived = await this.deriver.derive(state);
-    const page = await this.runWrite(async (tx) => {
+    return this.runWrite(async (tx) => {
       if (await this.pages.liveSlugTaken(state.slug, tx)) throw slugTaken(state.slug);
-      return this.pages.insert({ state, derived, actorId: actor.id, action: 'created' }, tx);
+      const page = await this.pages.insert(
+        { state, derived, actorId: actor.id, action: 'created' },
+        tx,
+      );
+      await this.outbox.record(tx, PAGE_CREATED, {
+        pageId: page.id,
+        slug: page.slug,
+        title: page.title,
+        ownerId: page.ownerId,
+        actorId: actor.id,
+      });
+      return page;
     }, state.slug);
-    this.events.emit(PAGE_CREATED, {
-      pageId: page.id,
-      slug: page.slug,
-      title: page.title,
-      ownerId: page.ownerId,
-      actorId: actor.id,
-    } satisfies PageCreatedEvent);
-    return page;
   }
 
   /**
@@ -132,7 +130,7 @@ export class PageWriterService {
     if (sameState(state, current)) return page.id;
     // The site-variables version came with the page row: no second read of it.
     const derived = await this.deriver.derive(state, undefined, row.siteVersion);
-    const revision = await this.runWrite(async (tx) => {
+    await this.runWrite(async (tx) => {
       if (state.slug !== page.slug && (await this.pages.liveSlugTaken(state.slug, tx)))
         throw slugTaken(state.slug);
       const written = await this.pages.updateIfAt(
@@ -152,9 +150,8 @@ export class PageWriterService {
         if (!now || now.liveSlug === null) throw new NotFoundProblem('page');
         throw stale(now.revision);
       }
-      return written;
+      await this.recordUpdated(tx, page.id, state, written, actor.id);
     }, state.slug);
-    this.emitUpdated(page.id, state, revision, actor.id);
     return page.id;
   }
 
@@ -183,7 +180,7 @@ export class PageWriterService {
       { currentPageId: page.id },
     );
     const derived = await this.deriver.derive(state);
-    const revision = await this.runWrite(async (tx) => {
+    await this.runWrite(async (tx) => {
       const written = await this.pages.updateIfAt(
         {
           pageId: page.id,
@@ -204,14 +201,14 @@ export class PageWriterService {
           { currentRevision: now?.revision ?? null },
         );
       }
-      return written;
+      await this.recordUpdated(tx, page.id, state, written, actor.id);
     }, state.slug);
-    this.emitUpdated(page.id, state, revision, actor.id);
     return page.id;
   }
 
   /**
-   * CONTRACTS: import inside the caller's transaction, no events. A new slug is created
+   * CONTRACTS: import inside the caller's transaction, no page events (the import records
+   * `import.finished` in the same transaction). A new slug is created
    * verified; an existing live slug keeps its metadata unless the document sets it.
    */
   async upsertImported(tx: Tx, doc: ImportedPage, actor: AuthUser): Promise<ImportOutcome> {
@@ -352,14 +349,20 @@ export class PageWriterService {
     }
   }
 
-  private emitUpdated(pageId: string, state: PageState, revision: number, actorId: string): void {
-    this.events.emit(PAGE_UPDATED, {
+  private recordUpdated(
+    tx: Tx,
+    pageId: string,
+    state: PageState,
+    revision: number,
+    actorId: string,
+  ): Promise<void> {
+    return this.outbox.record(tx, PAGE_UPDATED, {
       pageId,
       slug: state.slug,
       title: state.title,
       revision,
       ownerId: state.ownerId,
       actorId,
-    } satisfies PageUpdatedEvent);
+    });
   }
 }

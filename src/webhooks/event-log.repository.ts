@@ -18,28 +18,14 @@ function decode(row: Record<string, unknown>): EventRecord {
   };
 }
 
-/** The one door to `events`, the append-only log behind the feed and the webhook outbox. */
+/**
+ * Reads `events`, the append-only log behind the feed and the webhook deliveries (the Outbox,
+ * src/common/events/outbox.ts, is the one code that appends to it, inside each change's
+ * transaction).
+ */
 @Injectable()
 export class EventLogRepository {
   constructor(private readonly db: Database) {}
-
-  /** Appends an event and answers it with its sequence number. */
-  async append(event: Omit<EventRecord, 'seq'>, tx: Tx): Promise<EventRecord> {
-    const sql = this.db.sql(tx);
-    await sql.run(
-      'INSERT INTO events (id, type, page_id, actor_id, data, occurred_at) VALUES (?, ?, ?, ?, ?, ?)',
-      [
-        event.id,
-        event.type,
-        event.pageId,
-        event.actorId,
-        JSON.stringify(event.data),
-        event.occurredAt,
-      ],
-    );
-    const [row] = await sql.all(`SELECT ${COLUMNS} FROM events e WHERE e.id = ?`, [event.id]);
-    return decode(row);
-  }
 
   /** Events after `afterSeq` that `visible` lets through, oldest first. */
   async listAfter(afterSeq: number, visible: SqlCondition, limit: number): Promise<EventRecord[]> {

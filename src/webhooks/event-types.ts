@@ -1,13 +1,7 @@
-/** The events kb records in its feed and sends to webhooks. */
-export const EVENT_TYPES = [
-  'page.created',
-  'page.updated',
-  'page.binned',
-  'page.restored',
-  'page.purged',
-  'import.finished',
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+import type { EventType } from '../common/events/event-feed';
+
+/** The event types live with the outbox (src/common/events/event-feed.ts). */
+export { EVENT_TYPES, type EventType } from '../common/events/event-feed';
 
 /** One recorded event: `seq` orders the feed; `id` names it to clients. */
 export interface EventRecord {

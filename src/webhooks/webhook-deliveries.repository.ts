@@ -65,21 +65,40 @@ function decode(row: Record<string, unknown>): DeliveryWithEvent {
 
 const FROM = 'FROM webhook_deliveries d JOIN events e ON e.seq = d.event_seq';
 
+/**
+ * A new random (version 4) UUID per row, in SQL: a delivery's id is its `webhook-id`. MariaDB's
+ * UUID() is a version 1 UUID, unique per call as well.
+ */
+const NEW_ID = {
+  sqlite:
+    "lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || substr(hex(randomblob(2)), 2) " +
+    "|| '-' || substr('89ab', 1 + (abs(random()) % 4), 1) || substr(hex(randomblob(2)), 2) " +
+    "|| '-' || hex(randomblob(6)))",
+  mysql: 'UUID()',
+};
+
 /** The one door to `webhook_deliveries` (the durable outbox) and `webhook_attempts`. */
 @Injectable()
 export class WebhookDeliveriesRepository {
   constructor(private readonly db: Database) {}
 
-  async enqueue(webhookIds: string[], eventSeq: number, orderKey: string, now: Date, tx: Tx) {
-    for (const webhookId of webhookIds) {
-      await this.db
-        .sql(tx)
-        .run(
-          'INSERT INTO webhook_deliveries (id, webhook_id, event_seq, order_key, state, tries, next_attempt_at, created_at) ' +
-            "VALUES (?, ?, ?, ?, 'pending', 0, ?, ?)",
-          [randomUUID(), webhookId, eventSeq, orderKey, now, now],
-        );
-    }
+  /**
+   * Queues the event (just written in `tx`) for every active webhook subscribed to its type, in
+   * one statement (no read of the subscriptions first): one delivery each, due now. Answers how
+   * many were queued.
+   */
+  async enqueueFor(
+    event: { id: string; type: EventType; orderKey: string; at: Date },
+    tx: Tx,
+  ): Promise<number> {
+    const sql = this.db.sql(tx);
+    const { changes } = await sql.run(
+      'INSERT INTO webhook_deliveries (id, webhook_id, event_seq, order_key, state, tries, next_attempt_at, created_at) ' +
+        `SELECT ${sql.dialect.choose(NEW_ID)}, w.id, e.seq, ?, 'pending', 0, ?, ? ` +
+        'FROM events e JOIN webhooks w ON w.active = ? AND INSTR(w.events, ?) > 0 WHERE e.id = ?',
+      [event.orderKey, event.at, event.at, true, JSON.stringify(event.type), event.id],
+    );
+    return changes;
   }
 
   /**

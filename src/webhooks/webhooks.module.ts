@@ -1,16 +1,19 @@
 import { Module } from '@nestjs/common';
 import { PagesModule } from '../pages/pages.module';
 import { EventLogRepository } from './event-log.repository';
-import { EventRecorder } from './event-recorder.listener';
 import { EventsController } from './events.controller';
 import { EventsService } from './events.service';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookDispatcher } from './webhook-dispatcher';
+import { WebhookFanOut } from './webhook-fan-out';
 import { WebhooksController } from './webhooks.controller';
 import { WebhooksRepository } from './webhooks.repository';
 import { WebhooksService } from './webhooks.service';
 
-/** Listens to domain events: records them (GET /api/events) and sends them to webhooks. */
+/**
+ * The event feed (GET /api/events) and webhooks: joins the outbox (a delivery per subscribed
+ * webhook, written with each event) and sends the deliveries after the commit.
+ */
 @Module({
   imports: [PagesModule],
   controllers: [WebhooksController, EventsController],
@@ -19,7 +22,7 @@ import { WebhooksService } from './webhooks.service';
     WebhooksRepository,
     WebhookDeliveriesRepository,
     WebhookDispatcher,
-    EventRecorder,
+    WebhookFanOut,
     WebhooksService,
     EventsService,
   ],

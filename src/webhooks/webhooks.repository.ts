@@ -90,12 +90,4 @@ export class WebhooksRepository {
       .all(`SELECT ${COLUMNS} FROM webhooks ORDER BY created_at, id`);
     return rows.map(decode);
   }
-
-  /** The active subscriptions to `type`. */
-  async listActiveFor(type: EventType, tx?: Tx): Promise<WebhookRecord[]> {
-    const rows = await this.db
-      .sql(tx)
-      .all(`SELECT ${COLUMNS} FROM webhooks WHERE active = ? ORDER BY id`, [true]);
-    return rows.map(decode).filter((w) => w.events.includes(type));
-  }
 }

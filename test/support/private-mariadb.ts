@@ -24,6 +24,8 @@ export interface PrivateMariaDb {
   replicate: (primary: PrivateMariaDb) => Promise<void>;
   start: () => Promise<void>;
   stop: () => Promise<void>;
+  /** kill -9: the server dies mid-statement, mid-commit (InnoDB recovers at the next start). */
+  kill: () => Promise<void>;
   destroy: () => Promise<void>;
 }
 
@@ -127,6 +129,15 @@ export async function createPrivateMariaDb(
     }
   };
 
+  const end = async (signal: NodeJS.Signals) => {
+    const running = child;
+    child = undefined;
+    if (!running || running.exitCode !== null) return;
+    const exited = new Promise((resolve) => running.once('exit', resolve));
+    running.kill(signal);
+    await exited;
+  };
+
   const db: PrivateMariaDb = {
     port,
     url: (database) => `mysql://root@127.0.0.1:${port}/${database}`,
@@ -177,14 +188,8 @@ export async function createPrivateMariaDb(
         throw error;
       }
     },
-    stop: async () => {
-      const running = child;
-      child = undefined;
-      if (!running || running.exitCode !== null) return;
-      const exited = new Promise((resolve) => running.once('exit', resolve));
-      running.kill('SIGTERM');
-      await exited;
-    },
+    stop: () => end('SIGTERM'),
+    kill: () => end('SIGKILL'),
     destroy: async () => {
       await db.stop();
       rmSync(dir, { recursive: true, force: true });

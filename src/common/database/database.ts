@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { Dialect } from './dialect';
 import type { ReadQuery, Sql } from './sql';
@@ -12,6 +13,58 @@ export interface Tx {
   readonly sql: Sql;
   /** TypeORM on the same connection, for the repositories of the smaller tables. */
   readonly manager: EntityManager;
+  /**
+   * Runs `callback` once this unit's changes are committed (never when it rolls back); in a
+   * joined transaction, once the outermost one commits. For what cannot roll back: the
+   * Outbox's in-process listeners and delivery kicks. A throwing callback is logged.
+   */
+  afterCommit(callback: () => void): void;
+}
+
+const afterCommitLogger = new Logger('AfterCommit');
+
+/**
+ * The after-commit callbacks of one unit of work. `attempt` makes the Tx of each run of the
+ * work (a retried deadlock, a SQLite group that runs its turns again one by one): only the
+ * callbacks of the run that committed are run.
+ */
+export class AfterCommit {
+  private callbacks: (() => void)[] = [];
+
+  attempt(unit: { sql: Sql; manager: EntityManager }): Tx {
+    const callbacks: (() => void)[] = [];
+    this.callbacks = callbacks;
+    return { sql: unit.sql, manager: unit.manager, afterCommit: (cb) => callbacks.push(cb) };
+  }
+
+  /**
+   * For work nested in another unit's transaction (a SQLite savepoint of the turn it runs in):
+   * its callbacks wait for that unit's commit. Answers `result`.
+   */
+  handTo<T>(outer: AfterCommit | undefined): (result: T) => T {
+    if (!outer) return this.committed;
+    return (result) => {
+      outer.callbacks.push(...this.callbacks);
+      this.callbacks = [];
+      return result;
+    };
+  }
+
+  /** Runs the committed run's callbacks and answers `result` (use as `.then(after.committed)`). */
+  readonly committed = <T>(result: T): T => {
+    for (const callback of this.callbacks) {
+      try {
+        callback();
+      } catch (error) {
+        afterCommitLogger.error({
+          msg: 'after-commit callback failed',
+          error: error instanceof Error ? error.message : String(error),
+        });
+      }
+    }
+    this.callbacks = [];
+    return result;
+  };
 }
 
 /** How busy one of the queues of work is (the database's, a worker pool's), for /metrics. */
@@ -35,7 +88,8 @@ export interface PoolStats {
  *   TypeORM's own save). On SQLite both take their turn at the one writer, so a transaction
  *   never shares the connection with another request's statements; on MySQL/MariaDB each
  *   transaction has a pooled connection of its own.
- * - Events, file moves and network calls belong after the commit, never inside `work`.
+ * - The record of what happened (an event: `Outbox.record(tx, ...)`) is written inside `work`;
+ *   file moves and network calls belong after the commit (`tx.afterCommit`).
  */
 export abstract class Database {
   abstract readonly dialect: Dialect;

@@ -1,6 +1,6 @@
 import type { DataSource, DataSourceOptions, EntityManager, QueryRunner } from 'typeorm';
 import { MYSQL_CONNECTION_LIMIT } from './data-source';
-import { Database, PoolStats, Tx } from './database';
+import { AfterCommit, Database, PoolStats, Tx } from './database';
 import { withTransactionRetry } from './database-errors';
 import { MYSQL } from './dialect';
 import { readContext } from './read-context';
@@ -71,13 +71,11 @@ export class MysqlDatabase extends Database {
   readonly dialect = MYSQL;
   private readonly usage = new PoolUsage();
   private readonly pooled: Sql;
-  private readonly outside: Tx;
   private readonly replicas: ReplicaReads | null;
 
   constructor(dataSource: DataSource, replicas?: ReplicaSettings) {
     super(dataSource);
     this.pooled = new MysqlSql(dataSource, this.usage);
-    this.outside = { sql: this.pooled, manager: dataSource.manager };
     this.replicas =
       replicas && replicas.urls.length > 0
         ? new ReplicaReads({
@@ -125,17 +123,26 @@ export class MysqlDatabase extends Database {
 
   transaction<T>(work: (tx: Tx) => Promise<T>, tx?: Tx): Promise<T> {
     if (tx) return work(tx);
+    const after = new AfterCommit();
     return withTransactionRetry(() =>
       this.usage.count(() =>
         this.dataSource.transaction((manager: EntityManager) =>
-          work({ sql: new MysqlSql(this.dataSource, this.usage, manager.queryRunner), manager }),
+          work(
+            after.attempt({
+              sql: new MysqlSql(this.dataSource, this.usage, manager.queryRunner),
+              manager,
+            }),
+          ),
         ),
       ),
-    );
+    ).then(after.committed);
   }
 
   write<T>(work: (tx: Tx) => Promise<T>, tx?: Tx): Promise<T> {
     if (tx) return work(tx);
-    return withTransactionRetry(() => work(this.outside));
+    const after = new AfterCommit();
+    return withTransactionRetry(() =>
+      work(after.attempt({ sql: this.pooled, manager: this.dataSource.manager })),
+    ).then(after.committed);
   }
 }

@@ -1,6 +1,7 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DataSource, EntityManager } from 'typeorm';
 import { toSqliteDateText } from './column-defs';
-import { Database, PoolStats, Tx } from './database';
+import { AfterCommit, Database, PoolStats, Tx } from './database';
 import { SQLITE } from './dialect';
 import { withTransactionRetry } from './database-errors';
 import type { ReadQuery, Row, RunResult, Sql } from './sql';
@@ -110,7 +111,8 @@ export class SqliteDatabase extends Database {
   readonly dialect = SQLITE;
   readonly writer: SqliteWriter;
   private readonly shared: Sql;
-  private readonly outside: Tx;
+  /** The unit of work a turn runs: a transaction started inside it is a savepoint of it. */
+  private readonly unit = new AsyncLocalStorage<AfterCommit>();
 
   /**
    * `readPool`: where `read` sends the queries it knows by name (`pooled`); without one, before
@@ -127,7 +129,6 @@ export class SqliteDatabase extends Database {
     super(dataSource);
     this.writer = new SqliteWriter(undefined, groupTransaction(dataSource, connection), writeLock);
     this.shared = new SqliteSql(connection);
-    this.outside = { sql: this.shared, manager: dataSource.manager };
   }
 
   override read<A extends unknown[], R>(query: ReadQuery<A, R>, ...args: A): Promise<R> {
@@ -172,25 +173,36 @@ export class SqliteDatabase extends Database {
 
   transaction<T>(work: (tx: Tx) => Promise<T>, tx?: Tx): Promise<T> {
     if (tx) return work(tx);
+    // Each run of the turn (a group that runs its turns again) gets its own callbacks; started
+    // inside another turn, this is a savepoint of it, whose commit the callbacks wait for.
+    const after = new AfterCommit();
+    const outer = this.writer.holding ? this.unit.getStore() : undefined;
     return withTransactionRetry(() =>
       this.writer.run(() =>
-        this.dataSource.transaction((manager: EntityManager) =>
-          work({ sql: this.shared, manager }),
+        this.unit.run(after, () =>
+          this.dataSource.transaction((manager: EntityManager) =>
+            work(after.attempt({ sql: this.shared, manager })),
+          ),
         ),
       ),
-    );
+    ).then(after.handTo(outer));
   }
 
   write<T>(work: (tx: Tx) => Promise<T>, tx?: Tx): Promise<T> {
     if (tx) return work(tx);
+    const after = new AfterCommit();
+    const outer = this.writer.holding ? this.unit.getStore() : undefined;
+    const outside = () => after.attempt({ sql: this.shared, manager: this.dataSource.manager });
     return withTransactionRetry(() =>
       this.writer.run(() =>
-        // In a group, the write's statements become a savepoint of their own so that a failing
-        // one takes back only itself.
-        this.writer.grouped
-          ? this.dataSource.transaction(() => work(this.outside))
-          : work(this.outside),
+        this.unit.run(after, () =>
+          // In a group, the write's statements become a savepoint of their own so that a
+          // failing one takes back only itself.
+          this.writer.grouped
+            ? this.dataSource.transaction(() => work(outside()))
+            : work(outside()),
+        ),
       ),
-    );
+    ).then(after.handTo(outer));
   }
 }

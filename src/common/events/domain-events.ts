@@ -1,6 +1,10 @@
 /**
- * Domain events: features announce what happened; others (notifications) listen.
- * Emitted after the transaction commits, never inside it.
+ * Domain events: features record what happened with `Outbox.record(tx, type, payload)`
+ * inside the transaction of the change (the event row and its webhook deliveries commit with
+ * it, with the rows of `Outbox.within` handlers: inbox notices); `@OnEvent(type)` listeners get
+ * the payload after the commit.
+ * A new kind: its payload here, its entry in `DomainEventPayloads`, `EVENT_TYPES` and
+ * `FEED_ENTRIES` (event-feed.ts), then one `record` call (docs/data-layer.md, "The outbox").
  */
 export const PAGE_UPDATED = 'page.updated';
 export const PAGE_BINNED = 'page.binned';
@@ -60,3 +64,15 @@ export interface ImportFinishedEvent {
   /** The import job that ran it (POST /api/import with async=true). */
   jobId?: string;
 }
+
+/** Every domain event by type, with the payload `Outbox.record` takes and listeners receive. */
+export interface DomainEventPayloads {
+  'page.created': PageCreatedEvent;
+  'page.updated': PageUpdatedEvent;
+  'page.binned': PageBinnedEvent;
+  'page.restored': PageRestoredEvent;
+  'page.purged': PagePurgedEvent;
+  'import.finished': ImportFinishedEvent;
+}
+
+export type DomainEventType = keyof DomainEventPayloads;

@@ -1,6 +1,7 @@
 import type { AuthUser } from '../../common/auth/auth-user';
 import { isUniqueViolation } from '../../common/database/unique-violation';
 import type { Tx } from '../../common/database/database';
+import { IMPORT_FINISHED } from '../../common/events/domain-events';
 import { ConflictProblem, FieldProblem, FieldProblems } from '../../common/problems/problem';
 import { variableProblems } from '../../pages/public-api';
 import type { PageRecord } from '../../pages/public-api';
@@ -55,7 +56,8 @@ export interface RunPlan {
 
 /**
  * One import, from the uploaded files to its report: unpacking under one budget, conversion,
- * the plan, then either the dry run's comparison or all pages and media in ONE transaction.
+ * the plan, then either the dry run's comparison or all pages and media in ONE transaction,
+ * with the `import.finished` event (a dry run records none).
  * Strict unless skipInvalid. Reports progress per phase and stops at its next step once its
  * signal is aborted (inside the transaction: rolled back).
  */
@@ -69,6 +71,8 @@ export class ImportRun {
     private readonly upload: ImportUpload,
     private readonly actor: AuthUser,
     private readonly hooks: RunHooks = {},
+    /** The import job that runs it (POST /api/import with async=true), named in its event. */
+    private readonly jobId?: string,
   ) {
     this.budget = new ImportBudget(deps.config.importMaxBytes, deps.config.importMaxEntries);
     this.report = emptyReport(upload.options);
@@ -289,6 +293,15 @@ export class ImportRun {
         for (const page of binned) await this.deps.pages.binWithin(tx, page, this.actor);
         // Set or overwrite the archive's names, keep the other site variables.
         await this.deps.siteVariables.mergeWithin(tx, plan.siteVariables);
+        this.report.binned = binned.map((page) => page.slug);
+        // The event commits with the pages it counts (or neither does).
+        await this.deps.outbox.record(tx, IMPORT_FINISHED, {
+          userId: this.actor.id,
+          format: this.report.format,
+          dryRun: false,
+          counts: { ...finishReport(this.report).counts },
+          ...(this.jobId ? { jobId: this.jobId } : {}),
+        });
         // The last moment a cancel can still undo everything.
         this.checkCancelled();
       });
@@ -304,7 +317,6 @@ export class ImportRun {
       }
       throw error;
     }
-    this.report.binned = binned.map((page) => page.slug);
     this.deps.pages.announceBinned(binned, this.actor);
   }
 

@@ -1,5 +1,6 @@
 import type { AppConfig } from '../../common/config/app-config';
 import type { Database } from '../../common/database/database';
+import type { Outbox } from '../../common/events/outbox';
 import type { UsersService } from '../../auth/users.service';
 import type { MediaService } from '../../media/media.service';
 import type { PagesService } from '../../pages/pages.service';
@@ -55,6 +56,8 @@ export interface ImportDeps {
   siteVariables: SiteVariablesService;
   media: MediaService;
   users: UsersService;
+  /** Where the run records `import.finished`, inside its write transaction. */
+  outbox: Outbox;
 }
 
 /** Thrown inside a run whose signal was aborted: nothing of it is committed. */

@@ -1,0 +1,53 @@
+import type { DomainEventPayloads, DomainEventType } from './domain-events';
+
+/**
+ * The events kb records in its feed (GET /api/events) and sends to webhooks, in the order the
+ * API documents them (webhook subscriptions are validated against this list).
+ */
+export const EVENT_TYPES = [
+  'page.created',
+  'page.updated',
+  'page.binned',
+  'page.restored',
+  'page.purged',
+  'import.finished',
+] as const satisfies readonly DomainEventType[];
+export type EventType = (typeof EVENT_TYPES)[number];
+
+// Every domain event is a feed event: the compiler fails here when a new kind is missing above.
+type Unlisted = Exclude<DomainEventType, EventType>;
+export const EVERY_EVENT_TYPE_LISTED: [Unlisted] extends [never] ? true : Unlisted = true;
+
+/** How an event is stored in the feed: the page it is about (which decides who sees it), who acted, its public data. */
+export interface FeedEntry {
+  pageId: string | null;
+  actorId: string | null;
+  /** The `data` of the feed item and of the webhook body; never more than a caller may see. */
+  data: Record<string, unknown>;
+}
+
+type PageEventPayload = DomainEventPayloads['page.updated' | 'page.created' | 'page.purged'];
+
+/** What every page event shows: `{id, slug, title, revision?, actorId}`. */
+function pageEntry(event: PageEventPayload): FeedEntry {
+  const data: Record<string, unknown> = { id: event.pageId, slug: event.slug, title: event.title };
+  if ('revision' in event) data.revision = event.revision;
+  data.actorId = event.actorId;
+  return { pageId: event.pageId, actorId: event.actorId, data };
+}
+
+/** Each event type's feed entry, built from its payload (internal fields such as `ownerId` stay out). */
+export const FEED_ENTRIES: {
+  [K in DomainEventType]: (event: DomainEventPayloads[K]) => FeedEntry;
+} = {
+  'page.created': pageEntry,
+  'page.updated': pageEntry,
+  'page.binned': pageEntry,
+  'page.restored': pageEntry,
+  'page.purged': pageEntry,
+  'import.finished': (event) => ({
+    pageId: null,
+    actorId: event.userId,
+    data: { format: event.format, counts: event.counts, actorId: event.userId },
+  }),
+};
