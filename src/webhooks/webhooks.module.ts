@@ -4,6 +4,7 @@ import { EventLogRepository } from './event-log.repository';
 import { EventRecorder } from './event-recorder.listener';
 import { EventsController } from './events.controller';
 import { EventsService } from './events.service';
+import { EventStreamService } from './event-stream.service';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookDispatcher } from './webhook-dispatcher';
 import { WebhooksController } from './webhooks.controller';
@@ -22,6 +23,7 @@ import { WebhooksService } from './webhooks.service';
     EventRecorder,
     WebhooksService,
     EventsService,
+    EventStreamService,
   ],
 })
 export class WebhooksModule {}
