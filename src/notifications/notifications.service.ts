@@ -83,7 +83,7 @@ export class NotificationsService {
     recipientId: string,
     page: { id: string; slug: string; title: string },
     actorId: string,
-    revision: number,
+    data: { revision: number },
     now = new Date(),
   ): Promise<boolean> {
     const open = await this.notifications.findUnreadPageUpdate(recipientId, page.id);
@@ -93,7 +93,7 @@ export class NotificationsService {
       actorId,
       pageSlug: page.slug,
       pageTitle: page.title,
-      data: { revision, updates },
+      data: { ...data, updates },
       createdAt: now,
     });
   }
