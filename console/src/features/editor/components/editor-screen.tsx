@@ -12,6 +12,7 @@ import { DraftOffer, EditorBar } from './editor-bar';
 import { PreviewPane } from './preview-pane';
 import { SourcePane } from './source-pane';
 import { useEditorSession, type EditorSession } from './use-editor-session';
+import { NewerRevisionWarning } from '../../live/components/live-banners';
 
 const BAR_FIELDS = new Set(['title', 'slug', 'content']);
 
@@ -76,6 +77,9 @@ export function EditorScreen() {
     <div className="editor">
       <h1 className="visually-hidden">{slug === null ? 'New page' : `Edit ${fields.title}`}</h1>
       <EditorBar session={session} />
+      {slug !== null && session.baseRevision !== undefined && (
+        <NewerRevisionWarning slug={slug} baseRevision={session.baseRevision} />
+      )}
       <DraftOffer session={session} />
       {session.notice && (
         <p className="notice" role="status">
