@@ -4,7 +4,7 @@ import { Dialog } from '../../../components/dialog';
 import { ProblemMessage } from '../../../components/problem-message';
 import { paths } from '../../../lib/slugs';
 import { useSuggestions } from '../api/suggest';
-import { useDebounced } from '../model/debounce';
+import { useDebounced } from '../../../components/use-debounced';
 
 /** Whether a key press goes to a field the person is typing in (then `/` is just a slash). */
 function typingIn(target: EventTarget | null): boolean {

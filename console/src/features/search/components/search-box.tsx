@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { paths } from '../../../lib/slugs';
-import { useDebounced } from '../model/debounce';
+import { useDebounced } from '../../../components/use-debounced';
 
 /** Typing pauses this long before the results follow. */
 const TYPING_MS = 300;
