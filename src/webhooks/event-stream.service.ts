@@ -7,6 +7,7 @@ import {
 } from '@nestjs/common';
 import { AuthUser, isAdmin } from '../common/auth/auth-user';
 import { APP_CONFIG, AppConfig } from '../common/config/app-config';
+import { ShutdownState } from '../common/health/shutdown-state';
 import type { EventStream } from '../common/http/event-stream';
 import { BadRequestProblem } from '../common/problems/problem';
 import { EventLogRepository } from './event-log.repository';
@@ -47,19 +48,27 @@ export class EventStreamService implements OnApplicationBootstrap, OnModuleDestr
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly log: EventLogRepository,
     private readonly events: EventsService,
+    private readonly shutdown: ShutdownState,
   ) {}
 
   onApplicationBootstrap(): void {
     this.timer = setInterval(() => this.tick(), this.config.webhooks.streamPollMs);
     this.timer.unref();
+    // A stream never ends by itself: a draining instance would wait for it until its
+    // deadline. Ending them at once lets the browsers reconnect elsewhere with Last-Event-ID.
+    this.shutdown.onDrainStart(EventStreamService.name, () => this.endAll());
   }
 
   async onModuleDestroy(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    this.endAll();
+    await this.round;
+  }
+
+  private endAll(): void {
     for (const subscriber of this.subscribers) subscriber.stream.end();
     this.subscribers.clear();
-    await this.round;
   }
 
   /** Open streams in this process (for tests and metrics). */
@@ -95,6 +104,10 @@ export class EventStreamService implements OnApplicationBootstrap, OnModuleDestr
       else for (const event of missed) this.send(subscriber, event);
     }
     stream.send('ready', { lastEventId: String(latest) }, String(latest));
+    if (this.shutdown.draining) {
+      stream.end();
+      return () => undefined;
+    }
     this.subscribers.add(subscriber);
     return () => this.subscribers.delete(subscriber);
   }

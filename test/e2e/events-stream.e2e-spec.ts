@@ -1,3 +1,4 @@
+import { ShutdownState } from '../../src/common/health/shutdown-state';
 import { openEvents, OpenStream, StreamEvent } from '../support/event-stream';
 import { postImport } from '../support/import-helpers';
 import { createPage, updatePage } from '../support/pages';
@@ -164,5 +165,16 @@ describe('GET /api/events/stream: the live, visibility-filtered event stream', (
     } finally {
       await peer.close();
     }
+  });
+
+  // Last: the app drains from here on.
+  it('ends every stream when the instance starts draining, and opens none after', async () => {
+    const stream = await follow(reader);
+    t.get(ShutdownState).startDraining();
+    await stream.ended;
+    const late = await openEvents(`${url}/api/events/stream`, { cookie: reader.auth.cookie! });
+    open.push(late);
+    await late.ended;
+    expect(late.events.map((e) => e.event)).toEqual(['ready']);
   });
 });

@@ -79,6 +79,8 @@ export interface OpenStream {
     ms?: number,
   ): Promise<StreamEvent & { id?: string }>;
   close(): void;
+  /** Resolves when the server ends the answer. */
+  ended: Promise<void>;
 }
 
 /** Opens a stream that never ends by itself (GET /api/events/stream) and keeps it open. */
@@ -103,7 +105,9 @@ export function openEvents(url: string, headers: Record<string, string>): Promis
         }
       });
       res.on('error', () => undefined);
+      const ended = new Promise<void>((done) => res.on('end', () => done()));
       resolve({
+        ended,
         status: res.statusCode ?? 0,
         events,
         waitFor: (match, ms = 5000) =>
