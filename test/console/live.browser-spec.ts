@@ -217,7 +217,7 @@ describe('console: live updates, quick switcher, missing links, watch', () => {
 
   it('watches a page with a toggle button and hears of its changes in the inbox', async () => {
     await page.goto('/wiki/runbooks/deploy');
-    const watch = page.getByRole('button', { name: 'Watch' });
+    const watch = page.getByRole('button', { name: 'Watch', exact: true });
     await watch.waitFor();
     expect(await watch.getAttribute('aria-pressed')).toBe('false');
     await watch.click();
@@ -240,6 +240,28 @@ describe('console: live updates, quick switcher, missing links, watch', () => {
     await page.getByRole('button', { name: 'Watch', pressed: true }).click();
     await page.getByRole('button', { name: 'Watch', pressed: false }).waitFor();
     expect((await app.as.reader.get('/api/watches').expect(200)).body.items).toEqual([]);
+    // A leaf page offers no folder watch.
+    expect(await page.getByRole('button', { name: 'Watch folder' }).count()).toBe(0);
+  });
+
+  it('watches a folder from its page: the page and every page under it', async () => {
+    await page.goto('/wiki/handbook');
+    const folder = page.getByRole('button', { name: 'Watch folder', pressed: false });
+    await folder.click();
+    await page.getByRole('button', { name: 'Watch folder', pressed: true }).waitFor();
+    expect(
+      await page.getByRole('button', { name: 'Watch', exact: true }).getAttribute('aria-pressed'),
+    ).toBe('false');
+    expect((await app.as.reader.get('/api/watches').expect(200)).body.items).toEqual([
+      { slug: 'handbook', subtree: true, createdAt: expect.any(String) },
+    ]);
+    await updatePage(app.as.editor, 'handbook/tools', { title: 'Tools we love' });
+    await page.goto('/notifications');
+    await page.getByText('Tools we love').first().waitFor({ timeout: 10_000 });
+    await app.as.reader
+      .delete('/api/watches')
+      .send({ slug: 'handbook', subtree: true })
+      .expect(204);
   });
 
   it('warns in the editor before Save that a newer revision exists', async () => {
