@@ -1,15 +1,20 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useSyncExternalStore } from 'react';
+import type { components } from '../../../api/kb-api';
 import { LIST_KEYS, liveStore, type LiveChange, type LiveEvent } from '../model/live-store';
 
-const EVENT_TYPES = [
-  'page.created',
-  'page.updated',
-  'page.binned',
-  'page.restored',
-  'page.purged',
-  'import.finished',
-];
+/**
+ * Every kind the stream names (EventSource hears only the names it listens for). Keyed by the
+ * API's EventType, so a kind added to the API fails the build until it is listed here.
+ */
+const EVENT_TYPES: Record<components['schemas']['EventType'], true> = {
+  'page.created': true,
+  'page.updated': true,
+  'page.binned': true,
+  'page.restored': true,
+  'page.purged': true,
+  'import.finished': true,
+};
 
 /**
  * Keeps one Server-Sent Events stream open per console (GET /api/events/stream, mounted once
@@ -37,7 +42,7 @@ export function useLiveEvents(enabled: boolean): void {
       liveStore.record({ ...event, id: message.lastEventId || event.id });
       refreshLists();
     };
-    for (const type of EVENT_TYPES) source.addEventListener(type, onEvent);
+    for (const type of Object.keys(EVENT_TYPES)) source.addEventListener(type, onEvent);
     source.addEventListener('reset', () => void queryClient.invalidateQueries());
     return () => {
       if (pending) clearTimeout(pending);
