@@ -210,6 +210,12 @@ describe('console: live updates, quick switcher, missing links, watch', () => {
       await p.locator('.prose').getByRole('link', { name: 'nowhere' }).click();
       await p.waitForURL('**/new?slug=live%2Fnowhere');
       expect(await p.getByLabel('Slug').inputValue()).toBe('live/nowhere');
+      // Saved without naming an owner: the creator owns it (the form sends none).
+      await p.getByLabel('Title').fill('Nowhere no more');
+      await p.getByRole('button', { name: 'Save' }).click();
+      await p.waitForURL('**/wiki/live/nowhere');
+      const created = (await app.as.admin.get('/api/pages/live/nowhere').expect(200)).body;
+      expect(created.owner).toBe(app.editor.username);
     } finally {
       await editorContext.close();
     }
