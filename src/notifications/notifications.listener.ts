@@ -60,7 +60,10 @@ export class NotificationsListener {
   async onPageBinned(event: PageBinnedEvent): Promise<void> {
     await this.guard(PAGE_BINNED, async () => {
       for (const recipientId of await this.recipients(event)) {
-        if (!(await this.notifications.recipientWouldSee(recipientId, event.pageId))) continue;
+        // Watchers were asked already (recipients); the owner is asked here.
+        const owner = recipientId === event.ownerId;
+        if (owner && !(await this.notifications.recipientWouldSee(recipientId, event.pageId)))
+          continue;
         await this.notifications.create({
           recipientId,
           kind: 'page.binned',
