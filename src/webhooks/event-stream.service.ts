@@ -8,6 +8,7 @@ import {
 import { AuthUser, isAdmin } from '../common/auth/auth-user';
 import { APP_CONFIG, AppConfig } from '../common/config/app-config';
 import { ShutdownState } from '../common/health/shutdown-state';
+import { KbMetrics } from '../common/metrics/kb-metrics';
 import type { EventStream } from '../common/http/event-stream';
 import { BadRequestProblem } from '../common/problems/problem';
 import { EventLogRepository } from './event-log.repository';
@@ -49,7 +50,14 @@ export class EventStreamService implements OnApplicationBootstrap, OnModuleDestr
     private readonly log: EventLogRepository,
     private readonly events: EventsService,
     private readonly shutdown: ShutdownState,
-  ) {}
+    metrics: KbMetrics,
+  ) {
+    metrics.addGauge(
+      'kb_event_streams_open',
+      'Live event streams open now (GET /api/events/stream).',
+      () => this.subscribers.size,
+    );
+  }
 
   onApplicationBootstrap(): void {
     this.timer = setInterval(() => this.tick(), this.config.webhooks.streamPollMs);

@@ -118,6 +118,9 @@ describe('GET /api/events/stream: the live, visibility-filtered event stream', (
       'page.created missed/two',
     ]);
     expect(Number(replayed[0].id)).toBeGreaterThan(Number(ready.id));
+    // /metrics counts the open streams.
+    const metrics = await t.http().get('/metrics').expect(200);
+    expect(metrics.text).toMatch(/^kb_event_streams_open 1$/m);
     // The replay comes before `ready`, whose id is the newest event (hidden ones included).
     expect(again.events[again.events.length - 1].event).toBe('ready');
 
