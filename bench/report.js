@@ -95,6 +95,11 @@ function targetsAt(results, workers, single) {
       search,
     );
   }
+  const suggest = last('suggest');
+  if (suggest) {
+    const where = `${suggest.dataset}, 50 connections, ${tag}`;
+    add(`Suggestions p95 < 20 ms (${where})`, `${fmt(suggest.p95)} ms`, suggest.p95 < 20, suggest);
+  }
   const serial = last('searchSerial');
   if (serial)
     add(

@@ -11,6 +11,7 @@ import {
 } from '../common/events/domain-events';
 import { Outbox } from '../common/events/outbox';
 import { NotificationsService } from './notifications.service';
+import { WatchesService } from './watches/watches.service';
 
 /**
  * Turns domain events into inbox items. Features never call notifications; they record what
@@ -22,6 +23,7 @@ export class NotificationsListener implements OnModuleInit {
   constructor(
     private readonly outbox: Outbox,
     private readonly notifications: NotificationsService,
+    private readonly watches: WatchesService,
   ) {}
 
   onModuleInit(): void {
@@ -31,53 +33,74 @@ export class NotificationsListener implements OnModuleInit {
     this.outbox.within(IMPORT_FINISHED, (tx, event) => this.onImportFinished(tx, event));
   }
 
-  /** Someone other than the owner changed the owner's page (a restore from the bin counts). */
+  /**
+   * Someone changed a page (a restore from the bin counts): its owner and its watchers hear of
+   * it, never the person who did it. Watchers only while they may see the page (checked now,
+   * and again by the inbox on every listing).
+   */
   private async onPageUpdated(tx: Tx, event: PageUpdatedEvent): Promise<void> {
-    if (!event.ownerId || event.ownerId === event.actorId) return;
     const page = { id: event.pageId, slug: event.slug, title: event.title };
     const now = new Date();
-    if (
-      await this.notifications.foldPageUpdate(
-        event.ownerId,
-        page,
-        event.actorId,
-        event.revision,
+    for (const recipientId of await this.recipients(event)) {
+      const data = updateData(event);
+      if (await this.notifications.foldPageUpdate(recipientId, page, event.actorId, data, now, tx))
+        continue;
+      await this.notifications.create(
+        {
+          recipientId,
+          kind: 'page.updated',
+          page,
+          actorId: event.actorId,
+          data: { ...data, updates: 1 },
+        },
         now,
         tx,
-      )
-    )
-      return;
-    await this.notifications.create(
-      {
-        recipientId: event.ownerId,
-        kind: 'page.updated',
-        page,
-        actorId: event.actorId,
-        data: { revision: event.revision, updates: 1 },
-      },
-      now,
-      tx,
-    );
+      );
+    }
   }
 
   /**
-   * The owner's page went to the bin (not when the owner binned it), and only when the owner
-   * would see the page if it were live: an owner outside the page's groups never learns its
-   * name. The inbox applies the same rule again when listing (groups change).
+   * A page went to the bin: its owner and watchers hear of it (not whoever binned it), and only
+   * those who would see the page if it were live: someone outside the page's groups never
+   * learns its name. The inbox applies the same rule again when listing (groups change).
    */
   private async onPageBinned(tx: Tx, event: PageBinnedEvent): Promise<void> {
-    if (!event.ownerId || event.ownerId === event.actorId) return;
-    if (!(await this.notifications.recipientWouldSee(event.ownerId, event.pageId))) return;
-    await this.notifications.create(
-      {
-        recipientId: event.ownerId,
-        kind: 'page.binned',
-        page: { id: event.pageId, slug: event.slug, title: event.title },
-        actorId: event.actorId,
-      },
-      new Date(),
-      tx,
-    );
+    const now = new Date();
+    for (const recipientId of await this.recipients(event)) {
+      // Watchers were asked already (recipients); the owner is asked here.
+      const owner = recipientId === event.ownerId;
+      if (owner && !(await this.notifications.recipientWouldSee(recipientId, event.pageId)))
+        continue;
+      await this.notifications.create(
+        {
+          recipientId,
+          kind: 'page.binned',
+          page: { id: event.pageId, slug: event.slug, title: event.title },
+          actorId: event.actorId,
+        },
+        now,
+        tx,
+      );
+    }
+  }
+
+  // A page move (issue 26, item 1) notifies the same recipients: the watchers of the old slug
+  // and of the new one, through `recipients` with the event's slug.
+
+  /**
+   * The owner and the watchers of the page (its own watch or a folder's above it), once each,
+   * without the actor. Watchers who may no longer see the page are left out (the owner's
+   * notices are filtered when listed, as before).
+   */
+  private async recipients(event: PageBinnedEvent): Promise<string[]> {
+    const watchers = await this.watches.watchersOf(event.slug);
+    const result = new Set<string>();
+    if (event.ownerId && event.ownerId !== event.actorId) result.add(event.ownerId);
+    for (const userId of watchers) {
+      if (userId === event.actorId || result.has(userId)) continue;
+      if (await this.notifications.recipientWouldSee(userId, event.pageId)) result.add(userId);
+    }
+    return [...result];
   }
 
   /** An import the user started has finished (dry runs record no event). */
@@ -98,4 +121,12 @@ export class NotificationsListener implements OnModuleInit {
       tx,
     );
   }
+}
+
+/**
+ * What a `page.updated` notice says about the change. The one place to add the revision's
+ * change summary (issue 26, item 9) when PageUpdatedEvent carries it: `summary: event.summary`.
+ */
+function updateData(event: PageUpdatedEvent): { revision: number } {
+  return { revision: event.revision };
 }

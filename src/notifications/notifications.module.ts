@@ -6,16 +6,21 @@ import { NotificationsListener } from './notifications.listener';
 import { NotificationsRepository } from './notifications.repository';
 import { NotificationsService } from './notifications.service';
 import { ReviewDueChecker } from './review-due.checker';
+import { WatchesController } from './watches/watches.controller';
+import { WatchesRepository } from './watches/watches.repository';
+import { WatchesService } from './watches/watches.service';
 
 /** Listens to domain events; nothing calls into it except through its routes. */
 @Module({
   imports: [AuthModule, PagesModule],
-  controllers: [NotificationsController],
+  controllers: [NotificationsController, WatchesController],
   providers: [
     NotificationsRepository,
     NotificationsService,
     NotificationsListener,
     ReviewDueChecker,
+    WatchesRepository,
+    WatchesService,
   ],
   exports: [ReviewDueChecker],
 })

@@ -90,7 +90,7 @@ export class NotificationsService {
     recipientId: string,
     page: { id: string; slug: string; title: string },
     actorId: string,
-    revision: number,
+    data: { revision: number },
     now = new Date(),
     tx?: Tx,
   ): Promise<boolean> {
@@ -103,7 +103,7 @@ export class NotificationsService {
         actorId,
         pageSlug: page.slug,
         pageTitle: page.title,
-        data: { revision, updates },
+        data: { ...data, updates },
         createdAt: now,
       },
       tx,

@@ -19,7 +19,23 @@ describe('PageResponseFrame', () => {
   it('renders the bytes JSON.stringify gives for the whole body, with the caller members', () => {
     const frame = PageResponseFrame.of(body());
     const members = { backlinks: [{ slug: 'docs/d', title: 'D' }], deprecatedTarget: null };
-    expect(frame.render(members).toString('utf8')).toBe(JSON.stringify({ ...body(), ...members }));
+    expect(frame.render({ ...members, missing: new Set() }).toString('utf8')).toBe(
+      JSON.stringify({ ...body(), ...members }),
+    );
+  });
+
+  it("marks the caller's missing links in the HTML, leaving the frame as it was", () => {
+    const html =
+      '<p><a href="/docs/x">x</a> <a href="/docs/y#top">y</a> <a href="/docs/z">z</a></p>';
+    const frame = PageResponseFrame.of(body({ html }));
+    expect(frame.linksPages).toBe(true);
+    const members = { backlinks: [], deprecatedTarget: null };
+    const marked = frame.render({ ...members, missing: new Set(['docs/y', 'docs/z']) });
+    expect(JSON.parse(marked.toString('utf8')).html).toBe(
+      '<p><a href="/docs/x">x</a> <a href="/docs/y#top" class="kb-missing">y</a> ' +
+        '<a href="/docs/z" class="kb-missing">z</a></p>',
+    );
+    expect(JSON.parse(frame.render({ ...members, missing: new Set() }).toString()).html).toBe(html);
   });
 });
 

@@ -3,6 +3,7 @@ import { APP_CONFIG, AppConfig } from '../common/config/app-config';
 import type { PageLinkResponse, PageResponse } from './dto/page-response.dto';
 import type { PageHead } from './store/page-columns';
 import type { PageRow } from './store/page-rows';
+import { linksPages, markMissingLinks } from './rendering/missing-links';
 
 /** The members of a page read that depend on the caller, filled in per request. */
 type CallerMember = 'backlinks' | 'deprecatedTarget';
@@ -11,20 +12,44 @@ const CALLER_MEMBERS: ReadonlySet<string> = new Set<CallerMember>([
   'deprecatedTarget',
 ]);
 
+/** What one caller's response adds to the frame: its members and the links to mark missing. */
+export interface CallerParts {
+  backlinks: PageLinkResponse[];
+  deprecatedTarget: string | null;
+  /** Link targets this caller cannot open (PagesService: missing or not visible). */
+  missing: ReadonlySet<string>;
+}
+
+/** The stored HTML, serialised once for callers with no missing link, marked per caller else. */
+class HtmlSegment {
+  readonly bytes: Buffer;
+  readonly linksPages: boolean;
+  constructor(readonly html: string) {
+    this.bytes = Buffer.from(JSON.stringify(html));
+    this.linksPages = linksPages(html);
+  }
+  for(missing: ReadonlySet<string>): Buffer {
+    if (missing.size === 0) return this.bytes;
+    return Buffer.from(JSON.stringify(markMissingLinks(this.html, missing)));
+  }
+}
+
+type Segment = Buffer | CallerMember | HtmlSegment;
+
 /**
  * A page read serialised once: the JSON bytes between the members that depend on the caller
- * (backlinks and the deprecated target are filtered by visibility), in the order
- * `JSON.stringify` writes the response's members.
+ * (backlinks and the deprecated target are filtered by visibility; the HTML's missing links
+ * are marked by visibility), in the order `JSON.stringify` writes the response's members.
  */
 export class PageResponseFrame {
   private constructor(
     /** Bytes and caller members, alternating: bytes, member, bytes, member, bytes. */
-    private readonly segments: readonly (Buffer | CallerMember)[],
+    private readonly segments: readonly Segment[],
     readonly bytes: number,
   ) {}
 
   static of(body: PageResponse): PageResponseFrame {
-    const segments: (Buffer | CallerMember)[] = [];
+    const segments: Segment[] = [];
     let text = '{';
     let first = true;
     for (const [key, value] of Object.entries(body)) {
@@ -34,21 +59,37 @@ export class PageResponseFrame {
       if (CALLER_MEMBERS.has(key)) {
         segments.push(Buffer.from(text), key as CallerMember);
         text = '';
+      } else if (key === 'html' && typeof value === 'string') {
+        segments.push(Buffer.from(text), new HtmlSegment(value));
+        text = '';
       } else {
         text += JSON.stringify(value);
       }
     }
     segments.push(Buffer.from(`${text}}`));
-    const bytes = segments.reduce((n, s) => n + (typeof s === 'string' ? 0 : s.length), 0);
+    const bytes = segments.reduce(
+      (n, s) =>
+        n + (s instanceof HtmlSegment ? s.bytes.length * 2 : typeof s === 'string' ? 0 : s.length),
+      0,
+    );
     return new PageResponseFrame(segments, bytes);
   }
 
+  /** Whether the HTML holds an internal link (else no caller needs its missing links). */
+  get linksPages(): boolean {
+    return this.segments.some((s) => s instanceof HtmlSegment && s.linksPages);
+  }
+
   /** The response for one caller: the same bytes `JSON.stringify` of the whole body gives. */
-  render(members: Record<CallerMember, PageLinkResponse[] | string | null>): Buffer {
-    const parts = this.segments.map((s) =>
-      typeof s === 'string' ? Buffer.from(JSON.stringify(members[s])) : s,
+  render(parts: CallerParts): Buffer {
+    const chunks = this.segments.map((s) =>
+      s instanceof HtmlSegment
+        ? s.for(parts.missing)
+        : typeof s === 'string'
+          ? Buffer.from(JSON.stringify(parts[s]))
+          : s,
     );
-    return Buffer.concat(parts);
+    return Buffer.concat(chunks);
   }
 }
 

@@ -10,8 +10,9 @@ import { PageBrowseService } from './page-browse.service';
 import { PageWriterService, Precondition } from './page-writer.service';
 import { CreatePageDto, UpdatePageDto } from './dto/page.dto';
 import { visibleDeprecatedTarget } from './deprecated-target';
-import { PageLinkResponse, PageResponse, toPageResponse } from './pages.mapper';
-import { PageResponseCache } from './page-response-cache';
+import { PageResponse, toPageResponse } from './pages.mapper';
+import { CallerParts, PageResponseCache } from './page-response-cache';
+import { linksPages, markMissingLinks } from './rendering/missing-links';
 import { ImportedPage, ImportOutcome, MediaReferences, ReviewDuePage } from './pages.types';
 import { RenderPool } from './rendering/render-pool';
 import { SiteVariablesService } from './site-variables.service';
@@ -85,13 +86,20 @@ export class PagesService {
       const etag = etagOf(head.page.revision);
       if (etagMatches(ifNoneMatch, etag)) return { etag, notModified: true };
       const frame = this.responses.get(head.page.id, PageResponseCache.versionOf(head));
-      if (frame) return { etag, body: frame.render(await this.callerMembers(head.page, user)) };
+      if (frame)
+        return {
+          etag,
+          body: frame.render(await this.callerParts(head.page, user, frame.linksPages)),
+        };
       // Not cached in this state: the whole row, read again (the page may have moved on since).
     }
     const row = await this.visibleRow(key, user);
     return conditional(etagOf(row.page.revision), ifNoneMatch, async () => {
-      const { body } = await this.respond(row, user);
-      return this.responses.put(row.page.id, PageResponseCache.versionOf(row), body).render(body);
+      const html = await this.htmlOf(row);
+      const parts = await this.callerParts(row.page, user, linksPages(html));
+      const body = toPageResponse(row, html, parts.backlinks);
+      const frame = this.responses.put(row.page.id, PageResponseCache.versionOf(row), body);
+      return frame.render(parts);
     });
   }
 
@@ -217,6 +225,14 @@ export class PagesService {
     return page !== null && this.access.canSee({ ...page, liveSlug: page.slug }, viewer);
   }
 
+  /**
+   * CONTRACTS: whether `viewer` may see a live page at `slug` or, with `subtree`, at it or
+   * anywhere under it (watches: anyone who can read a page may watch it or its folder).
+   */
+  visibleAt(slug: string, viewer: Viewer, subtree: boolean): Promise<boolean> {
+    return this.pages.visibleAt(normaliseSlug(slug), viewer, subtree);
+  }
+
   /** The slugs among `slugs` that are live pages `user` may see (archive selections). */
   visibleLiveSlugs(user: AuthUser, slugs: string[]): Promise<string[]> {
     return this.pages.visibleLiveSlugs(user, slugs);
@@ -242,27 +258,32 @@ export class PagesService {
   }
 
   private async respond(row: PageRow, user: AuthUser): Promise<PageRead> {
-    const [html, members] = await Promise.all([
-      this.htmlOf(row),
-      this.callerMembers(row.page, user),
-    ]);
-    const body = toPageResponse(row, html, members.backlinks);
+    const html = await this.htmlOf(row);
+    const parts = await this.callerParts(row.page, user, linksPages(html));
+    const body = toPageResponse(row, markMissingLinks(html, parts.missing), parts.backlinks);
     return {
       etag: etagOf(row.page.revision),
-      body: { ...body, deprecatedTarget: members.deprecatedTarget },
+      body: { ...body, deprecatedTarget: parts.deprecatedTarget },
     };
   }
 
-  /** What a page read shows depending on who reads: visible backlinks and deprecated target. */
-  private async callerMembers(
+  /**
+   * What a page read shows depending on who reads: visible backlinks and deprecated target,
+   * and the link targets to mark `kb-missing` (no live page the reader may see: missing and
+   * invisible look the same). The stored HTML is shared by all readers, so links are marked
+   * per read from the page's link list (one indexed statement, skipped for HTML without links).
+   */
+  private async callerParts(
     page: Pick<PageRecord, 'id' | 'slug' | 'deprecatedTarget'>,
     user: AuthUser,
-  ): Promise<{ backlinks: PageLinkResponse[]; deprecatedTarget: string | null }> {
-    const [backlinks, deprecatedTarget] = await Promise.all([
+    linksPages: boolean,
+  ): Promise<CallerParts> {
+    const [backlinks, deprecatedTarget, missing] = await Promise.all([
       this.browse.backlinks(page.id, page.slug, user),
       visibleDeprecatedTarget(this.pages, page.deprecatedTarget, user),
+      linksPages ? this.pages.missingLinkTargets(page.id, user) : [],
     ]);
-    return { backlinks, deprecatedTarget };
+    return { backlinks, deprecatedTarget, missing: new Set(missing) };
   }
 
   /**

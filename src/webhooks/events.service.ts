@@ -30,6 +30,19 @@ export class EventsService {
     return { items: events.map(toEventResponse), nextCursor: cursorOf(last) };
   }
 
+  /**
+   * What the event stream shows `viewer`: the feed's rule, and to everyone `import.finished`
+   * (the stream strips its report for non-administrators: their lists may have changed).
+   */
+  streamVisibility(viewer: AuthUser, upTo: number): SqlCondition {
+    const feed = this.visible(viewer, upTo);
+    if (isAdmin(viewer)) return feed;
+    return {
+      sql: `(${feed.sql}) OR (e.seq <= ? AND e.type = 'import.finished')`,
+      params: [...feed.params, upTo],
+    };
+  }
+
   private visible(viewer: AuthUser, upTo: number): SqlCondition {
     const bound = { sql: 'e.seq <= ?', params: [upTo] as unknown[] };
     if (isAdmin(viewer)) return bound;

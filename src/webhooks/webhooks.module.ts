@@ -3,6 +3,7 @@ import { PagesModule } from '../pages/pages.module';
 import { EventLogRepository } from './event-log.repository';
 import { EventsController } from './events.controller';
 import { EventsService } from './events.service';
+import { EventStreamService } from './event-stream.service';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookDispatcher } from './webhook-dispatcher';
 import { WebhookFanOut } from './webhook-fan-out';
@@ -25,6 +26,7 @@ import { WebhooksService } from './webhooks.service';
     WebhookFanOut,
     WebhooksService,
     EventsService,
+    EventStreamService,
   ],
 })
 export class WebhooksModule {}

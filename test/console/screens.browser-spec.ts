@@ -39,6 +39,20 @@ const SCREENS: Screen[] = [
     },
   },
   {
+    name: 'quick-switcher',
+    open: async (page) => {
+      await page.goto('/wiki/handbook');
+      await page
+        .getByRole('heading', { name: /Handbook/ })
+        .first()
+        .waitFor();
+      await page.keyboard.press('Control+k');
+      const dialog = page.getByRole('dialog', { name: 'Go to page' });
+      await dialog.getByRole('combobox').fill('handbook/');
+      await dialog.getByRole('option').nth(1).waitFor();
+    },
+  },
+  {
     name: 'deprecated-page',
     open: async (page) => {
       await page.goto('/wiki/runbooks/old-deploy');

@@ -186,6 +186,45 @@ describe('a client generated from the OpenAPI document', () => {
     const found = await admin.GET('/api/search', { params: { query: { q: 'again' } } });
     expect(found.data?.items.map((i) => i.slug)).toEqual(['guides/intro']);
     expect(found.data?.items[0].snippet).toContain('<mark>again</mark>');
+    const suggested = await admin.GET('/api/search/suggest', {
+      params: { query: { q: 'guides/' } },
+    });
+    expect(suggested.data?.items.map((i) => i.slug)).toEqual(['guides/intro']);
+
+    // Watches: put, list, delete.
+    const watched = await admin.PUT('/api/watches', { body: { slug: 'guides', subtree: true } });
+    expect(watched.data).toMatchObject({ slug: 'guides', subtree: true });
+    const watches = await admin.GET('/api/watches', {});
+    expect(watches.data?.items.map((w) => w.slug)).toEqual(['guides']);
+    const unwatched = await admin.DELETE('/api/watches', {
+      body: { slug: 'guides', subtree: true },
+    });
+    expect(unwatched.response.status).toBe(204);
+  });
+
+  it('follows the live event stream until it is ready (an endless answer, read in part)', async () => {
+    const { port } = t.app.getHttpServer().address() as AddressInfo;
+    const abort = new AbortController();
+    const user = await createUser(t, 'reader');
+    const login = await client().POST('/auth/login', {
+      body: { username: user.username, password: user.password },
+    });
+    const response = await fetch(`http://127.0.0.1:${port}/api/events/stream`, {
+      headers: { Cookie: login.response.headers.get('set-cookie')!.split(';')[0] },
+      signal: abort.signal,
+    });
+    const reader = response.body!.getReader();
+    let text = '';
+    while (!text.includes('event: ready'))
+      text += new TextDecoder().decode((await reader.read()).value);
+    abort.abort();
+    expect(text).toMatch(/^id: \d+\nevent: ready\ndata: \{"lastEventId":"\d+"\}\n\n/);
+    // The part read is checked against the document as a whole answer would be.
+    await validator.check(
+      'GET',
+      '/api/events/stream',
+      new Response(text, { status: response.status, headers: response.headers }),
+    );
   });
 
   it('uploads an image and an attachment as multipart and reads them back', async () => {

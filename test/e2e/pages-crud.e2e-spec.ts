@@ -34,7 +34,7 @@ describe('pages: create, read, update, raw, lists', () => {
         // Nobody was named: the creator owns the page.
         owner: c.editor.user!.username,
         updatedBy: c.editor.user!.username,
-        html: '<h1 id="hello">Hello</h1>\n<p>See <a href="/intro#top">intro</a>.</p>\n',
+        html: '<h1 id="hello">Hello</h1>\n<p>See <a href="/intro#top" class="kb-missing">intro</a>.</p>\n',
       }),
     );
   });

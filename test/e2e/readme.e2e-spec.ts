@@ -144,7 +144,7 @@ describe('the README', () => {
           /"slug": "guides\/setup",\s+"title": "Setup",\s+"revision": 1,\s+"owner": "admin"/,
         );
         expect(out).toContain(
-          '<p>Install <strong>kb</strong>, then read <a href="/guides/faq">the FAQ</a>.</p>',
+          '<p>Install <strong>kb</strong>, then read <a href="/guides/faq" class="kb-missing">the FAQ</a>.</p>',
         );
         expect(out).toContain('\nInstall **kb**, then read [the FAQ](faq).\n');
         // The update with If-Match made revision 2; the same If-Match again was refused.

@@ -806,6 +806,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/watches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What you watch, by slug */
+        get: operations["listWatches"];
+        /**
+         * Watch a page, or a folder with `subtree` (idempotent)
+         * @description Edits, moves to the bin and restores of the page (or of any page under the folder) by others then reach your inbox, for as long as you may see the page. 404 `page_not_found` when you may see no page there.
+         */
+        put: operations["watchPage"];
+        post?: never;
+        /** Stop watching (idempotent) */
+        delete: operations["unwatchPage"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/import": {
         parameters: {
             query?: never;
@@ -1094,6 +1116,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/events/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The event feed as Server-Sent Events, live (resume with `Last-Event-ID`)
+         * @description Each event is `event: <type>` (the feed's types), `id: <seq>` and `data` shaped as a feed item, filtered by visibility as the feed is; `import.finished` reaches every caller, its report only administrators. First, after a `Last-Event-ID`, the events missed since (at most 500; further behind, one `event: reset`: reload everything); then `event: ready` with the current id; then each event within about a second of its commit, from any instance. A comment line every 15 s keeps proxies from closing an idle stream. 400 `invalid_last_event_id` for an id this stream did not send.
+         */
+        get: operations["streamEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/search": {
         parameters: {
             query?: never;
@@ -1106,6 +1148,26 @@ export interface paths {
          * @description Ranked full-text search over titles, content and tags (title hits first). Every word must match; the last one also matches as a prefix. `snippet` is HTML: escaped text with the hits in `<mark>`. Paged with `limit` (1-100) and `cursor`.
          */
         get: operations["searchPages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/search/suggest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Quick-switcher suggestions: visible pages by slug prefix and title words
+         * @description Pages whose slug starts with `q`, and pages whose title holds every word of `q` (the last one as a prefix); titles starting with `q` first. At most `limit` (1-20, default 8), never paged.
+         */
+        get: operations["suggestPages"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1880,6 +1942,23 @@ export interface components {
             /** @description Unread notices the caller may see, whatever the filter and page. */
             unreadCount: number;
         };
+        WatchResponse: {
+            slug: string;
+            subtree: boolean;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        WatchList: {
+            items: components["schemas"]["WatchResponse"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            nextCursor: string | null;
+        };
+        WatchDto: {
+            /** @description A page, or with `subtree` a folder (the page and all under it). */
+            slug: string;
+            /** @description Watch the page at `slug` and every page under it (default false). */
+            subtree?: boolean;
+        };
         /** @enum {string} */
         ImportFormat: "markdown" | "wikijs" | "confluence";
         ImportPageOutcome: {
@@ -2172,6 +2251,13 @@ export interface components {
             items: components["schemas"]["SearchResultItem"][];
             /** @description Pass as `cursor` for the next page; null on the last page. */
             nextCursor: string | null;
+        };
+        SuggestionItem: {
+            slug: string;
+            title: string;
+        };
+        SuggestionList: {
+            items: components["schemas"]["SuggestionItem"][];
         };
         /** @description One bad field of a request. */
         FieldProblem: {
@@ -4517,6 +4603,104 @@ export interface operations {
             default: components["responses"]["UnexpectedError"];
         };
     };
+    listWatches: {
+        parameters: {
+            query?: {
+                /** @description default 20 */
+                limit?: number;
+                /** @description nextCursor from the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WatchList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    watchPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WatchDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WatchResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    unwatchPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WatchDto"];
+            };
+        };
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
     importPages: {
         parameters: {
             query?: never;
@@ -5248,6 +5432,32 @@ export interface operations {
             default: components["responses"]["UnexpectedError"];
         };
     };
+    streamEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
     searchPages: {
         parameters: {
             query: {
@@ -5273,6 +5483,38 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SearchResultList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    suggestPages: {
+        parameters: {
+            query: {
+                /** @description The start of a slug, or words of a title (the last one as a prefix). 1-256 characters. */
+                q: string;
+                /** @description default 8 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuggestionList"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -143,6 +143,8 @@ export interface WebhookConfig {
   timeoutMs: number;
   /** How often the outbox is polled for due deliveries (new events go out at once). */
   pollMs: number;
+  /** How often each process reads the event log for its open event streams (GET /api/events/stream). */
+  streamPollMs: number;
   /** Deliver to private and loopback addresses (off: refused, as a server-side request forgery guard). */
   allowPrivate: boolean;
 }
@@ -401,6 +403,7 @@ function webhookConfig(env: Env): WebhookConfig {
     maxAttempts: int(env, 'WEBHOOK_MAX_ATTEMPTS', 10, 1, 100),
     timeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
     pollMs: int(env, 'WEBHOOK_POLL_MS', 1000, 10, 600_000),
+    streamPollMs: int(env, 'EVENT_STREAM_POLL_MS', 500, 10, 60_000),
     allowPrivate: bool(env, 'WEBHOOK_ALLOW_PRIVATE', false),
   };
 }

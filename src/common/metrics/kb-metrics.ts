@@ -104,6 +104,18 @@ export class KbMetrics {
     });
   }
 
+  /** A gauge a feature reads when /metrics is scraped (with KB_WORKERS > 1: summed). */
+  addGauge(name: string, help: string, read: () => number): void {
+    new Gauge({
+      name,
+      help,
+      registers: [this.registry],
+      collect() {
+        this.set(read());
+      },
+    });
+  }
+
   private poolGauges(): void {
     const db = this.db;
     new Gauge({

@@ -17,7 +17,7 @@ import type { ImportReport } from '../import.types';
 import { ImportJobList, ImportJobResponse } from '../dto/import-job.dto';
 import type { ImportJobResource } from './import-job.types';
 import { ImportJobsService } from './import-jobs.service';
-import { openEventStream } from './event-stream';
+import { openEventStream } from '../../common/http/event-stream';
 
 /** The media type of the report the client accepts (JSON when it says nothing); else 406. */
 function acceptedReportType(req: Request): 'application/json' | 'application/xml' | 'text/xml' {

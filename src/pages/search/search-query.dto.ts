@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString } from 'class-validator';
 import { ListQueryDto } from '../../common/http/list-query.dto';
 
@@ -10,4 +10,19 @@ export class SearchQueryDto extends ListQueryDto {
   @IsOptional()
   @IsString()
   q?: string;
+}
+
+export class SuggestQueryDto {
+  @ApiProperty({
+    description:
+      'The start of a slug, or words of a title (the last one as a prefix). 1-256 characters.',
+  })
+  @IsOptional()
+  @IsString()
+  q?: string;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 20, description: 'default 8' })
+  @IsOptional()
+  @IsString()
+  limit?: string;
 }

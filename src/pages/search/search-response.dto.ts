@@ -23,3 +23,18 @@ export class SearchResultItem {
 }
 
 export class SearchResultList extends listOf(SearchResultItem) {}
+
+/** One quick-switcher suggestion. */
+export class SuggestionItem {
+  @ApiProperty()
+  slug: string;
+
+  @ApiProperty()
+  title: string;
+}
+
+/** `GET /api/search/suggest`: a short list, never paged. */
+export class SuggestionList {
+  @ApiProperty({ type: [SuggestionItem] })
+  items: SuggestionItem[];
+}

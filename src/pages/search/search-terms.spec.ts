@@ -20,27 +20,31 @@ describe('search terms', () => {
         'table',
         'pages',
       ],
-      prefixLast: false,
+      prefixLast: true,
     });
+    // The last word is a prefix (search as you type), with or without a trailing `*`.
     expect(tokenize('Kubern*')).toEqual({ words: ['kubern'], prefixLast: true });
-    expect(tokenize('Kubern')).toEqual({ words: ['kubern'], prefixLast: false });
-    expect(tokenize('kubern* guide')).toEqual({ words: ['kubern', 'guide'], prefixLast: false });
-    // Short words match whole: "the*" would expand to every the/then/there... in the index.
-    expect(tokenize('the*')).toEqual({ words: ['the'], prefixLast: false });
+    expect(tokenize('rollb')).toEqual({ words: ['rollb'], prefixLast: true });
+    expect(tokenize('kubern* guide')).toEqual({ words: ['kubern', 'guide'], prefixLast: true });
+    expect(tokenize('ro')).toEqual({ words: ['ro'], prefixLast: true });
+    // One letter matches whole.
+    expect(tokenize('deploy k')).toEqual({ words: ['deploy', 'k'], prefixLast: false });
     expect(tokenize('crème brûlée 東京')).toEqual({
       words: ['crème', 'brûlée', '東京'],
-      prefixLast: false,
+      prefixLast: true,
     });
     expect(tokenize('*** %% --')).toEqual({ words: [], prefixLast: false });
   });
 
   it('quotes every word for FTS5 so operators are plain words', () => {
     expect(toFts5Match(tokenize('NOT near AND title*'))).toBe('"not" "near" "and" "title"*');
-    expect(toFts5Match(tokenize('deploy guide'))).toBe('"deploy" "guide"');
+    expect(toFts5Match(tokenize('deploy guide'))).toBe('"deploy" "guide"*');
+    expect(toFts5Match(tokenize('deploy g'))).toBe('"deploy" "g"');
   });
 
   it('requires every indexable word in BOOLEAN MODE and drops words InnoDB does not index', () => {
     expect(toBooleanMatch(tokenize('go deploy guide*'), 3)).toBe('+deploy +guide*');
+    expect(toBooleanMatch(tokenize('deploy gu'), 3)).toBe('+deploy');
     expect(toBooleanMatch(tokenize('go to'), 3)).toBeNull();
   });
 

@@ -4,8 +4,12 @@ import { fieldProblem } from '../../common/problems/problem';
 export const MAX_QUERY_LENGTH = 256;
 /** Terms beyond this many are ignored: more words only narrow an AND query further. */
 export const MAX_TERMS = 16;
-/** A last word shorter than this is matched whole even with a trailing `*`. */
-export const MIN_PREFIX_LENGTH = 4;
+/**
+ * A last word shorter than this is matched whole. Two characters is where SQLite's prefix
+ * index starts (migration SearchPrefixIndex: `prefix='2 3'`), so a 2- or 3-letter prefix reads
+ * one precomputed doclist, as a plain word does, instead of merging every word it expands to.
+ */
+export const MIN_PREFIX_LENGTH = 2;
 
 /**
  * A user query reduced to plain words. Only runs of letters, digits and combining marks
@@ -16,7 +20,7 @@ export const MIN_PREFIX_LENGTH = 4;
 export interface SearchTerms {
   /** Lower-cased words, unique, in query order. */
   words: string[];
-  /** The last word also matches as a prefix (search-as-you-type). */
+  /** The last word also matches as a prefix (search-as-you-type: `rollb` finds `rollback`). */
   prefixLast: boolean;
 }
 
@@ -41,13 +45,10 @@ export function tokenize(text: string): SearchTerms {
     if (!words.includes(word)) words.push(word);
     if (words.length === MAX_TERMS) break;
   }
-  // Prefix matching is asked for with a trailing `*` ("kuber*"), and only for words of
-  // MIN_PREFIX_LENGTH or more: "th*" would expand to every the/then/there/these... in the index.
+  // The last word is what the person is still typing: it matches as a prefix (a trailing `*`,
+  // the old way to ask for it, changes nothing). A single letter is matched whole.
   const last = words[words.length - 1];
-  const prefixLast =
-    last !== undefined &&
-    [...last].length >= MIN_PREFIX_LENGTH &&
-    /[\p{L}\p{N}\p{M}]\*+$/u.test(text);
+  const prefixLast = last !== undefined && [...last].length >= MIN_PREFIX_LENGTH;
   return { words, prefixLast };
 }
 

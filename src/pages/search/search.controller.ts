@@ -4,8 +4,8 @@ import type { AuthUser } from '../../common/auth/auth-user';
 import { CurrentUser } from '../../common/auth/route-policy';
 import type { Paged } from '../../common/http/pagination';
 import { ApiResult } from '../../common/openapi/api-result.decorator';
-import { SearchResultList } from './search-response.dto';
-import { SearchQueryDto } from './search-query.dto';
+import { SearchResultList, SuggestionList } from './search-response.dto';
+import { SearchQueryDto, SuggestQueryDto } from './search-query.dto';
 import type { SearchResultItem } from './search.mapper';
 import { SearchService } from './search.service';
 
@@ -27,5 +27,20 @@ export class SearchController {
     @CurrentUser() user: AuthUser,
   ): Promise<Paged<SearchResultItem>> {
     return this.searchService.search(query, user);
+  }
+
+  @Get('suggest')
+  @ApiOperation({
+    summary: 'Quick-switcher suggestions: visible pages by slug prefix and title words',
+    description:
+      'Pages whose slug starts with `q`, and pages whose title holds every word of `q` (the last one as a prefix); ' +
+      'titles starting with `q` first. At most `limit` (1-20, default 8), never paged.',
+  })
+  @ApiResult(SuggestionList)
+  suggestPages(
+    @Query() query: SuggestQueryDto,
+    @CurrentUser() user: AuthUser,
+  ): Promise<SuggestionList> {
+    return this.searchService.suggest(query, user);
   }
 }

@@ -8,7 +8,9 @@ import { isDatabaseIndex } from '../store/search/page-search-indexes';
 import { MAX_OFFSET, searchPages, searchVisiblePages } from '../store/search/search-pages';
 import { toViewer } from '../store/visibility-sql';
 import { parseSearchQuery } from './search-terms';
-import { SearchQueryDto } from './search-query.dto';
+import { SearchQueryDto, SuggestQueryDto } from './search-query.dto';
+import type { SuggestionList } from './search-response.dto';
+import { suggestPages } from '../store/search/suggest-pages';
 import { SearchResultItem, toSearchResultItem } from './search.mapper';
 
 /**
@@ -37,7 +39,22 @@ export class SearchService {
       nextCursor: hits.nextOffset === null ? null : encodeCursor({ o: hits.nextOffset }),
     };
   }
+
+  /**
+   * `GET /api/search/suggest`: slug-prefix and title matches of the visible pages, from the
+   * database's own index (store/search/suggest-pages.ts), in the read pool.
+   */
+  async suggest(query: SuggestQueryDto, user: AuthUser): Promise<SuggestionList> {
+    const terms = parseSearchQuery(query.q);
+    const { limit } = parseListRequest({ limit: query.limit ?? '8' }, MAX_SUGGESTIONS);
+    const text = (query.q as string).normalize('NFKC').trim().normalize('NFC');
+    const items = await this.db.read(suggestPages, text, terms, toViewer(user), limit);
+    return { items };
+  }
 }
+
+/** Most suggestions one request may ask for. */
+const MAX_SUGGESTIONS = 20;
 
 function cursorOffset(cursor: Record<string, unknown>): number {
   const offset = cursor.o;

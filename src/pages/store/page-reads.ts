@@ -98,3 +98,44 @@ export async function backlinks(
   );
   return rows.map((r) => ({ slug: r.slug, title: r.title }));
 }
+
+/**
+ * The internal link targets of a page that are not a live page `viewer` may see: missing and
+ * invisible alike (so a reader cannot tell them apart). One statement on page_links' primary
+ * key and pages' live-slug index; the page read marks these links `kb-missing`.
+ */
+export async function missingLinkTargets(
+  sql: Sql,
+  pageId: string,
+  viewer: Viewer,
+): Promise<string[]> {
+  const visible = visibleSql(viewer, 'p');
+  const rows = await sql.all<{ target: string }>(
+    'SELECT l.target_slug AS target FROM page_links l WHERE l.source_page_id = ? AND NOT EXISTS ' +
+      `(SELECT 1 FROM pages p WHERE p.live_slug = l.target_slug AND ${visible.sql})`,
+    [pageId, ...visible.params],
+  );
+  return rows.map((r) => r.target);
+}
+
+/**
+ * Whether `viewer` may see a live page at `slug` or, with `subtree`, at or anywhere under it
+ * (`slug/...`: a byte range on the live-slug index; '0' is the character after '/').
+ */
+export async function visibleAt(
+  sql: Sql,
+  slug: string,
+  viewer: Viewer,
+  subtree: boolean,
+): Promise<boolean> {
+  const visible = visibleSql(viewer, 'p');
+  const where = subtree
+    ? '(p.live_slug = ? OR (p.live_slug > ? AND p.live_slug < ?))'
+    : 'p.live_slug = ?';
+  const params = subtree ? [slug, `${slug}/`, `${slug}0`] : [slug];
+  const rows = await sql.all(
+    `SELECT 1 AS found FROM pages p WHERE ${where} AND ${visible.sql} LIMIT 1`,
+    [...params, ...visible.params],
+  );
+  return rows.length > 0;
+}

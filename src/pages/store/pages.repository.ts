@@ -106,6 +106,15 @@ export class PagesRepository {
     return reads.backlinks(this.db.sql(), pageId, slug, viewer);
   }
 
+  /** Link targets of the page that are no live page `viewer` may see (kb-missing). */
+  missingLinkTargets(pageId: string, viewer: Viewer): Promise<string[]> {
+    return reads.missingLinkTargets(this.db.sql(), pageId, viewer);
+  }
+
+  visibleAt(slug: string, viewer: Viewer, subtree: boolean): Promise<boolean> {
+    return reads.visibleAt(this.db.sql(), slug, viewer, subtree);
+  }
+
   // Lists
 
   listRecent(

@@ -13,6 +13,7 @@ import { brokenLinks } from './link-report';
 import { listTreeLevel } from './page-tree';
 import { listRevisions } from './revisions';
 import { searchPages } from './search/search-pages';
+import { suggestPages } from './search/suggest-pages';
 
 /**
  * Every read of the pages store that `Database.read` may hand to a worker thread, by name: a
@@ -31,6 +32,7 @@ export const PAGES_READ_QUERIES = readQueriesByName([
   archiveBatch,
   listRevisions,
   searchPages,
+  suggestPages,
   brokenLinks,
 ]);
 

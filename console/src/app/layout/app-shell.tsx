@@ -10,6 +10,8 @@ import { NotificationsButton } from '../../features/notifications/components/not
 import { PageTree } from '../../features/pages/components/page-tree';
 import { RecentRegion, TagsRegion } from '../../features/pages/components/sidebar-lists';
 import { SearchBox } from '../../features/search/components/search-box';
+import { QuickSwitcher } from '../../features/search/components/quick-switcher';
+import { useLiveEvents } from '../../features/live/api/live-events';
 import { UserMenu } from './user-menu';
 
 /** The slug the current screen is about (page, editor, history), for the tree's open branches. */
@@ -33,6 +35,8 @@ export function AppShell() {
   // A new screen closes the drawer.
   useEffect(() => setMenuOpen(false), [location.pathname]);
   useDismiss(menuOpen, () => setMenuOpen(false), menuButton);
+  // One live event stream per console, once someone is signed in.
+  useLiveEvents(me.data !== undefined);
 
   if (me.isPending) return <Spinner label="Opening kb…" />;
   if (isProblem(me.error, 401)) {
@@ -93,6 +97,7 @@ export function AppShell() {
           <Outlet />
         </main>
       </div>
+      <QuickSwitcher />
     </div>
   );
 }

@@ -3,8 +3,10 @@ import { api, unwrap } from '../../../api/client';
 import type { Media, Page } from '../../../api/types';
 import type { PageBody } from '../model/fields';
 
+/** Creates the page; without an owner named the server makes the creator its owner. */
 export function createPage(body: PageBody): Promise<Page> {
-  return unwrap(api.POST('/api/pages', { body }));
+  const { owner, ...rest } = body;
+  return unwrap(api.POST('/api/pages', { body: owner === null ? rest : body }));
 }
 
 /** Saves on top of `baseRevision` (If-Match): 412 when someone saved in between. */

@@ -13,6 +13,7 @@ import { DraftOffer, DraftTooLarge, EditorBar } from './editor-bar';
 import { PreviewPane } from './preview-pane';
 import { SourcePane } from './source-pane';
 import { useEditorSession, type EditorSession } from './use-editor-session';
+import { NewerRevisionWarning } from '../../live/components/live-banners';
 
 const BAR_FIELDS = new Set(['title', 'slug', 'content']);
 
@@ -113,6 +114,9 @@ function Editor({ slug }: { slug: string | null }) {
     <div className="editor">
       <h1 className="visually-hidden">{slug === null ? 'New page' : `Edit ${fields.title}`}</h1>
       <EditorBar session={session} />
+      {slug !== null && session.baseRevision !== undefined && (
+        <NewerRevisionWarning slug={slug} baseRevision={session.baseRevision} />
+      )}
       <DraftOffer session={session} />
       <DraftTooLarge session={session} />
       {session.notice && (

@@ -5,6 +5,7 @@ import { highlightSelectionMatches, search, searchKeymap } from '@codemirror/sea
 import { EditorState } from '@codemirror/state';
 import { drawSelection, EditorView, keymap, placeholder } from '@codemirror/view';
 import { useEffect, useRef } from 'react';
+import { makeLink } from '../model/link-command';
 
 export interface MarkdownEditorHandle {
   insert(text: string, at?: number): void;
@@ -51,7 +52,12 @@ export function MarkdownEditor({ value, resetKey, onChange, onFiles, handle }: P
           syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
           EditorView.lineWrapping,
           // No Tab binding: Tab leaves the editor, as keyboard users expect.
-          keymap.of([...defaultKeymap, ...historyKeymap, ...searchKeymap]),
+          keymap.of([
+            { key: 'Mod-k', run: makeLink, preventDefault: true },
+            ...defaultKeymap,
+            ...historyKeymap,
+            ...searchKeymap,
+          ]),
           placeholder('Write Markdown here…'),
           theme,
           EditorView.contentAttributes.of({ 'aria-label': 'Content', spellcheck: 'true' }),

@@ -1,15 +1,6 @@
-import { useEffect, useState } from 'react';
+import { useDebounced } from '../../../components/use-debounced';
 import { PageHtml } from '../../pages/components/page-html';
 import { usePreview } from '../api/editor';
-
-function useDebounced<T>(value: T, ms: number): T {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setDebounced(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return debounced;
-}
 
 /** The server's rendering of the unsaved text, a moment after typing stops. */
 export function PreviewPane({

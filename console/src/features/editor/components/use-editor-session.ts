@@ -98,6 +98,8 @@ export function useEditorSession(slug: string | null) {
     slug,
     page,
     fields,
+    /** The revision the form was loaded from (saves are made on top of it). */
+    baseRevision: base?.revision,
     change: form.change,
     resetKey: form.resetKey,
     offer: drafts.offer,

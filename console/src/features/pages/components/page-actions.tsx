@@ -5,6 +5,7 @@ import { ProblemMessage } from '../../../components/problem-message';
 import { saveBlob } from '../../../lib/download';
 import { paths } from '../../../lib/slugs';
 import { exportPage } from '../api/pages';
+import { WatchButton } from '../../notifications/components/watch-button';
 
 // The print dialog is a chunk of its own, loaded when it is first opened.
 const PrintDialog = lazy(() => import('../../print/components/print-dialog'));
@@ -50,6 +51,7 @@ export function PageActions({ page, canEdit }: { page: Page; canEdit: boolean })
         <Link to={paths.history(page.slug)} className="button">
           Revisions
         </Link>
+        <WatchButton slug={page.slug} />
       </div>
       <ProblemMessage error={error} title="The export failed." />
       {printing && (

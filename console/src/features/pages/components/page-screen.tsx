@@ -10,6 +10,8 @@ import { PageActions } from './page-actions';
 import { PageHtml } from './page-html';
 import { Backlinks, LifecycleBadge, PageMeta, VerifiedMark } from './page-meta';
 import { useDocumentTitle } from '../../../components/use-document-title';
+import { LiveUpdateBanner } from '../../live/components/live-banners';
+import { TableOfContents } from './table-of-contents';
 
 function Breadcrumbs({ slug }: { slug: string }) {
   const parts = ancestorsOf(slug);
@@ -61,6 +63,7 @@ export function PageScreen() {
   return (
     <article className="page" lang={page.language ?? undefined} aria-labelledby="page-title">
       <Breadcrumbs slug={page.slug} />
+      <LiveUpdateBanner page={page} />
       {editor && <DraftNotice slug={page.slug} content={page.content} />}
       {(page.lifecycle === 'deprecated' || page.deprecatedTarget) && (
         <div className="banner banner--warning" role="note">
@@ -91,7 +94,10 @@ export function PageScreen() {
         <PageActions page={page} canEdit={editor} />
       </header>
       <div className="page__body">
-        <PageHtml html={page.html} />
+        <div className="page__content">
+          <TableOfContents html={page.html} />
+          <PageHtml html={page.html} editor={editor} />
+        </div>
         <PageMeta page={page} />
       </div>
       <Backlinks page={page} />

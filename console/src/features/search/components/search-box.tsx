@@ -1,22 +1,43 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { paths } from '../../../lib/slugs';
+import { useDebounced } from '../../../components/use-debounced';
 
-/** The header's search field; submitting opens the ranked results. */
+/** Typing pauses this long before the results follow. */
+const TYPING_MS = 300;
+
+/**
+ * The header's search field: results follow the typing (debounced; the results screen is
+ * replaced, not stacked, in the history), Enter searches at once.
+ */
 export function SearchBox() {
   const [params] = useSearchParams();
   const location = useLocation();
   const onSearch = location.pathname === '/search';
   const current = onSearch ? (params.get('q') ?? '') : '';
   const [value, setValue] = useState(current);
+  const typed = useRef(false);
+  const settled = useDebounced(value, TYPING_MS);
   const navigate = useNavigate();
 
-  useEffect(() => setValue(current), [current]);
+  useEffect(() => {
+    if (!typed.current) setValue(current);
+  }, [current]);
+
+  useEffect(() => {
+    if (!typed.current) return;
+    typed.current = false;
+    const q = settled.trim();
+    if (q && q !== current.trim()) navigate(paths.search(q), { replace: onSearch });
+    // Only a settled change of the text searches; navigating elsewhere does not.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [settled]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    typed.current = false;
     const q = value.trim();
-    if (q) navigate(paths.search(q));
+    if (q) navigate(paths.search(q), { replace: onSearch });
   };
 
   return (
@@ -32,7 +53,10 @@ export function SearchBox() {
         placeholder="Search pages"
         value={value}
         maxLength={256}
-        onChange={(e) => setValue(e.target.value)}
+        onChange={(e) => {
+          typed.current = true;
+          setValue(e.target.value);
+        }}
       />
     </form>
   );

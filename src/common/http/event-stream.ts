@@ -4,7 +4,8 @@ import type { Request, Response } from 'express';
 const KEEPALIVE_MS = 15_000;
 
 export interface EventStream {
-  send(event: string, data: unknown): void;
+  /** One event; with `id`, a client that reconnects sends it back as `Last-Event-ID`. */
+  send(event: string, data: unknown, id?: string): void;
   end(): void;
 }
 
@@ -28,8 +29,8 @@ export async function openEventStream(
     stop();
   };
   const stream: EventStream = {
-    send: (event, data) => {
-      const chunk = `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+    send: (event, data, id) => {
+      const chunk = `${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
       if (open) res.write(chunk);
       else pending.push(chunk);
     },
