@@ -7,12 +7,16 @@ import {
   ImportFinishedEvent,
   PAGE_BINNED,
   PAGE_CREATED,
+  PAGE_MOVED,
   PAGE_PURGED,
   PAGE_RESTORED,
   PAGE_UPDATED,
   PageBinnedEvent,
   PageCreatedEvent,
+  PageMovedEvent,
   PagePurgedEvent,
+  REDIRECT_DELETED,
+  RedirectDeletedEvent,
   PageUpdatedEvent,
 } from '../common/events/domain-events';
 import { EventLogRepository } from './event-log.repository';
@@ -28,10 +32,17 @@ interface Recordable {
   data: Record<string, unknown>;
 }
 
-type PageEvent = PageCreatedEvent | PageUpdatedEvent | PageBinnedEvent | PagePurgedEvent;
+type PageEvent =
+  | PageCreatedEvent
+  | PageUpdatedEvent
+  | PageBinnedEvent
+  | PagePurgedEvent
+  | PageMovedEvent
+  | RedirectDeletedEvent;
 
 function pageData(event: PageEvent): Record<string, unknown> {
   const data: Record<string, unknown> = { id: event.pageId, slug: event.slug, title: event.title };
+  if ('from' in event) data.from = event.from;
   if ('revision' in event) data.revision = event.revision;
   data.actorId = event.actorId;
   return data;
@@ -77,6 +88,16 @@ export class EventRecorder {
   @OnEvent(PAGE_PURGED, { async: true, promisify: true })
   onPurged(event: PagePurgedEvent) {
     return this.page('page.purged', event);
+  }
+
+  @OnEvent(PAGE_MOVED, { async: true, promisify: true })
+  onMoved(event: PageMovedEvent) {
+    return this.page('page.moved', event);
+  }
+
+  @OnEvent(REDIRECT_DELETED, { async: true, promisify: true })
+  onRedirectDeleted(event: RedirectDeletedEvent) {
+    return this.page('redirect.deleted', event);
   }
 
   /** Dry runs changed nothing: no event. */

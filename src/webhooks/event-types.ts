@@ -5,6 +5,8 @@ export const EVENT_TYPES = [
   'page.binned',
   'page.restored',
   'page.purged',
+  'page.moved',
+  'redirect.deleted',
   'import.finished',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
