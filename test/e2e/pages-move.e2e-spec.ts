@@ -214,6 +214,12 @@ describe('POST /api/pages/move and /api/redirects', () => {
     const a = await reader.get('/api/pages/crew/a').expect(200);
     expect(a.body.backlinks).toEqual([{ slug: 'index', title: 'Title of index' }]);
     expect((await reader.get('/api/pages/index').expect(200)).body.revision).toBe(1);
+    expect((await reader.get('/api/graph').expect(200)).body.edges).toEqual([
+      { from: 'crew/a', to: 'crew/b' },
+      { from: 'crew/a', to: 'index' },
+      { from: 'index', to: 'crew/a' },
+      { from: 'index', to: 'crew/b' },
+    ]);
 
     const res = await move(editor, {
       from: 'crew',
