@@ -101,7 +101,7 @@ export class PageMoveService {
         throw error;
       },
     );
-    this.announce(from, to, subtree, written, actor);
+    await this.announce(from, to, subtree, written, actor);
     const revisions = new Map<string, number>();
     for (const w of [...written.moved, ...written.rewritten]) revisions.set(w.page.id, w.revision);
     return answer((page) => revisions.get(page.id) ?? page.revision + 1);
@@ -261,14 +261,19 @@ export class PageMoveService {
     return revision;
   }
 
-  /** After the commit: one audit line for the move, and the events of every page it wrote. */
-  private announce(
+  /**
+   * After the commit: one audit line for the move, and the events of every page it wrote, in
+   * slices (each listener starts its work synchronously; a thousand at once would hold the event
+   * loop). The one place a move's events are emitted.
+   */
+  private async announce(
     from: string,
     to: string,
     subtree: boolean,
     written: Written,
     actor: AuthUser,
-  ): void {
+  ): Promise<void> {
+    const tick = pacer();
     audit('page.moved', {
       actorId: actor.id,
       target: `page:${written.moved.find((m) => m.from === from)?.page.id ?? from}`,
@@ -278,7 +283,8 @@ export class PageMoveService {
       moved: written.moved.length,
       rewritten: written.rewritten.length,
     });
-    for (const m of written.moved)
+    for (const m of written.moved) {
+      await tick();
       this.events.emit(PAGE_MOVED, {
         pageId: m.page.id,
         slug: m.to,
@@ -288,7 +294,9 @@ export class PageMoveService {
         ownerId: m.page.ownerId,
         actorId: actor.id,
       } satisfies PageMovedEvent);
-    for (const r of written.rewritten)
+    }
+    for (const r of written.rewritten) {
+      await tick();
       this.events.emit(PAGE_UPDATED, {
         pageId: r.page.id,
         slug: r.page.slug,
@@ -297,6 +305,7 @@ export class PageMoveService {
         ownerId: r.page.ownerId,
         actorId: actor.id,
       } satisfies PageUpdatedEvent);
+    }
   }
 }
 

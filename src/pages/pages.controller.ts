@@ -92,12 +92,17 @@ export class PagesController {
   @ApiOperation({
     summary: 'Read a page (ETag; If-None-Match → 304); `/raw` appended answers the Markdown',
   })
-  @ApiSentResult(PageResponse, { headers: ['ETag'], notModified: true })
+  @ApiSentResult(PageResponse, { headers: ['ETag'], notModified: true, moved: true })
   @ApiAlias({
     path: '/api/pages/{slug}/raw',
     operationId: 'getPageMarkdown',
     summary: "A page's Markdown as stored (`{{variables}}` unresolved); ETag, If-None-Match → 304",
-    result: { content: { 'text/markdown': 'text' }, headers: ['ETag'], notModified: true },
+    result: {
+      content: { 'text/markdown': 'text' },
+      headers: ['ETag'],
+      notModified: true,
+      moved: true,
+    },
   })
   async getPage(
     @Param('slug') segments: string | string[],

@@ -3681,6 +3681,16 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Moved: an old slug of a moved page; `Location` is its address now. */
+            308: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -5202,6 +5212,14 @@ export interface operations {
             304: {
                 headers: {
                     ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Moved: an old slug of a moved page; `Location` is its address now. */
+            308: {
+                headers: {
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content?: never;
