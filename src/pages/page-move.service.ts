@@ -206,12 +206,14 @@ export class PageMoveService {
           await tick();
         }
       }
-      await this.pages.putRedirects(
-        plan
-          .filter((p) => !targets.has(p.slug))
-          .map((p) => ({ fromSlug: p.slug, pageId: p.id, createdAt: now, createdBy: actor.id })),
-        tx,
-      );
+      const redirects = plan
+        .filter((p) => !targets.has(p.slug))
+        .map((p) => ({ fromSlug: p.slug, pageId: p.id, createdAt: now, createdBy: actor.id }));
+      for (let i = 0; i < redirects.length; i += BATCH) {
+        await this.pages.putRedirects(redirects.slice(i, i + BATCH), tx);
+        this.db.heartbeat();
+        await tick();
+      }
       const moving = new Set(plan.map((p) => p.id));
       for (const rewrite of rewrites.values()) {
         if (moving.has(rewrite.page.id)) continue;
