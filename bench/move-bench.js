@@ -44,10 +44,33 @@ async function seed(baseUrl, token, count) {
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
 }
 
+/**
+ * Waits until the event feed has stopped growing for a second: the seed's page.created events
+ * are recorded after their answers, and the move is measured on a quiet server.
+ */
+async function settle(baseUrl, token) {
+  const latest = async () =>
+    (
+      await (
+        await fetch(`${baseUrl}/api/events?after=latest`, {
+          headers: { authorization: `Bearer ${token}` },
+        })
+      ).json()
+    ).nextCursor;
+  let before = await latest();
+  for (let i = 0; i < 60; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const now = await latest();
+    if (now === before) return;
+    before = now;
+  }
+}
+
 /** Report rows: the move's duration and GET /healthz during it. */
 async function runMoveBench({ baseUrl, token, pages, log }) {
   log(`  seeding ${pages} pages under bench-move/ and ${OUTSIDE} linking to them`);
   await seed(baseUrl, token, pages);
+  await settle(baseUrl, token);
   const prober = new Prober(baseUrl, token, ['/healthz']);
   prober.start();
   const started = performance.now();
