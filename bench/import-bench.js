@@ -529,4 +529,4 @@ async function runImportBench({
   return rows;
 }
 
-module.exports = { runImportBench, buildArchive };
+module.exports = { runImportBench, buildArchive, Prober, PROBE_MS, PROBE_P99_MS };

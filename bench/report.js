@@ -171,11 +171,13 @@ const targetRatio = (results, row) => (row ? ratioText(results, row) : '-');
 function summary(results, report) {
   const rows = [
     ...targets(results).map(([name, value, met]) => ({ name, value, met })),
-    ...[...(report.imports ?? []), ...(report.console ?? [])].map((row) => ({
-      name: `${row.name}${row.target ? ` ${row.target}` : ''}`,
-      value: row.value,
-      met: row.ok ?? null,
-    })),
+    ...[...(report.imports ?? []), ...(report.moves ?? []), ...(report.console ?? [])].map(
+      (row) => ({
+        name: `${row.name}${row.target ? ` ${row.target}` : ''}`,
+        value: row.value,
+        met: row.ok ?? null,
+      }),
+    ),
   ].filter((row) => row.met !== null);
   const missed = rows.filter((row) => !row.met);
   const lines = ['## Summary', ''];
@@ -313,7 +315,11 @@ function writeReport(report, file) {
         `| ${name} | ${value} | ${met === null ? '-' : met ? 'yes' : '**no**'} | ${targetRatio(results, source)} |`,
       );
     // Import benchmark rows (bench/import-bench.js): ok null = not measured.
-    for (const row of [...(report.imports ?? []), ...(report.console ?? [])])
+    for (const row of [
+      ...(report.imports ?? []),
+      ...(report.moves ?? []),
+      ...(report.console ?? []),
+    ])
       lines.push(
         `| ${row.name}${row.target ? ` ${row.target}` : ''} | ${row.value} | ${row.ok === null || row.ok === undefined ? '-' : row.ok ? 'yes' : '**no**'} | - |`,
       );
@@ -339,6 +345,17 @@ function writeReport(report, file) {
     );
     lines.push('');
     for (const row of report.cluster)
+      lines.push(`- ${row.name}: ${row.value}${row.note ? ` (${row.note})` : ''}`);
+    lines.push('');
+  }
+  if ((report.moves ?? []).length > 0) {
+    lines.push('## Move');
+    lines.push('');
+    lines.push(
+      '`bench/move-bench.js` against a freshly started server (`KB_WORKERS=1`) on an empty SQLite database: 1,000 pages in ten folders under `bench-move/`, each linking to the next, and 50 pages outside linking into it, created through `POST /api/pages`; then `POST /api/pages/move` of the whole folder with `rewriteLinks`, timed to its answer, while `GET /healthz` is sent every 50 ms and timed from its send.',
+    );
+    lines.push('');
+    for (const row of report.moves)
       lines.push(`- ${row.name}: ${row.value}${row.note ? ` (${row.note})` : ''}`);
     lines.push('');
   }

@@ -16,6 +16,8 @@
 // 5. the cluster benchmark (bench/cluster-bench.js): page reads and the mixed workload through
 //    nginx at 1, 2 and 3 instances on a MariaDB database `kb_bench_cluster` (BENCH_ONLY=cluster
 //    runs it alone; skipped without nginx or a MariaDB at BENCH_MYSQL_URL);
+// 5b. a 1,000-page folder move (bench/move-bench.js) on a fresh SQLite database, with /healthz
+//    probed during it (BENCH_ONLY=move runs it alone);
 // 6. the console's cold start (bench/console-bench.js, Playwright + Chromium) on a fresh SQLite
 //    database (BENCH_ONLY=console runs it alone);
 // 7. docs/PERFORMANCE.md and bench/.work/results.json written.
@@ -38,6 +40,7 @@ const { bearerToken, processCount, startCeiling, startKb } = require('./server')
 const { writeReport } = require('./report');
 const { runImportBench } = require('./import-bench');
 const { runConsoleBench } = require('./console-bench');
+const { runMoveBench } = require('./move-bench');
 const { runClusterBench } = require('./cluster-bench');
 
 const ROOT = join(__dirname, '..');
@@ -57,6 +60,7 @@ const SETTINGS = {
   pages: envInt('BENCH_PAGES', QUICK ? 1_000 : 10_000),
   searchPages: envInt('BENCH_SEARCH_PAGES', QUICK ? 5_000 : 100_000),
   importPages: envInt('BENCH_IMPORT_PAGES', QUICK ? 500 : 10_000),
+  movePages: envInt('BENCH_MOVE_PAGES', 1_000),
   clusterPages: envInt('BENCH_CLUSTER_PAGES', QUICK ? 100 : 2_000),
   connections: envInt('BENCH_CONNECTIONS', 50),
   duration: envInt('BENCH_DURATION', QUICK ? 3 : 10),
@@ -180,6 +184,29 @@ async function runConsole(rows) {
   } catch (error) {
     console.error(error);
     rows.push({ name: 'Console benchmark', value: 'failed', ok: false, note: error.message });
+  } finally {
+    await server.stop();
+  }
+}
+
+/** The folder-move benchmark on a fresh server and SQLite database; rows for the report. */
+async function runMove(rows) {
+  const dataDir = join(WORK, 'move');
+  mkdirSync(dataDir, { recursive: true });
+  const server = await startKb({ port: SETTINGS.port, dataDir, workers: 1 });
+  try {
+    rows.push(
+      ...(await runMoveBench({
+        baseUrl: server.url,
+        token: await bearerToken(server.url),
+        pages: SETTINGS.movePages,
+        log,
+      })),
+    );
+    for (const row of rows) log(`  ${row.name}: ${row.value}${row.note ? ` (${row.note})` : ''}`);
+  } catch (error) {
+    console.error(error);
+    rows.push({ name: 'Move benchmark', value: 'failed', ok: false, note: error.message });
   } finally {
     await server.stop();
   }
@@ -461,6 +488,12 @@ async function main() {
     }
   }
 
+  const moves = [];
+  if (wanted('move')) {
+    phase('move benchmark');
+    await runMove(moves);
+  }
+
   const consoleRows = [];
   if (wanted('console')) {
     phase('console');
@@ -476,6 +509,7 @@ async function main() {
     results,
     imports,
     cluster,
+    moves,
     console: consoleRows,
     totalSeconds: (Date.now() - runStarted) / 1000,
   };

@@ -67,6 +67,8 @@ export interface ConversionResult {
   keepAssets?: Map<string, 'image' | 'attachment'>;
   /** Site-wide variables a kb archive restores (set or overwritten; others are kept). */
   siteVariables?: Record<string, string>;
+  /** Redirects a kb archive restores (old slug → slug of a page), administrators only. */
+  redirects?: { from: string; to: string }[];
 }
 
 /** One kind of Confluence macro met in an import. */

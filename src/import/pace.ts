@@ -1,14 +1,2 @@
-/**
- * Cooperative slicing for long conversions: `await tick()` between pages yields to the event
- * loop (setImmediate) once `sliceMs` of work has passed since the last yield, so a big upload
- * never holds other requests up for long, and costs nothing on a small one. One pacer per
- * task; no shared state.
- */
-export function pacer(sliceMs = 10): () => Promise<void> {
-  let since = performance.now();
-  return async () => {
-    if (performance.now() - since < sliceMs) return;
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    since = performance.now();
-  };
-}
+/** The import's slicing is the common pacer (common/workers/pacer.ts). */
+export { pacer } from '../common/workers/pacer';

@@ -4,7 +4,7 @@ import { isMediaPath } from '../common/text/media-urls';
 import { codeFenceTracker, plainTitle, resolveInternalHref, safeDecode } from '../pages/public-api';
 import { ImportDocument, SourceEntry } from './import.types';
 import { pacer } from './pace';
-import { ReferenceKind, rewriteReferences } from './references';
+import { ReferenceKind, rewriteReferences } from '../pages/public-api';
 import { dropExtension, slugFromPath, undecodedSlug } from './slugs';
 
 export type MediaKindOf = 'image' | 'attachment';

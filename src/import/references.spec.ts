@@ -1,4 +1,4 @@
-import { rewriteReferences } from './references';
+import { rewriteReferences } from '../pages/public-api';
 import { normalizePrefix, slugFromPath, slugProblem } from './slugs';
 
 describe('rewriteReferences', () => {

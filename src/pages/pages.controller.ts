@@ -15,7 +15,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { AuthUser } from '../common/auth/auth-user';
 import { AdminOnly, CurrentUser, Editors } from '../common/auth/route-policy';
-import { answerWrite } from '../common/http/created';
+import { answerWrite, locationOf } from '../common/http/created';
 import { ApiAlias } from '../common/openapi/api-alias.decorator';
 import { ApiProblems, ApiResult, ApiSentResult } from '../common/openapi/api-result.decorator';
 import { Paged, parseListRequest } from '../common/http/pagination';
@@ -27,11 +27,24 @@ import { PageBinService } from './page-bin.service';
 import { PageBrowseService } from './page-browse.service';
 import { PageResponse, PageSummaryList } from './dto/page-response.dto';
 import { PageSummaryResponse } from './pages.mapper';
-import { ConditionalRead, PagesService } from './pages.service';
+import { ConditionalRead, PageMoved, PagesService } from './pages.service';
 import { RESERVED_LAST_SEGMENT } from './slug';
 
-/** Sends a conditional read with its ETag: 304 without a body when the client's copy is current. */
-function sendCacheable(res: Response, read: ConditionalRead<unknown>, contentType: string): void {
+/**
+ * Sends a conditional read with its ETag: 304 without a body when the client's copy is current;
+ * 308 to the page's slug now when `slug` is an old slug of a moved page.
+ */
+function sendCacheable(
+  res: Response,
+  read: ConditionalRead<unknown> | PageMoved,
+  contentType: string,
+  suffix = '',
+): void {
+  if ('movedTo' in read) {
+    res.setHeader('Cache-Control', 'private, no-cache');
+    res.redirect(308, locationOf('pages', read.movedTo) + suffix);
+    return;
+  }
   res.setHeader('ETag', read.etag);
   res.setHeader('Cache-Control', 'private, no-cache');
   if ('notModified' in read) {
@@ -79,12 +92,17 @@ export class PagesController {
   @ApiOperation({
     summary: 'Read a page (ETag; If-None-Match → 304); `/raw` appended answers the Markdown',
   })
-  @ApiSentResult(PageResponse, { headers: ['ETag'], notModified: true })
+  @ApiSentResult(PageResponse, { headers: ['ETag'], notModified: true, moved: true })
   @ApiAlias({
     path: '/api/pages/{slug}/raw',
     operationId: 'getPageMarkdown',
     summary: "A page's Markdown as stored (`{{variables}}` unresolved); ETag, If-None-Match → 304",
-    result: { content: { 'text/markdown': 'text' }, headers: ['ETag'], notModified: true },
+    result: {
+      content: { 'text/markdown': 'text' },
+      headers: ['ETag'],
+      notModified: true,
+      moved: true,
+    },
   })
   async getPage(
     @Param('slug') segments: string | string[],
@@ -95,7 +113,7 @@ export class PagesController {
     const parts = ([] as string[]).concat(segments);
     if (parts.length > 1 && parts[parts.length - 1] === RESERVED_LAST_SEGMENT) {
       const raw = await this.pages.raw(parts.slice(0, -1).join('/'), user, ifNoneMatch);
-      return sendCacheable(res, raw, 'text/markdown; charset=utf-8');
+      return sendCacheable(res, raw, 'text/markdown; charset=utf-8', '/raw');
     }
     const read = await this.pages.read(parts.join('/'), user, ifNoneMatch);
     sendCacheable(res, read, 'application/json; charset=utf-8');

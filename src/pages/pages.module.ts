@@ -4,6 +4,9 @@ import { PageAccessService } from './page-access.service';
 import { PageBinService } from './page-bin.service';
 import { PageBrowseService } from './page-browse.service';
 import { PageInputService } from './page-input.service';
+import { PageMoveService } from './page-move.service';
+import { PageMovesController, RedirectsController } from './page-moves.controller';
+import { PageRedirectsService } from './page-redirects.service';
 import { PagePreviewService } from './page-preview.service';
 import { PageRevisionsService } from './page-revisions.service';
 import { PageWriterService } from './page-writer.service';
@@ -39,6 +42,8 @@ import { PageTreeService } from './tree/page-tree.service';
     RevisionsController,
     BinController,
     LinkReportController,
+    PageMovesController,
+    RedirectsController,
     PagesController,
   ],
   providers: [
@@ -59,6 +64,8 @@ import { PageTreeService } from './tree/page-tree.service';
     PageResponseCache,
     PageTreeService,
     LinkReportService,
+    PageMoveService,
+    PageRedirectsService,
   ],
   exports: [PageAccessService, PagesService, MarkdownRenderer, RenderPool, SiteVariablesService],
 })

@@ -16,7 +16,7 @@ import { linksPages, markMissingLinks } from './rendering/missing-links';
 import { ImportedPage, ImportOutcome, MediaReferences, ReviewDuePage } from './pages.types';
 import { RenderPool } from './rendering/render-pool';
 import { SiteVariablesService } from './site-variables.service';
-import { normaliseSlug } from './slug';
+import { isValidSlug, normaliseSlug } from './slug';
 import type { PageArchiveRecord, PageRecord } from './store/page-columns';
 import type { PageRow } from './store/page-rows';
 import { PagesRepository } from './store/pages.repository';
@@ -35,6 +35,11 @@ export interface PageRead {
  * answered through `conditional`, the one place their ETags are compared.
  */
 export type ConditionalRead<T> = { etag: string; body: T } | { etag: string; notModified: true };
+
+/** A read of an old slug of a moved page the caller may see: answered 308 to `movedTo`. */
+export interface PageMoved {
+  movedTo: string;
+}
 
 async function conditional<T>(
   etag: string,
@@ -78,11 +83,15 @@ export class PagesService {
    * of a cached page reads its head row (no Markdown or HTML) and the caller's members only; a
    * read of a page the cache holds nothing for (or a conditional one) reads the whole row once.
    */
-  async read(slug: string, user: AuthUser, ifNoneMatch?: string): Promise<ConditionalRead<Buffer>> {
+  async read(
+    slug: string,
+    user: AuthUser,
+    ifNoneMatch?: string,
+  ): Promise<ConditionalRead<Buffer> | PageMoved> {
     const key = normaliseSlug(slug);
     if (ifNoneMatch !== undefined || this.responses.holds(key)) {
       const head = await this.pages.findLiveHead(key);
-      if (!head || !this.access.canSee(head.page, user)) throw new NotFoundProblem('page');
+      if (!head || !this.access.canSee(head.page, user)) return this.movedFrom(key, user);
       const etag = etagOf(head.page.revision);
       if (etagMatches(ifNoneMatch, etag)) return { etag, notModified: true };
       const frame = this.responses.get(head.page.id, PageResponseCache.versionOf(head));
@@ -93,7 +102,8 @@ export class PagesService {
         };
       // Not cached in this state: the whole row, read again (the page may have moved on since).
     }
-    const row = await this.visibleRow(key, user);
+    const row = await this.pages.findLiveRow(key);
+    if (!row || !this.access.canSee(row.page, user)) return this.movedFrom(key, user);
     return conditional(etagOf(row.page.revision), ifNoneMatch, async () => {
       const html = await this.htmlOf(row);
       const parts = await this.callerParts(row.page, user, linksPages(html));
@@ -142,9 +152,25 @@ export class PagesService {
   }
 
   /** A visible page's Markdown as stored; only the ETag when `ifNoneMatch` names it (304). */
-  async raw(slug: string, user: AuthUser, ifNoneMatch?: string): Promise<ConditionalRead<string>> {
-    const page = await this.getVisible(slug, user);
+  async raw(
+    slug: string,
+    user: AuthUser,
+    ifNoneMatch?: string,
+  ): Promise<ConditionalRead<string> | PageMoved> {
+    const key = normaliseSlug(slug);
+    const page = await this.pages.findLive(key);
+    if (!page || !this.access.canSee(page, user)) return this.movedFrom(key, user);
     return conditional(etagOf(page.revision), ifNoneMatch, () => page.content);
+  }
+
+  /**
+   * No live page the caller may see at `slug`: where it moved to when it is the old slug of a
+   * page they may see, else 404 exactly as for a missing page.
+   */
+  private async movedFrom(slug: string, user: AuthUser): Promise<PageMoved> {
+    const target = await this.pages.findRedirectTarget(slug);
+    if (!target || !this.access.canSee(target, user)) throw new NotFoundProblem('page');
+    return { movedTo: target.slug };
   }
 
   /** CONTRACTS: saved values, site-wide overridden by the page's own. */
@@ -184,6 +210,45 @@ export class PagesService {
   /** CONTRACTS: see PageBinService.binWithin (mode=mirror imports). */
   binWithin(tx: Tx, page: PageRecord, actor: AuthUser): Promise<void> {
     return this.bin.binWithin(tx, page, actor);
+  }
+
+  /**
+   * CONTRACTS: restores an archive's redirects inside the caller's transaction (an import):
+   * each old slug that no live page uses is pointed at the live page at `to`; the others, and
+   * invalid slugs, are left out. Answers how many were restored.
+   */
+  async restoreRedirectsWithin(
+    tx: Tx,
+    redirects: { from: string; to: string }[],
+    actor: AuthUser,
+  ): Promise<number> {
+    const pairs = redirects
+      .map((r) => ({ from: normaliseSlug(r.from), to: normaliseSlug(r.to) }))
+      .filter((r) => r.from !== r.to && isValidSlug(r.from) && isValidSlug(r.to));
+    const targets = new Map(
+      (await this.pages.findLiveBySlugs([...new Set(pairs.map((r) => r.to))], tx)).map((p) => [
+        p.slug,
+        p.id,
+      ]),
+    );
+    const taken = await this.pages.liveSlugsAmong(
+      pairs.map((r) => r.from),
+      tx,
+    );
+    const now = new Date();
+    const rows = pairs.flatMap((r) => {
+      const pageId = targets.get(r.to);
+      return pageId && !taken.has(r.from)
+        ? [{ fromSlug: r.from, pageId, createdAt: now, createdBy: actor.id }]
+        : [];
+    });
+    await this.pages.putRedirects([...new Map(rows.map((r) => [r.fromSlug, r])).values()], tx);
+    return rows.length;
+  }
+
+  /** CONTRACTS: redirects to the live pages among `slugs`, `{from, to}` by old slug (archives). */
+  redirectsTo(slugs: string[]): Promise<{ from: string; to: string }[]> {
+    return this.pages.redirectsToSlugs(slugs);
   }
 
   /** CONTRACTS: see PageBinService.announceBinned; call after the commit. */

@@ -17,6 +17,8 @@ export {
 export { EMPHASIS_TAGS, TABLE_TAGS } from './rendering/html-tags';
 export { resolveInternalHref, safeDecode } from './rendering/links';
 export { markdownTitle, plainTitle } from './rendering/plain-title';
+export { rewriteReferences } from './rendering/references';
+export type { ReferenceKind, ReferenceRewriter } from './rendering/references';
 export {
   MAX_SLUG_LENGTH,
   MAX_SLUG_SEGMENTS,

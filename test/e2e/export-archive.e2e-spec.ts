@@ -115,6 +115,7 @@ describe('export: archive (admin)', () => {
       exportedBy: admin.user!.username,
       selection: 'all',
       siteVariables: { site_name: 'KB Inc' },
+      redirects: [],
       counts: { pages: 2, media: 4 },
       pages: [
         {

@@ -20,6 +20,7 @@ import type {
   TagResponse,
 } from '../../src/pages/pages.mapper';
 import type { ReviewDueItemResponse } from '../../src/pages/dto/page-response.dto';
+import type { MoveResultResponse, RedirectResponse } from '../../src/pages/dto/page-move.dto';
 import type { SearchResultItem } from '../../src/pages/search/search.mapper';
 import type { ProblemBody } from '../../src/common/problems/problem';
 import type {
@@ -76,6 +77,8 @@ const generatedTypesAreTheServers: Record<string, true> = {
   webhookCreated: true satisfies Same<Schemas['WebhookCreatedResponse'], WebhookCreatedResponse>,
   webhookDelivery: true satisfies Same<Schemas['WebhookDeliveryResponse'], WebhookDeliveryResponse>,
   eventFeed: true satisfies Same<Schemas['EventFeed'], EventFeed>,
+  moveResult: true satisfies Same<Schemas['MoveResultResponse'], MoveResultResponse>,
+  redirect: true satisfies Same<Schemas['RedirectResponse'], RedirectResponse>,
 };
 
 type Api = Client<paths>;
@@ -434,6 +437,27 @@ describe('a client generated from the OpenAPI document', () => {
     expect(purged.response.status).toBe(204);
     const gone = await admin.GET('/api/pages/{slug}', { params: slug });
     expect(gone.response.status).toBe(404);
+
+    await admin.POST('/api/pages', { body: { slug: 'old/place', title: 'Moving' } });
+    const movedPages = await admin.POST('/api/pages/move', {
+      body: { from: 'old', to: 'new', subtree: true, rewriteLinks: true },
+    });
+    expect(movedPages.data).toEqual({
+      dryRun: false,
+      moved: [{ from: 'old/place', to: 'new/place' }],
+      hiddenMoved: 0,
+      rewritten: [],
+    });
+    const followed = await admin.GET('/api/pages/{slug}', {
+      params: { path: { slug: 'old/place' } },
+    });
+    expect(followed.data?.slug).toBe('new/place');
+    const redirects = await admin.GET('/api/redirects', {});
+    expect(redirects.data?.items.map((r) => [r.from, r.to])).toEqual([['old/place', 'new/place']]);
+    const unredirected = await admin.DELETE('/api/redirects', {
+      params: { query: { from: 'old/place' } },
+    });
+    expect(unredirected.response.status).toBe(204);
 
     const group = await admin.POST('/api/groups', { body: { name: 'writers' } });
     expect(group.data?.name).toBe('writers');

@@ -144,6 +144,7 @@ describe('the OpenAPI document', () => {
     expect(statuses('/api/pages/{slug}', 'get')).toEqual([
       '200',
       '304',
+      '308',
       '400',
       '401',
       '404',

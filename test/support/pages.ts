@@ -130,3 +130,41 @@ export function usePagesApp(): PagesTestContext {
   });
   return context;
 }
+
+/**
+ * Writes `count` live pages `<folder>/p0000`… straight into the tables (one transaction; the
+ * API would take most of a test's time for a thousand pages). Each links to the next by a
+ * relative link; no tags, groups or search documents.
+ */
+export async function insertPagesDirectly(
+  t: TestApp,
+  folder: string,
+  count: number,
+): Promise<void> {
+  const now = new Date().toISOString().replace('T', ' ').replace('Z', '');
+  await t.dataSource.transaction(async (m) => {
+    for (let i = 0; i < count; i++) {
+      const id = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+      const slug = `${folder}/p${String(i).padStart(4, '0')}`;
+      await m.query(
+        'INSERT INTO pages (id, slug, live_slug, title, content, html_site_version, tags, group_names, ' +
+          'lifecycle, properties, variables, verified, revision, created_at, updated_at) ' +
+          'VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, 0, 1, ?, ?)',
+        [
+          id,
+          slug,
+          slug,
+          `P ${i}`,
+          `Page ${i} [next](p${i + 1})`,
+          '[]',
+          '[]',
+          'published',
+          '{}',
+          '{}',
+          now,
+          now,
+        ],
+      );
+    }
+  });
+}

@@ -576,6 +576,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/pages/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Move a page, or a folder with `subtree`, to a new slug in one transaction; old slugs become redirects (409 naming every taken slug) */
+        post: operations["movePages"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/redirects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Redirects from old slugs of moved pages, by old slug (admin) */
+        get: operations["listRedirects"];
+        put?: never;
+        post?: never;
+        /** Delete the redirect from `from`; the old slug answers 404 (admin) */
+        delete: operations["deleteRedirect"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/pages": {
         parameters: {
             query?: never;
@@ -1713,6 +1748,63 @@ export interface components {
             /** @description Pass as `cursor` for the next page; null on the last page. */
             nextCursor: string | null;
         };
+        MovedPageResponse: {
+            /** @description the old slug (now a redirect) */
+            from: string;
+            /** @description the new slug */
+            to: string;
+        };
+        RewrittenPageResponse: {
+            /** @description the page whose links were rewritten (its slug after the move) */
+            slug: string;
+            /** @description the revision that holds the rewritten links (dry run: would hold) */
+            revision: number;
+        };
+        MoveResultResponse: {
+            /** @description true when nothing was written */
+            dryRun: boolean;
+            /** @description the moved pages you can see, by old slug */
+            moved: components["schemas"]["MovedPageResponse"][];
+            /** @description pages moved along that you cannot see (a folder may hold pages of other groups) */
+            hiddenMoved: number;
+            /** @description pages whose links were rewritten */
+            rewritten: components["schemas"]["RewrittenPageResponse"][];
+        };
+        MovePagesDto: {
+            /**
+             * @description the slug of the page (or folder) to move
+             * @example guides/setup
+             */
+            from: string;
+            /**
+             * @description its new slug (the rules of page create)
+             * @example handbook/setup
+             */
+            to: string;
+            /** @description also every page under `from` (`from/…` becomes `to/…`); `from` itself need not be a page (default false) */
+            subtree?: boolean;
+            /** @description rewrite links to the old slugs in the pages you can see (a revision in each, summary "Links updated after a move"; default false) */
+            rewriteLinks?: boolean;
+            /** @description answer what would happen; write nothing (default false) */
+            dryRun?: boolean;
+        };
+        RedirectResponse: {
+            /** @description the old slug */
+            from: string;
+            /** @description the slug of the page it names now (chains collapse) */
+            to: string;
+            /** @description the page is in the bin: the redirect answers 404 until restored */
+            binned: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description username of who moved the page */
+            createdBy: string | null;
+        };
+        RedirectList: {
+            items: components["schemas"]["RedirectResponse"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            nextCursor: string | null;
+        };
         CreatePageBody: {
             /** @description Markdown */
             content?: string;
@@ -2126,7 +2218,7 @@ export interface components {
             variables: components["schemas"]["PrintVariableResponse"][];
         };
         /** @enum {string} */
-        EventType: "page.created" | "page.updated" | "page.binned" | "page.restored" | "page.purged" | "import.finished";
+        EventType: "page.created" | "page.updated" | "page.binned" | "page.restored" | "page.purged" | "page.moved" | "redirect.deleted" | "import.finished";
         WebhookCreatedResponse: {
             /** Format: uuid */
             id: string;
@@ -3765,6 +3857,103 @@ export interface operations {
             default: components["responses"]["UnexpectedError"];
         };
     };
+    movePages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MovePagesDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MoveResultResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    listRedirects: {
+        parameters: {
+            query?: {
+                /** @description default 20 */
+                limit?: number;
+                /** @description nextCursor from the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RedirectList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    deleteRedirect: {
+        parameters: {
+            query: {
+                /** @description the old slug whose redirect to delete */
+                from: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
     listPages: {
         parameters: {
             query?: {
@@ -3870,6 +4059,16 @@ export interface operations {
             304: {
                 headers: {
                     ETag: components["headers"]["ETag"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Moved: an old slug of a moved page; `Location` is its address now. */
+            308: {
+                headers: {
+                    Location: components["headers"]["Location"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
@@ -5553,6 +5752,14 @@ export interface operations {
             304: {
                 headers: {
                     ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Moved: an old slug of a moved page; `Location` is its address now. */
+            308: {
+                headers: {
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content?: never;

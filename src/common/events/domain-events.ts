@@ -11,6 +11,8 @@ export const PAGE_BINNED = 'page.binned';
 export const PAGE_CREATED = 'page.created';
 export const PAGE_RESTORED = 'page.restored';
 export const PAGE_PURGED = 'page.purged';
+export const PAGE_MOVED = 'page.moved';
+export const REDIRECT_DELETED = 'redirect.deleted';
 export const IMPORT_FINISHED = 'import.finished';
 
 export interface PageUpdatedEvent {
@@ -32,6 +34,20 @@ export interface PageBinnedEvent {
 
 /** A binned page is live again, at its revision before the bin (shaped as an update). */
 export type PageRestoredEvent = PageUpdatedEvent;
+
+/** A page took a new slug (POST /api/pages/move); `from` is now a redirect to it. */
+export interface PageMovedEvent extends PageUpdatedEvent {
+  from: string;
+}
+
+/** An administrator deleted the redirect from `from` to the page. */
+export interface RedirectDeletedEvent {
+  pageId: string;
+  slug: string;
+  title: string;
+  from: string;
+  actorId: string;
+}
 
 export interface PagePurgedEvent {
   pageId: string;
@@ -72,6 +88,8 @@ export interface DomainEventPayloads {
   'page.binned': PageBinnedEvent;
   'page.restored': PageRestoredEvent;
   'page.purged': PagePurgedEvent;
+  'page.moved': PageMovedEvent;
+  'redirect.deleted': RedirectDeletedEvent;
   'import.finished': ImportFinishedEvent;
 }
 

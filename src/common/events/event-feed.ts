@@ -10,6 +10,8 @@ export const EVENT_TYPES = [
   'page.binned',
   'page.restored',
   'page.purged',
+  'page.moved',
+  'redirect.deleted',
   'import.finished',
 ] as const satisfies readonly DomainEventType[];
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -26,11 +28,13 @@ export interface FeedEntry {
   data: Record<string, unknown>;
 }
 
-type PageEventPayload = DomainEventPayloads['page.updated' | 'page.created' | 'page.purged'];
+type PageEventPayload = DomainEventPayloads[
+  'page.updated' | 'page.created' | 'page.purged' | 'page.moved' | 'redirect.deleted'];
 
-/** What every page event shows: `{id, slug, title, revision?, actorId}`. */
+/** What every page event shows: `{id, slug, title, from?, revision?, actorId}`. */
 function pageEntry(event: PageEventPayload): FeedEntry {
   const data: Record<string, unknown> = { id: event.pageId, slug: event.slug, title: event.title };
+  if ('from' in event) data.from = event.from;
   if ('revision' in event) data.revision = event.revision;
   data.actorId = event.actorId;
   return { pageId: event.pageId, actorId: event.actorId, data };
@@ -45,6 +49,8 @@ export const FEED_ENTRIES: {
   'page.binned': pageEntry,
   'page.restored': pageEntry,
   'page.purged': pageEntry,
+  'page.moved': pageEntry,
+  'redirect.deleted': pageEntry,
   'import.finished': (event) => ({
     pageId: null,
     actorId: event.userId,

@@ -20,6 +20,8 @@ export type AuditEvent =
   | 'page.binned'
   | 'page.purged'
   | 'page.restored'
+  | 'page.moved'
+  | 'redirect.deleted'
   | 'webhook.created'
   | 'webhook.updated'
   | 'webhook.deleted'

@@ -14,6 +14,8 @@ export interface ApiResultOptions {
   alsoStatus?: number[];
   /** The read honours If-None-Match: 304 with no body. */
   notModified?: boolean;
+  /** The address may be an old one of a moved resource: 308 with `Location`. */
+  moved?: boolean;
   /** Another success answer with a body of its own (202 with a job instead of 200 with the result). */
   other?: {
     status: number;

@@ -89,6 +89,7 @@ const STATUS_TEXT: Record<string, string> = {
   '204': 'Done; no body.',
   '206': 'Part of the content (`Range`).',
   '304': 'Not modified: the ETag in `If-None-Match` is still current; no body.',
+  '308': 'Moved: an old slug of a moved page; `Location` is its address now.',
 };
 
 function successResponses(
@@ -125,6 +126,8 @@ function successResponses(
     };
   if (result.notModified)
     responses['304'] = { description: STATUS_TEXT['304'], headers: headerRefs(['ETag']) };
+  if (result.moved)
+    responses['308'] = { description: STATUS_TEXT['308'], headers: headerRefs(['Location']) };
   return responses;
 }
 

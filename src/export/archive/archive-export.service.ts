@@ -76,6 +76,7 @@ export class ArchiveExportService {
     const sources: ArchiveSources = {
       pageBatch: (afterSlug) => this.pages.archiveBatch(user, request.slugs, afterSlug, PAGE_BATCH),
       siteVariables: () => this.siteVariables.get().then((s) => s.values),
+      redirects: (slugs) => this.pages.redirectsTo(slugs),
       media: this.media,
       dataDir: this.config.dataDir,
     };

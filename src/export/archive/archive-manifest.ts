@@ -19,6 +19,8 @@ export interface ArchiveManifest {
   selection: 'all' | 'slugs';
   /** Site-wide variables pages inherit (values as stored). */
   siteVariables: Record<string, string>;
+  /** Old slugs of moved pages (`from`) and the archived page each names (`to`), by `from`. */
+  redirects: { from: string; to: string }[];
   pages: ArchivePageEntry[];
   media: ArchiveMediaEntry[];
   counts: { pages: number; media: number };

@@ -35,6 +35,8 @@ const MAX_PENDING_ENTRIES = 8;
 export interface ArchiveSources {
   pageBatch(afterSlug: string | null): Promise<{ page: PageArchiveRecord; owner: string | null }[]>;
   siteVariables(): Promise<Record<string, string>>;
+  /** Redirects (old slug → slug) to the pages among `slugs`, by old slug. */
+  redirects(slugs: string[]): Promise<{ from: string; to: string }[]>;
   media: MediaService;
   dataDir: string;
 }
@@ -47,6 +49,7 @@ export class ArchiveRun {
   private tempDir: string | undefined;
   private readonly mediaMeta = new Map<string, MediaResponse | null>();
   private readonly referenced = new Set<string>();
+  private readonly slugs: string[] = [];
 
   constructor(
     private readonly zip: Archiver,
@@ -86,7 +89,12 @@ export class ArchiveRun {
       await Promise.all([closeStream(pagesOut), closeStream(mediaOut)]);
       if (this.aborted) return;
       await this.append(
-        this.manifestStream(pageCount, mediaCount, await this.sources.siteVariables()),
+        this.manifestStream(
+          pageCount,
+          mediaCount,
+          await this.sources.siteVariables(),
+          await this.sources.redirects(this.slugs),
+        ),
         MANIFEST_PATH,
         this.now,
       );
@@ -131,6 +139,7 @@ export class ArchiveRun {
         if (this.aborted) return count;
         const entry = await this.writePage(page, owner);
         await writeJson(out, entry, count === 0);
+        this.slugs.push(page.slug);
         count += 1;
       }
       after = batch[batch.length - 1].page.slug;
@@ -252,6 +261,7 @@ export class ArchiveRun {
     pages: number,
     media: number,
     siteVariables: Record<string, string>,
+    redirects: { from: string; to: string }[],
   ): Readable {
     const dir = this.tempDir!;
     const head = {
@@ -261,6 +271,7 @@ export class ArchiveRun {
       exportedBy: this.user.username,
       selection: this.request.slugs ? 'slugs' : 'all',
       siteVariables,
+      redirects,
       counts: { pages, media },
     };
     async function* parts(): AsyncGenerator<Buffer | string> {

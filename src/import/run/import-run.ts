@@ -293,6 +293,16 @@ export class ImportRun {
         for (const page of binned) await this.deps.pages.binWithin(tx, page, this.actor);
         // Set or overwrite the archive's names, keep the other site variables.
         await this.deps.siteVariables.mergeWithin(tx, plan.siteVariables);
+        // A kb archive's redirects, to the pages now live (administrators, like site variables).
+        if (this.actor.role === 'admin' && plan.conversion.redirects?.length)
+          await this.deps.pages.restoreRedirectsWithin(
+            tx,
+            plan.conversion.redirects.map((r) => ({
+              from: this.prefixed(r.from),
+              to: this.prefixed(r.to),
+            })),
+            this.actor,
+          );
         this.report.binned = binned.map((page) => page.slug);
         // The event commits with the pages it counts (or neither does).
         await this.deps.outbox.record(tx, IMPORT_FINISHED, {
@@ -318,6 +328,11 @@ export class ImportRun {
       throw error;
     }
     this.deps.pages.announceBinned(binned, this.actor);
+  }
+
+  /** A slug of the archive under the import's target prefix. */
+  private prefixed(slug: string): string {
+    return this.options.prefix ? `${this.options.prefix}/${slug}` : slug;
   }
 
   private async writePages(

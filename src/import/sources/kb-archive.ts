@@ -17,6 +17,8 @@ export interface KbArchive {
   media: Map<string, 'image' | 'attachment'>;
   /** Site-wide variables as the archive stored them (validated when they are restored). */
   siteVariables: Record<string, string>;
+  /** Old slugs of moved pages and the slug each names (restored when that page is live). */
+  redirects: { from: string; to: string }[];
 }
 
 export const MANIFEST_PATH = 'manifest.json';
@@ -28,7 +30,13 @@ function stringOrNull(value: unknown): string | null {
 export function readKbArchive(entries: SourceEntry[]): KbArchive | undefined {
   const entry = entries.find((e) => e.path === MANIFEST_PATH);
   if (!entry) return undefined;
-  let manifest: { format?: unknown; pages?: unknown; media?: unknown; siteVariables?: unknown };
+  let manifest: {
+    format?: unknown;
+    pages?: unknown;
+    media?: unknown;
+    siteVariables?: unknown;
+    redirects?: unknown;
+  };
   try {
     manifest = JSON.parse(decodeUtf8(entry.data) ?? '');
   } catch {
@@ -41,7 +49,14 @@ export function readKbArchive(entries: SourceEntry[]): KbArchive | undefined {
     !Array.isArray(manifest.siteVariables)
       ? (manifest.siteVariables as Record<string, string>)
       : {};
-  const archive: KbArchive = { pages: new Map(), media: new Map(), siteVariables };
+  const redirects = Array.isArray(manifest.redirects)
+    ? (manifest.redirects as Record<string, unknown>[]).flatMap((r) =>
+        r && typeof r.from === 'string' && typeof r.to === 'string'
+          ? [{ from: r.from, to: r.to }]
+          : [],
+      )
+    : [];
+  const archive: KbArchive = { pages: new Map(), media: new Map(), siteVariables, redirects };
   for (const raw of manifest.pages as Record<string, unknown>[]) {
     if (!raw || typeof raw.path !== 'string' || typeof raw.slug !== 'string') continue;
     archive.pages.set(raw.path, {

@@ -33,6 +33,7 @@ export async function convertMarkdown(
   if (archive) {
     out.keepAssets = archive.media;
     out.siteVariables = archive.siteVariables;
+    out.redirects = archive.redirects;
   }
   for (const [done, entry] of entries.entries()) {
     await tick();

@@ -34,6 +34,7 @@ export class SourceCollector {
   readonly macros = new Map<string, MacroUse>();
   keepAssets?: Map<string, 'image' | 'attachment'>;
   siteVariables?: Record<string, string>;
+  redirects?: { from: string; to: string }[];
   private readonly slugs = new Map<string, string>();
 
   constructor(readonly options: SourceOptions) {}

@@ -37,7 +37,8 @@ async function inChunks(
 /**
  * Broken internal links and missing media in the live pages `viewer` may see (under `prefix`),
  * by page slug then line. A link to a page the viewer cannot see counts as broken, exactly like
- * a missing one: telling them apart would reveal that the page exists. Reads at most
+ * a missing one: telling them apart would reveal that the page exists. A link to an old slug of
+ * a moved page resolves through its redirect, so a move never breaks a link. Reads at most
  * MAX_PAGES_PER_REQUEST pages, so a page of the report may hold fewer than `limit` items and
  * still have a next one. Parses Markdown: runs in a read worker on SQLite, and yields to the
  * event loop between batches elsewhere.
@@ -89,6 +90,19 @@ export const brokenLinks = readQuery(
           )
         ).map((r) => r.slug),
       );
+      // An old slug of a moved page the viewer may see resolves (GET answers 308 to the page).
+      const redirected = await inChunks(
+        slugs.filter((slug) => !liveSlugs.has(slug)),
+        async (chunk) =>
+          (
+            await sql.all<{ slug: string }>(
+              `SELECT r.from_slug AS slug FROM page_redirects r JOIN pages p ON p.id = r.page_id
+               WHERE (${visible.sql}) AND r.from_slug IN (${placeholders(chunk.length)})`,
+              [...visible.params, ...chunk],
+            )
+          ).map((r) => r.slug),
+      );
+      for (const slug of redirected) liveSlugs.add(slug);
       const storedMedia = await inChunks(mediaIds, async (chunk) =>
         (
           await sql.all<{ id: string }>(

@@ -90,6 +90,25 @@ export const listTags = readQuery(
 );
 
 /** Visible pages as nodes (by slug); links between two visible live pages as edges. */
+/** The link edges with those through redirects added once each, by source then target. */
+function withRedirected(
+  links: { source: string; target: string }[],
+  redirected: { source: string; target: string }[],
+): { source: string; target: string }[] {
+  if (redirected.length === 0) return links;
+  const seen = new Set(links.map((e) => `${e.source}\n${e.target}`));
+  const all = [...links];
+  for (const e of redirected) {
+    const key = `${e.source}\n${e.target}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      all.push(e);
+    }
+  }
+  const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  return all.sort((a, b) => byText(a.source, b.source) || byText(a.target, b.target));
+}
+
 export const graph = readQuery(
   'pages.graph',
   async (
@@ -102,7 +121,7 @@ export const graph = readQuery(
     const nodes = visibleSql(viewer, 'p');
     const source = visibleSql(viewer, 's');
     const target = visibleSql(viewer, 'd');
-    const [pages, links] = await Promise.all([
+    const [pages, links, redirected] = await Promise.all([
       sql.all<{ slug: string; title: string; tags: string }>(
         `SELECT p.slug AS slug, p.title AS title, p.tags AS tags FROM pages p WHERE ${nodes.sql} ORDER BY p.slug ASC`,
         nodes.params,
@@ -113,6 +132,14 @@ export const graph = readQuery(
           `WHERE s.id <> d.id AND (${source.sql}) AND (${target.sql}) ORDER BY s.live_slug ASC, d.live_slug ASC`,
         [...source.params, ...target.params],
       ),
+      // Links to an old slug of a moved page lead to the page (its redirect).
+      sql.all<{ source: string; target: string }>(
+        'SELECT s.live_slug AS source, d.live_slug AS target FROM page_links l ' +
+          'INNER JOIN page_redirects r ON r.from_slug = l.target_slug ' +
+          'INNER JOIN pages s ON s.id = l.source_page_id INNER JOIN pages d ON d.id = r.page_id ' +
+          `WHERE s.id <> d.id AND (${source.sql}) AND (${target.sql})`,
+        [...source.params, ...target.params],
+      ),
     ]);
     return {
       nodes: pages.map((p) => ({
@@ -120,7 +147,7 @@ export const graph = readQuery(
         title: p.title,
         tags: decodeTags(p).tags,
       })),
-      edges: links.map((e) => ({ from: e.source, to: e.target })),
+      edges: withRedirected(links, redirected).map((e) => ({ from: e.source, to: e.target })),
     };
   },
   { lagTolerant: true },

@@ -83,7 +83,10 @@ export function groupsOf(sql: Sql, pageId: string): Promise<{ id: string; name: 
   );
 }
 
-/** Visible live pages linking to `slug` (not the page itself), by title; at most MAX_BACKLINKS. */
+/**
+ * Visible live pages linking to `slug` or to one of the page's old slugs (redirects), not the
+ * page itself, by title; at most MAX_BACKLINKS.
+ */
 export async function backlinks(
   sql: Sql,
   pageId: string,
@@ -92,9 +95,10 @@ export async function backlinks(
 ): Promise<{ slug: string; title: string }[]> {
   const visible = visibleSql(viewer, 'p');
   const rows = await sql.all<{ slug: string; title: string }>(
-    'SELECT p.slug AS slug, p.title AS title FROM page_links l JOIN pages p ON p.id = l.source_page_id ' +
-      `WHERE l.target_slug = ? AND p.id <> ? AND ${visible.sql} ORDER BY p.title, p.slug LIMIT ${MAX_BACKLINKS}`,
-    [slug, pageId, ...visible.params],
+    'SELECT DISTINCT p.slug AS slug, p.title AS title FROM page_links l JOIN pages p ON p.id = l.source_page_id ' +
+      'WHERE l.target_slug IN (SELECT ? UNION ALL SELECT r.from_slug FROM page_redirects r WHERE r.page_id = ?) ' +
+      `AND p.id <> ? AND ${visible.sql} ORDER BY p.title, p.slug LIMIT ${MAX_BACKLINKS}`,
+    [slug, pageId, pageId, ...visible.params],
   );
   return rows.map((r) => ({ slug: r.slug, title: r.title }));
 }

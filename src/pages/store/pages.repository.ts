@@ -10,6 +10,8 @@ import { listTreeLevel } from './page-tree';
 import * as reads from './page-reads';
 import { PageRow } from './page-rows';
 import * as writes from './page-writes';
+import * as moves from './page-moves';
+import * as redirects from './redirects';
 import { findRevision, insertRevision, listRevisions, usernameOf } from './revisions';
 import { PAGE_SEARCH_INDEX, PageSearchIndex } from './search/page-search-index';
 import { countPage } from './tag-counts';
@@ -20,8 +22,14 @@ export interface PageInsert {
   state: PageState;
   derived: Derived;
   actorId: string | null;
-  /** The revision's action: created | imported. */
+  /** The revision's action: created | updated | restored | imported | moved. */
   action: string;
+  /**
+   * Why the revision was written, as its author would say it (the move's "Links updated after
+   * a move"). Not stored yet: the revision summary column arrives with issue 26, item 9, and
+   * writeRevision is where it will be written.
+   */
+  summary?: string;
   now?: Date;
 }
 
@@ -214,6 +222,8 @@ export class PagesRepository {
         binnedAt: null,
         binnedBy: null,
       };
+      // A page created at an old slug replaces its redirect.
+      await redirects.deleteRedirectsFrom(sql, [page.slug]);
       await writes.insertPage(sql, page);
       await this.writeRevision(sql, page.id, 1, input, now);
       await writes.replaceRelations(
@@ -245,6 +255,8 @@ export class PagesRepository {
         updatedBy: input.actorId,
       });
       if (!updated) return null;
+      if (input.previous?.slug !== input.state.slug)
+        await redirects.deleteRedirectsFrom(sql, [input.state.slug]);
       await this.writeRevision(sql, input.pageId, revision, input, now);
       await writes.replaceRelations(
         sql,
@@ -282,6 +294,7 @@ export class PagesRepository {
   restoreFromBin(page: PageRecord, tx?: Tx): Promise<boolean> {
     return this.db.transaction(async ({ sql }) => {
       if (!(await writes.unbinPage(sql, page.id, page.slug))) return false;
+      await redirects.deleteRedirectsFrom(sql, [page.slug]);
       await countPage(sql, page.id, 1);
       await this.index?.upsert(sql, {
         pageId: page.id,
@@ -298,6 +311,84 @@ export class PagesRepository {
     return this.db.transaction(async ({ sql }) => {
       await this.index?.remove(sql, pageId);
       await writes.deleteBinnedPage(sql, pageId);
+    }, tx);
+  }
+
+  // Moves
+
+  /** The pages a move takes along, as the mover sees them (read worker). */
+  movePlan(viewer: Viewer, from: string, subtree: boolean, limit: number) {
+    return this.db.read(moves.movePlan, toViewer(viewer), from, subtree, limit);
+  }
+
+  countInScope(from: string, subtree: boolean, tx?: Tx): Promise<number> {
+    return moves.countInScope(this.db.sql(tx), from, subtree);
+  }
+
+  liveSlugsAmong(slugs: readonly string[], tx?: Tx): Promise<Set<string>> {
+    return moves.liveSlugsAmong(this.db.sql(tx), slugs);
+  }
+
+  /** Visible live pages linking to one of `slugs` (read worker). */
+  pagesLinkingTo(viewer: Viewer, slugs: string[]) {
+    return this.db.read(moves.pagesLinkingTo, toViewer(viewer), slugs);
+  }
+
+  findByIds(ids: readonly string[], tx?: Tx): Promise<PageRecord[]> {
+    return moves.findByIds(this.db.sql(tx), ids);
+  }
+
+  parkLiveSlug(pageId: string, tx: Tx): Promise<void> {
+    return moves.parkLiveSlug(tx.sql, pageId);
+  }
+
+  // Redirects (old slugs of moved pages)
+
+  /** The live page an old slug redirects to, or null. */
+  findRedirectTarget(fromSlug: string): Promise<PageHead | null> {
+    return redirects.findRedirectTarget(this.db.sql(), fromSlug);
+  }
+
+  /** Old slugs of a page. */
+  redirectsOf(pageId: string): Promise<string[]> {
+    return redirects.redirectsOf(this.db.sql(), pageId);
+  }
+
+  listRedirects(after: string | undefined, limit: number) {
+    return this.db.read(redirects.listRedirects, after, limit);
+  }
+
+  findRedirect(fromSlug: string, tx?: Tx): Promise<redirects.RedirectItem | null> {
+    return redirects.findRedirect(this.db.sql(tx), fromSlug);
+  }
+
+  /** Redirects to the live pages among `slugs`, `{from, to}` (archives). */
+  redirectsToSlugs(slugs: string[]) {
+    return this.db.read(redirects.redirectsToSlugs, slugs);
+  }
+
+  /** The redirects to these pages, `{from, pageId}`. */
+  redirectsOfPages(pageIds: readonly string[]): Promise<{ from: string; pageId: string }[]> {
+    return redirects.redirectsOfPages(this.db.sql(), pageIds);
+  }
+
+  /** Which of `slugs` are old slugs of some page. */
+  redirectedSlugs(slugs: readonly string[], tx?: Tx): Promise<Set<string>> {
+    return redirects.redirectedSlugs(this.db.sql(tx), slugs);
+  }
+
+  deleteRedirectsFrom(slugs: readonly string[], tx?: Tx): Promise<number> {
+    return this.db.transaction(({ sql }) => redirects.deleteRedirectsFrom(sql, slugs), tx);
+  }
+
+  /** Points old slugs at pages; an older redirect from the same slug is replaced. */
+  putRedirects(rows: redirects.RedirectRecord[], tx?: Tx): Promise<void> {
+    return this.db.transaction(async ({ sql }) => {
+      await redirects.deleteRedirectsFrom(
+        sql,
+        rows.map((r) => r.fromSlug),
+      );
+      await redirects.insertRedirects(sql, rows);
     }, tx);
   }
 

@@ -3,6 +3,8 @@ import * as linkReport from './link-report';
 import * as lists from './page-lists';
 import { listTreeLevel } from './page-tree';
 import { PAGES_READ_QUERIES } from './read-queries';
+import * as redirects from './redirects';
+import * as moves from './page-moves';
 import { listRevisions } from './revisions';
 import { searchPages } from './search/search-pages';
 
@@ -12,6 +14,8 @@ describe('PAGES_READ_QUERIES', () => {
       [
         ...Object.values(lists),
         ...Object.values(linkReport),
+        ...Object.values(redirects),
+        ...Object.values(moves),
         listTreeLevel,
         listRevisions,
         searchPages,

@@ -11,6 +11,8 @@ import {
 } from './page-lists';
 import { brokenLinks } from './link-report';
 import { listTreeLevel } from './page-tree';
+import { movePlan, pagesLinkingTo } from './page-moves';
+import { listRedirects, redirectsToSlugs } from './redirects';
 import { listRevisions } from './revisions';
 import { searchPages } from './search/search-pages';
 import { suggestPages } from './search/suggest-pages';
@@ -34,6 +36,10 @@ export const PAGES_READ_QUERIES = readQueriesByName([
   searchPages,
   suggestPages,
   brokenLinks,
+  listRedirects,
+  redirectsToSlugs,
+  movePlan,
+  pagesLinkingTo,
 ]);
 
 /** The name the SQLite read pool's workers look the registry up by (database.module.ts). */

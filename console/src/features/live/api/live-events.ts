@@ -13,6 +13,8 @@ const EVENT_TYPES: Record<components['schemas']['EventType'], true> = {
   'page.binned': true,
   'page.restored': true,
   'page.purged': true,
+  'page.moved': true,
+  'redirect.deleted': true,
   'import.finished': true,
 };
 

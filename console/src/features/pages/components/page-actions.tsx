@@ -9,9 +9,22 @@ import { WatchButton } from '../../notifications/components/watch-button';
 
 // The print dialog is a chunk of its own, loaded when it is first opened.
 const PrintDialog = lazy(() => import('../../print/components/print-dialog'));
+// So are the move and bin dialogs: most readers never open them.
+const MoveDialog = lazy(() => import('./move-dialog'));
+const BinDialog = lazy(() => import('./bin-dialog'));
 
-export function PageActions({ page, canEdit }: { page: Page; canEdit: boolean }) {
+export function PageActions({
+  page,
+  canEdit,
+  canBin,
+}: {
+  page: Page;
+  canEdit: boolean;
+  /** May move the page to the bin (the API's DELETE: administrators). */
+  canBin: boolean;
+}) {
   const [printing, setPrinting] = useState(false);
+  const [dialog, setDialog] = useState<'move' | 'bin' | null>(null);
   const [exporting, setExporting] = useState(false);
   const [error, setError] = useState<unknown>(null);
 
@@ -52,11 +65,34 @@ export function PageActions({ page, canEdit }: { page: Page; canEdit: boolean })
           Revisions
         </Link>
         <WatchButton slug={page.slug} />
+        {canEdit && (
+          <button type="button" className="button" onClick={() => setDialog('move')}>
+            Move
+          </button>
+        )}
+        {canBin && (
+          <button
+            type="button"
+            className="button button--danger-quiet"
+            onClick={() => setDialog('bin')}
+          >
+            Move to bin
+          </button>
+        )}
       </div>
       <ProblemMessage error={error} title="The export failed." />
       {printing && (
         <Suspense fallback={null}>
           <PrintDialog slug={page.slug} title={page.title} onClose={() => setPrinting(false)} />
+        </Suspense>
+      )}
+      {dialog && (
+        <Suspense fallback={null}>
+          {dialog === 'move' ? (
+            <MoveDialog page={page} onClose={() => setDialog(null)} />
+          ) : (
+            <BinDialog page={page} onClose={() => setDialog(null)} />
+          )}
         </Suspense>
       )}
     </>

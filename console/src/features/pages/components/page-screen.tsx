@@ -1,4 +1,4 @@
-import { Link, useParams } from 'react-router';
+import { Link, Navigate, useLocation, useParams } from 'react-router';
 import { isProblem } from '../../../api/problem';
 import { ProblemMessage } from '../../../components/problem-message';
 import { Spinner } from '../../../components/spinner';
@@ -49,8 +49,31 @@ function Missing({ slug, editor }: { slug: string; editor: boolean }) {
   );
 }
 
+/** Where the page came from when it was reached through an old slug (the API's 308). */
+interface MovedState {
+  movedFrom?: string;
+  movedPages?: number;
+}
+
+/** A slug as the API stores it, to tell a redirect from a differently written address. */
+function storedForm(slug: string): string {
+  return slug.normalize('NFC').toLowerCase().normalize('NFC');
+}
+
+function MovedNote({ state }: { state: MovedState }) {
+  if (!state.movedFrom) return null;
+  const others = (state.movedPages ?? 1) - 1;
+  return (
+    <p className="banner banner--info" role="status">
+      Moved from <code>{state.movedFrom}</code>
+      {others > 0 && `, with ${others} ${others === 1 ? 'page' : 'pages'} under it`}.
+    </p>
+  );
+}
+
 export function PageScreen() {
   const slug = slugFromSplat(useParams()['*']);
+  const location = useLocation();
   const user = useCurrentUser();
   const editor = canEdit(user);
   const { data: page, error, isPending } = usePage(slug);
@@ -59,11 +82,21 @@ export function PageScreen() {
   if (isPending) return <Spinner />;
   if (isProblem(error, 404)) return <Missing slug={slug} editor={editor} />;
   if (error || !page) return <ProblemMessage error={error} />;
+  // The API followed a redirect from an old slug: show the page at its address now.
+  if (page.slug !== storedForm(slug))
+    return (
+      <Navigate
+        to={`${paths.page(page.slug)}${location.hash}`}
+        replace
+        state={{ movedFrom: slug } satisfies MovedState}
+      />
+    );
 
   return (
     <article className="page" lang={page.language ?? undefined} aria-labelledby="page-title">
       <Breadcrumbs slug={page.slug} />
       <LiveUpdateBanner page={page} />
+      <MovedNote state={(location.state ?? {}) as MovedState} />
       {editor && <DraftNotice slug={page.slug} content={page.content} />}
       {(page.lifecycle === 'deprecated' || page.deprecatedTarget) && (
         <div className="banner banner--warning" role="note">
@@ -91,7 +124,7 @@ export function PageScreen() {
           <LifecycleBadge lifecycle={page.lifecycle} />
           {page.verified && <VerifiedMark />}
         </div>
-        <PageActions page={page} canEdit={editor} />
+        <PageActions page={page} canEdit={editor} canBin={user.role === 'admin'} />
       </header>
       <div className="page__body">
         <div className="page__content">

@@ -1,4 +1,4 @@
-import { codeFenceTracker } from '../pages/public-api';
+import { codeFenceTracker } from './code-fences';
 
 /**
  * Finds the link and image targets of Markdown text (inline links and images, reference

@@ -1,0 +1,63 @@
+import { Injectable } from '@nestjs/common';
+import { AuthUser } from '../common/auth/auth-user';
+import { Database } from '../common/database/database';
+import { REDIRECT_DELETED } from '../common/events/domain-events';
+import { Outbox } from '../common/events/outbox';
+import { cursorString, ListRequest, Paged, toPaged } from '../common/http/pagination';
+import { audit } from '../common/logging/audit';
+import { NotFoundProblem } from '../common/problems/problem';
+import { RedirectResponse } from './dto/page-move.dto';
+import { normaliseSlug } from './slug';
+import type { RedirectItem } from './store/redirects';
+import { PagesRepository } from './store/pages.repository';
+
+function toRedirectResponse(item: RedirectItem): RedirectResponse {
+  return {
+    from: item.from,
+    to: item.to,
+    binned: item.binned,
+    createdAt: item.createdAt.toISOString(),
+    createdBy: item.createdBy,
+  };
+}
+
+/** GET and DELETE /api/redirects (administrators): the old slugs moves left behind. */
+@Injectable()
+export class PageRedirectsService {
+  constructor(
+    private readonly db: Database,
+    private readonly pages: PagesRepository,
+    private readonly outbox: Outbox,
+  ) {}
+
+  async list(page: ListRequest): Promise<Paged<RedirectResponse>> {
+    const after = page.cursor ? cursorString(page.cursor, 'f') : undefined;
+    const rows = await this.pages.listRedirects(after, page.limit + 1);
+    return toPaged(rows, page.limit, toRedirectResponse, (r) => ({ f: r.from }));
+  }
+
+  /** Deletes the redirect from `from`: the old slug answers 404 from then on. */
+  async delete(from: string, actor: AuthUser): Promise<void> {
+    const slug = normaliseSlug(from);
+    const removed = await this.db.transaction(async (tx) => {
+      const found = await this.pages.findRedirect(slug, tx);
+      if (!found) throw new NotFoundProblem('redirect', 'No redirect from this slug.');
+      await this.pages.deleteRedirectsFrom([slug], tx);
+      const page = await this.pages.findById(found.pageId, tx);
+      await this.outbox.record(tx, REDIRECT_DELETED, {
+        pageId: found.pageId,
+        slug: found.to,
+        title: page?.title ?? '',
+        from: found.from,
+        actorId: actor.id,
+      });
+      return found;
+    });
+    audit('redirect.deleted', {
+      actorId: actor.id,
+      target: `page:${removed.pageId}`,
+      from: removed.from,
+      to: removed.to,
+    });
+  }
+}
