@@ -60,6 +60,14 @@ import { PageTreeService } from './tree/page-tree.service';
     PageTreeService,
     LinkReportService,
   ],
-  exports: [PageAccessService, PagesService, MarkdownRenderer, RenderPool, SiteVariablesService],
+  exports: [
+    PageAccessService,
+    PagesService,
+    PageBrowseService,
+    PageTreeService,
+    MarkdownRenderer,
+    RenderPool,
+    SiteVariablesService,
+  ],
 })
 export class PagesModule {}
