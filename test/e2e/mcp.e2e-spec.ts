@@ -2,6 +2,7 @@ import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AddressInfo } from 'node:net';
+import { eventually } from '../support/eventually';
 import { createPage, PageJson } from '../support/pages';
 import { problem } from '../support/problems';
 import { createTestApp, TestApp } from '../support/test-app';
@@ -217,6 +218,16 @@ describe('MCP server at /mcp', () => {
       [2, 'updated', editor.user!.username],
       [1, 'created', editor.user!.username],
     ]);
+    // The same events as the REST writes (the feed, and the webhooks it agrees with).
+    await eventually(async () => {
+      const feed = await editor.get('/api/events').expect(200);
+      expect(
+        (feed.body.items as PageJson[]).map((e) => [e.type, e.data.slug, e.data.actorId]),
+      ).toEqual([
+        ['page.created', 'notes/mcp', editor.user!.id],
+        ['page.updated', 'notes/mcp', editor.user!.id],
+      ]);
+    });
   });
 
   it('answers a stale update_page with a revision_conflict tool error and writes nothing', async () => {
@@ -341,6 +352,7 @@ describe('MCP server at /mcp', () => {
       .send(INITIALIZE)
       .expect(401);
     expect(res.body).toEqual(problem(401, 'unauthenticated'));
+    expect(res.headers['www-authenticate']).toBe('Bearer realm="kb"');
     await anonymous(t)
       .post('/mcp')
       .set('Authorization', 'Bearer kb_not_a_token')
