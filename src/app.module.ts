@@ -15,6 +15,7 @@ import { MetricsModule } from './common/metrics/metrics.module';
 import { DraftsModule } from './drafts/drafts.module';
 import { ExportModule } from './export/export.module';
 import { ImportModule } from './import/import.module';
+import { McpModule } from './mcp/mcp.module';
 import { MediaModule } from './media/media.module';
 import { NotificationsModule } from './notifications/notifications.module';
 import { PagesModule } from './pages/pages.module';
@@ -42,6 +43,7 @@ export class AppModule {
         ImportModule,
         ExportModule,
         WebhooksModule,
+        McpModule.register(config),
         ConsoleModule.register(config.consoleDir),
       ],
       controllers: [HealthController],

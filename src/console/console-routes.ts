@@ -40,7 +40,16 @@ export function isConsoleRoute(path: string): boolean {
  * never answered with the console, whatever the client accepts. Every route kb declares starts
  * with one of them (test/e2e/console-serving checks the route inventory).
  */
-export const SERVER_ROOTS = ['api', 'auth', 'export', 'healthz', 'readyz', 'metrics', 'assets'];
+export const SERVER_ROOTS = [
+  'api',
+  'auth',
+  'export',
+  'mcp',
+  'healthz',
+  'readyz',
+  'metrics',
+  'assets',
+];
 
 /**
  * True when a GET of `path` that no console route claims should still open the console: a

@@ -67,6 +67,14 @@ import { PageTreeService } from './tree/page-tree.service';
     PageMoveService,
     PageRedirectsService,
   ],
-  exports: [PageAccessService, PagesService, MarkdownRenderer, RenderPool, SiteVariablesService],
+  exports: [
+    PageAccessService,
+    PagesService,
+    PageBrowseService,
+    PageTreeService,
+    MarkdownRenderer,
+    RenderPool,
+    SiteVariablesService,
+  ],
 })
 export class PagesModule {}

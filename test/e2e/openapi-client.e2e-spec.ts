@@ -416,6 +416,21 @@ describe('a client generated from the OpenAPI document', () => {
     });
     expect(Buffer.from(archive.data!).subarray(0, 2).toString()).toBe('PK');
 
+    const mcp = await admin.POST('/mcp', {
+      body: {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'openapi-fetch', version: '1' },
+        },
+      },
+      headers: { Accept: 'application/json, text/event-stream' },
+    });
+    expect(mcp.data?.result?.serverInfo).toEqual({ name: 'kb', version: '1' });
+
     const due = await admin.GET('/api/review-due', { params: { query: { limit: 5 } } });
     expect(due.data?.items).toEqual([]);
 

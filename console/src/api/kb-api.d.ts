@@ -1171,6 +1171,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Model Context Protocol (Streamable HTTP, stateless): one JSON-RPC message per POST
+         * @description Tools search_pages, read_page, list_recent, list_tree, list_backlinks, create_page and update_page; resources kb://pages/{slug}. Tools run as the caller; a kb problem is a tool result with isError and the problem document as its text.
+         */
+        post: operations["postMcpMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/search": {
         parameters: {
             query?: never;
@@ -2326,6 +2346,21 @@ export interface components {
             items: components["schemas"]["EventResponse"][];
             /** @description Pass as `after` to continue; never null (poll with it for newer events). */
             nextCursor: string;
+        };
+        McpResponse: {
+            /** @enum {string} */
+            jsonrpc: "2.0";
+            id: string | number;
+            /** @description the result (a tool error is a result with isError: true) */
+            result?: {
+                [key: string]: unknown;
+            };
+            /** @description a JSON-RPC error: malformed message, unknown method, ... */
+            error?: {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
         };
         SearchResultItem: {
             slug: string;
@@ -5654,6 +5689,44 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    postMcpMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A JSON-RPC 2.0 request or notification of the Model Context Protocol (initialize, tools/list, tools/call, resources/read, ...). Send Accept: application/json, text/event-stream. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    jsonrpc: "2.0";
+                    id?: string | number;
+                    /** @example tools/call */
+                    method: string;
+                    params?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description the JSON-RPC answer; 202 without a body for a notification */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             default: components["responses"]["UnexpectedError"];
         };
     };

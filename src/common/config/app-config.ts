@@ -122,6 +122,8 @@ export interface AppConfig {
   shutdownDelaySeconds: number;
   /** On SIGTERM: how long requests and streams in flight may take to finish. */
   shutdownTimeoutSeconds: number;
+  /** MCP_ENABLED: the Model Context Protocol server at /mcp (off: /mcp answers 404). */
+  mcpEnabled: boolean;
 }
 
 /** Idempotency-Key requests (IDEMPOTENCY_*). */
@@ -295,6 +297,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     mediaStore: mediaStore(env),
     shutdownDelaySeconds: int(env, 'SHUTDOWN_DELAY_SECONDS', 0, 0, 300),
     shutdownTimeoutSeconds: int(env, 'SHUTDOWN_TIMEOUT_SECONDS', 25, 1, 3600),
+    mcpEnabled: bool(env, 'MCP_ENABLED', true),
   };
 }
 

@@ -13,7 +13,13 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { Database } from '../database/database';
 import { TooManyRequestsProblem } from '../problems/problem';
 import { CounterStore, DatabaseCounterStore, RedisCounterStore } from './counter-stores';
-import { classOf, policyHeader, rateLimitHeader, windowAt } from './rate-limit-policy';
+import {
+  classOf,
+  policyHeader,
+  RateLimitClass,
+  rateLimitHeader,
+  windowAt,
+} from './rate-limit-policy';
 import { RateLimiter } from './rate-limiter';
 
 /**
@@ -56,14 +62,17 @@ export class RateLimitGuard implements CanActivate, OnApplicationBootstrap, OnAp
       : this.limiter.hit(key, expiresAt);
   }
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (context.getType() !== 'http') return true;
-    const request = context.switchToHttp().getRequest<Request & { user?: AuthUser }>();
-    const user = request.user;
-    if (!user || !request.path.startsWith('/api/')) return true;
-    const cls = classOf(request.method, request.path);
+  /**
+   * Counts one request of class `cls` against `user`'s quota: the headers to answer with and,
+   * over the quota, the 429 problem (null when the class has no limit). Ways in that are not
+   * an /api route (MCP tool calls) spend the same quotas through this method.
+   */
+  async spend(
+    user: AuthUser,
+    cls: RateLimitClass,
+  ): Promise<{ policy: string; remaining: string; refused: TooManyRequestsProblem | null } | null> {
     const limit = this.config.rateLimits[cls];
-    if (!limit) return true;
+    if (!limit) return null;
     // Per person, whatever the way in: a token acts as its owner and spends its owner's quota,
     // so making tokens does not make quotas (issue 28: 60 tokens were 60 search quotas).
     const subject = `u:${user.id}`;
@@ -71,16 +80,31 @@ export class RateLimitGuard implements CanActivate, OnApplicationBootstrap, OnAp
     const window = windowAt(now, limit.windowSeconds);
     const count = await this.hit(`${cls}:${subject}:${window.index}`, window.endsAt);
     const resetSeconds = (window.endsAt - now) / 1000;
+    return {
+      policy: policyHeader(cls, limit),
+      remaining: rateLimitHeader(cls, limit.quota - count, resetSeconds),
+      refused:
+        count > limit.quota
+          ? new TooManyRequestsProblem(
+              'rate_limited',
+              `Too many ${cls} requests: at most ${limit.quota} per ${limit.windowSeconds} s. Try again later.`,
+              resetSeconds,
+            )
+          : null,
+    };
+  }
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (context.getType() !== 'http') return true;
+    const request = context.switchToHttp().getRequest<Request & { user?: AuthUser }>();
+    const user = request.user;
+    if (!user || !request.path.startsWith('/api/')) return true;
+    const spent = await this.spend(user, classOf(request.method, request.path));
+    if (!spent) return true;
     const response = context.switchToHttp().getResponse<Response>();
-    response.setHeader('RateLimit-Policy', policyHeader(cls, limit));
-    response.setHeader('RateLimit', rateLimitHeader(cls, limit.quota - count, resetSeconds));
-    if (count > limit.quota) {
-      throw new TooManyRequestsProblem(
-        'rate_limited',
-        `Too many ${cls} requests: at most ${limit.quota} per ${limit.windowSeconds} s. Try again later.`,
-        resetSeconds,
-      );
-    }
+    response.setHeader('RateLimit-Policy', spent.policy);
+    response.setHeader('RateLimit', spent.remaining);
+    if (spent.refused) throw spent.refused;
     return true;
   }
 }

@@ -21,6 +21,6 @@ import { SearchService } from './search.service';
       useFactory: (db: Database): PageSearchIndex => pageSearchIndexFor(db.dialect),
     },
   ],
-  exports: [PAGE_SEARCH_INDEX],
+  exports: [PAGE_SEARCH_INDEX, SearchService],
 })
 export class PageSearchModule {}

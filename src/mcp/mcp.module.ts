@@ -1,0 +1,45 @@
+import {
+  DynamicModule,
+  Inject,
+  MiddlewareConsumer,
+  Module,
+  NestModule,
+  RequestMethod,
+} from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '../common/config/app-config';
+import { RateLimitModule } from '../common/rate-limit/rate-limit.module';
+import { PagesModule } from '../pages/pages.module';
+import { PageSearchModule } from '../pages/search/page-search.module';
+import { McpMethodNotAllowed } from './mcp-method-not-allowed';
+import { McpPagesService } from './mcp-pages.service';
+import { McpController } from './mcp.controller';
+import { McpService } from './mcp.service';
+
+/**
+ * The Model Context Protocol server for AI assistants (docs/integrations.md). The SDK speaks
+ * the protocol; this module adapts its tools to the pages services the REST API uses. With
+ * MCP_ENABLED=false nothing is mounted, so /mcp answers 404 like any unknown path.
+ */
+@Module({})
+export class McpModule implements NestModule {
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  static register(config: Pick<AppConfig, 'mcpEnabled'>): DynamicModule {
+    return {
+      module: McpModule,
+      imports: [PagesModule, PageSearchModule, RateLimitModule],
+      controllers: config.mcpEnabled ? [McpController] : [],
+      providers: [McpPagesService, McpService],
+    };
+  }
+
+  configure(consumer: MiddlewareConsumer): void {
+    if (!this.config.mcpEnabled) return;
+    consumer
+      .apply(McpMethodNotAllowed)
+      .forRoutes(
+        { path: 'mcp', method: RequestMethod.GET },
+        { path: 'mcp', method: RequestMethod.DELETE },
+      );
+  }
+}
