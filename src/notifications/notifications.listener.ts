@@ -30,7 +30,13 @@ export class NotificationsListener {
     await this.guard(PAGE_UPDATED, async () => {
       const page = { id: event.pageId, slug: event.slug, title: event.title };
       if (
-        await this.notifications.foldPageUpdate(event.ownerId!, page, event.actorId, event.revision)
+        await this.notifications.foldPageUpdate(
+          event.ownerId!,
+          page,
+          event.actorId,
+          event.revision,
+          event.summary ?? null,
+        )
       )
         return;
       await this.notifications.create({
@@ -38,7 +44,7 @@ export class NotificationsListener {
         kind: 'page.updated',
         page,
         actorId: event.actorId,
-        data: { revision: event.revision, updates: 1 },
+        data: { revision: event.revision, updates: 1, summary: event.summary ?? null },
       });
     });
   }

@@ -84,6 +84,7 @@ export class NotificationsService {
     page: { id: string; slug: string; title: string },
     actorId: string,
     revision: number,
+    summary: string | null,
     now = new Date(),
   ): Promise<boolean> {
     const open = await this.notifications.findUnreadPageUpdate(recipientId, page.id);
@@ -93,7 +94,7 @@ export class NotificationsService {
       actorId,
       pageSlug: page.slug,
       pageTitle: page.title,
-      data: { revision, updates },
+      data: { revision, updates, summary },
       createdAt: now,
     });
   }

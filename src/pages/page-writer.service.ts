@@ -30,6 +30,7 @@ import type { PageRecord } from './store/page-columns';
 import type { PageRow } from './store/page-rows';
 import { PagesRepository } from './store/pages.repository';
 import { IfMatch, ifMatchAllows, parseIfMatch } from './preconditions';
+import { fittedSummary, withSummary } from './revision-summary';
 import { normaliseSlug, normaliseSlugField, slugProblems } from './slug';
 
 /** How an update names the revision it was based on. */
@@ -66,11 +67,17 @@ export class PageWriterService {
   ) {}
 
   async create(body: CreatePageDto, actor: AuthUser): Promise<PageRecord> {
-    const state = await this.input.resolve(withoutReadOnlyMembers(body), actor, null, undefined);
+    const { summary: sent, ...fields } = withoutReadOnlyMembers(body);
+    const { value: state, summary } = await withSummary(sent, () =>
+      this.input.resolve(fields, actor, null, undefined),
+    );
     const derived = await this.deriver.derive(state);
     const page = await this.runWrite(async (tx) => {
       if (await this.pages.liveSlugTaken(state.slug, tx)) throw slugTaken(state.slug);
-      return this.pages.insert({ state, derived, actorId: actor.id, action: 'created' }, tx);
+      return this.pages.insert(
+        { state, derived, actorId: actor.id, action: 'created', summary },
+        tx,
+      );
     }, state.slug);
     this.events.emit(PAGE_CREATED, {
       pageId: page.id,
@@ -78,6 +85,7 @@ export class PageWriterService {
       title: page.title,
       ownerId: page.ownerId,
       actorId: actor.id,
+      summary,
     } satisfies PageCreatedEvent);
     return page;
   }
@@ -92,7 +100,7 @@ export class PageWriterService {
     actor: AuthUser,
     precondition: Precondition,
   ): Promise<string> {
-    const { baseRevision: _ignored, ...fields } = withoutReadOnlyMembers(body);
+    const { baseRevision: _ignored, summary: sent, ...fields } = withoutReadOnlyMembers(body);
     const bodyBase = precondition.baseRevision;
     const header = parseIfMatch(precondition.ifMatch);
     // `*` only says "the page exists": an update must name the revision it was based on.
@@ -126,9 +134,10 @@ export class PageWriterService {
     const base = page.revision;
 
     const current = stateOf(page, await this.groupsOf(page));
-    const state = await this.input.resolve(fields, actor, current, undefined, {
-      currentPageId: page.id,
-    });
+    const { value: state, summary } = await withSummary(sent, () =>
+      this.input.resolve(fields, actor, current, undefined, { currentPageId: page.id }),
+    );
+    // Nothing changed: no revision, so nothing to hold a summary either.
     if (sameState(state, current)) return page.id;
     // The site-variables version came with the page row: no second read of it.
     const derived = await this.deriver.derive(state, undefined, row.siteVersion);
@@ -143,6 +152,7 @@ export class PageWriterService {
           derived,
           actorId: actor.id,
           action: 'updated',
+          summary,
           previous: current,
         },
         tx,
@@ -154,7 +164,7 @@ export class PageWriterService {
       }
       return written;
     }, state.slug);
-    this.emitUpdated(page.id, state, revision, actor.id);
+    this.emitUpdated(page.id, state, revision, actor.id, summary);
     return page.id;
   }
 
@@ -206,7 +216,7 @@ export class PageWriterService {
       }
       return written;
     }, state.slug);
-    this.emitUpdated(page.id, state, revision, actor.id);
+    this.emitUpdated(page.id, state, revision, actor.id, null);
     return page.id;
   }
 
@@ -228,7 +238,16 @@ export class PageWriterService {
         tx,
       );
       const derived = this.deriver.deriveWithoutHtml(state);
-      await this.pages.insert({ state, derived, actorId: actor.id, action: 'imported' }, tx);
+      await this.pages.insert(
+        {
+          state,
+          derived,
+          actorId: actor.id,
+          action: 'imported',
+          summary: fittedSummary(doc.summary),
+        },
+        tx,
+      );
       return 'created';
     }
     const { slug, existing, state, current } = compared;
@@ -240,6 +259,7 @@ export class PageWriterService {
         derived: this.deriver.deriveWithoutHtml(state),
         actorId: actor.id,
         action: 'imported',
+        summary: fittedSummary(doc.summary),
         previous: current,
       },
       tx,
@@ -263,7 +283,7 @@ export class PageWriterService {
 
   /** The one comparison of an imported document with the live page of its slug. */
   private async compareImported(doc: ImportedPage, actor: AuthUser, tx: Tx | undefined) {
-    const { slug: rawSlug, nextReviewAt, ...rest } = doc;
+    const { slug: rawSlug, nextReviewAt, summary: _summary, ...rest } = doc;
     const slug = normaliseSlugField(rawSlug);
     const existing = await this.pages.findLive(slug, tx);
     const fields = {
@@ -352,7 +372,13 @@ export class PageWriterService {
     }
   }
 
-  private emitUpdated(pageId: string, state: PageState, revision: number, actorId: string): void {
+  private emitUpdated(
+    pageId: string,
+    state: PageState,
+    revision: number,
+    actorId: string,
+    summary: string | null,
+  ): void {
     this.events.emit(PAGE_UPDATED, {
       pageId,
       slug: state.slug,
@@ -360,6 +386,7 @@ export class PageWriterService {
       revision,
       ownerId: state.ownerId,
       actorId,
+      summary,
     } satisfies PageUpdatedEvent);
   }
 }

@@ -33,6 +33,7 @@ type PageEvent = PageCreatedEvent | PageUpdatedEvent | PageBinnedEvent | PagePur
 function pageData(event: PageEvent): Record<string, unknown> {
   const data: Record<string, unknown> = { id: event.pageId, slug: event.slug, title: event.title };
   if ('revision' in event) data.revision = event.revision;
+  if ('summary' in event) data.summary = event.summary ?? null;
   data.actorId = event.actorId;
   return data;
 }

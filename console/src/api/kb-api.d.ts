@@ -1352,6 +1352,11 @@ export interface components {
              * @example updated
              */
             action: string;
+            /**
+             * @description The author's change summary (`summary` of the write); null: none given.
+             * @example Fixed the install steps
+             */
+            summary: string | null;
             /** @description Username of the author. */
             author: string | null;
             /** Format: date-time */
@@ -1394,6 +1399,11 @@ export interface components {
              * @example updated
              */
             action: string;
+            /**
+             * @description The author's change summary (`summary` of the write); null: none given.
+             * @example Fixed the install steps
+             */
+            summary: string | null;
             /** @description Username of the author. */
             author: string | null;
             /** Format: date-time */
@@ -1536,6 +1546,11 @@ export interface components {
             /** @example guides/getting-started */
             slug: string;
             title: string;
+            /**
+             * @description optional change summary, stored with the revision this write makes (revision lists, history, notifications, the event feed, webhooks, archives); one line of at most 500 characters (422 `summary_too_long`, `invalid_summary`); blank: none
+             * @example Fixed the install steps
+             */
+            summary?: string | null;
             /** @description answered by reads; ignored in a request */
             readonly revision?: number;
             /**
@@ -1591,6 +1606,11 @@ export interface components {
             title?: string;
             /** @description the revision this edit is based on (or send If-Match) */
             baseRevision?: number;
+            /**
+             * @description optional change summary, stored with the revision this write makes (revision lists, history, notifications, the event feed, webhooks, archives); one line of at most 500 characters (422 `summary_too_long`, `invalid_summary`); blank: none
+             * @example Fixed the install steps
+             */
+            summary?: string | null;
             /** @description answered by reads; ignored in a request */
             readonly revision?: number;
             /**
@@ -1697,6 +1717,8 @@ export interface components {
             revision?: number;
             /** @description page.updated: edits folded into it. */
             updates?: number;
+            /** @description page.updated: the change summary of the newest edit folded into it (null: that edit gave none). */
+            summary?: string | null;
             /**
              * Format: date-time
              * @description page.review_due: when the review was due.
@@ -1996,7 +2018,7 @@ export interface components {
             type: components["schemas"]["EventType"];
             /** Format: date-time */
             occurredAt: string;
-            /** @description Page events: `{id, slug, title, revision?, actorId}`; import.finished: `{format, counts, actorId}`. */
+            /** @description Page events: `{id, slug, title, revision?, summary?, actorId}` (`summary`: the change summary of page.created and page.updated, null when none); import.finished: `{format, counts, actorId}`. */
             data: {
                 [key: string]: unknown;
             };

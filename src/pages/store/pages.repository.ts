@@ -22,6 +22,8 @@ export interface PageInsert {
   actorId: string | null;
   /** The revision's action: created | imported. */
   action: string;
+  /** The revision's change summary (already checked: revision-summary.ts); absent: none. */
+  summary?: string | null;
   now?: Date;
 }
 
@@ -310,6 +312,7 @@ export class PagesRepository {
       action: input.action,
       authorId: input.actorId,
       createdAt: now,
+      summary: input.summary ?? null,
     });
   }
 }
