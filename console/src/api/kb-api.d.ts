@@ -855,7 +855,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One page as Markdown (`# Title` first, `{{variables}}` kept), or a ZIP with images/ when it shows stored images */
+        /** One page as Markdown (`# Title` first, `{{variables}}` kept), or a ZIP with images/ when it shows stored images (`format` chooses) */
         get: operations["exportPage"];
         put?: never;
         post?: never;
@@ -4500,7 +4500,10 @@ export interface operations {
     };
     exportPage: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description absent: Markdown, or a ZIP with images/ when the page shows stored images; `markdown`: the Markdown alone (image references stay kb URLs); `zip`: always a ZIP (the Markdown and images/, when it has any) */
+                format?: "markdown" | "zip";
+            };
             header?: never;
             path: {
                 /** @description The page slug: 1-20 segments of letters, digits, `-`, `_` and `.` joined by `/` (at most 255 characters; matched case-insensitively). It spans several path segments: send its slashes as they are (`/api/pages/guides/intro`) or percent-encoded (`/api/pages/guides%2Fintro`); both address the same page. */
@@ -4526,6 +4529,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["UnexpectedError"];
         };
