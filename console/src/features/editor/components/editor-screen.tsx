@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { useEffect, useRef, useState } from 'react';
+import { Link, useLocation, useParams } from 'react-router';
 import { isProblem } from '../../../api/problem';
 import { ProblemMessage } from '../../../components/problem-message';
 import { Spinner } from '../../../components/spinner';
@@ -13,7 +13,7 @@ import { PreviewPane } from './preview-pane';
 import { SourcePane } from './source-pane';
 import { useEditorSession, type EditorSession } from './use-editor-session';
 
-const BAR_FIELDS = new Set(['title', 'slug', 'content']);
+const BAR_FIELDS = new Set(['title', 'slug', 'content', 'summary']);
 
 function MissingPage({ slug }: { slug: string }) {
   return (
@@ -61,11 +61,35 @@ const variablesOf = (fields: PageFields) =>
     fields.variables.filter((r) => r.name.trim()).map((r) => [r.name.trim(), r.value]),
   );
 
+/** Ctrl+S (Cmd+S on a Mac) saves, wherever the focus is in the editor, instead of "Save page as". */
+function useSaveShortcut(session: EditorSession) {
+  const save = useRef(session.save);
+  save.current = session.save;
+  const blocked = session.saving || !!session.conflict || !!session.offer;
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (!(event.ctrlKey || event.metaKey) || event.altKey || event.key.toLowerCase() !== 's')
+        return;
+      event.preventDefault();
+      if (!blocked) void save.current();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [blocked]);
+}
+
+/** One editing session; a new address (another page, "New page here" elsewhere) starts another. */
 export function EditorScreen() {
   const splat = useParams()['*'];
+  const { search } = useLocation();
   const slug = splat === undefined ? null : slugFromSplat(splat);
+  return <Editor key={`${slug ?? ''}?${search}`} slug={slug} />;
+}
+
+function Editor({ slug }: { slug: string | null }) {
   const session = useEditorSession(slug);
   const { fields, fieldErrors } = session;
+  useSaveShortcut(session);
   useDocumentTitle(slug === null ? 'New page' : `Edit ${fields?.title ?? slug}`);
 
   if (slug !== null && isProblem(session.page.error, 404)) return <MissingPage slug={slug} />;
