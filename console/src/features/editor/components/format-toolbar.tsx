@@ -1,4 +1,4 @@
-import { useRef, type KeyboardEvent, type RefObject } from 'react';
+import { useRef, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 import type { Format } from '../model/markdown-format';
 import { FORMAT_KEYS, type MarkdownEditorHandle } from './markdown-editor';
 
@@ -18,13 +18,33 @@ function keysOf(binding: string): { shown: string; aria: string } {
   };
 }
 
-const BUTTONS: { format: Format; label: string; face: string }[] = [
+/** Drawn, not written: a visible "1." would have to be part of the button's name. */
+const NUMBERED = (
+  <svg viewBox="0 0 16 16" width="16" height="16" className="format-toolbar__icon">
+    <path d="M2 2.5h1.2v4M2 9.5h2.2L2 13h2.4M7 4h7M7 11h7" />
+  </svg>
+);
+
+const LINK = (
+  <svg viewBox="0 0 16 16" width="16" height="16" className="format-toolbar__icon">
+    <path d="M6.5 9.5l3-3M7 4.5l1.2-1.2a2.5 2.5 0 0 1 3.5 3.5L10.5 8M9 11.5l-1.2 1.2a2.5 2.5 0 0 1-3.5-3.5L5.5 8" />
+  </svg>
+);
+
+const IMAGE = (
+  <svg viewBox="0 0 16 16" width="16" height="16" className="format-toolbar__icon">
+    <path d="M2.5 3.5h11v9h-11zM2.5 11l3.5-3.5 3 3 2-2 2.5 2.5" />
+    <circle cx="10.5" cy="6" r="1" />
+  </svg>
+);
+
+const BUTTONS: { format: Format; label: string; face: ReactNode }[] = [
   { format: 'heading', label: 'Heading', face: 'H' },
   { format: 'bold', label: 'Bold', face: 'B' },
   { format: 'italic', label: 'Italic', face: 'I' },
-  { format: 'link', label: 'Link', face: '🔗' },
+  { format: 'link', label: 'Link', face: LINK },
   { format: 'bullet', label: 'Bulleted list', face: '•' },
-  { format: 'numbered', label: 'Numbered list', face: '1.' },
+  { format: 'numbered', label: 'Numbered list', face: NUMBERED },
   { format: 'checklist', label: 'Checklist', face: '☑' },
   { format: 'code', label: 'Code', face: '</>' },
   { format: 'quote', label: 'Quote', face: '❝' },
@@ -94,7 +114,7 @@ export function FormatToolbar({
         tabIndex={-1}
         onClick={() => picker.current?.click()}
       >
-        <span aria-hidden="true">🖼</span>
+        <span aria-hidden="true">{IMAGE}</span>
       </button>
       <input
         ref={picker}

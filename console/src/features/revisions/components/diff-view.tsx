@@ -120,6 +120,18 @@ function SplitDiff({ chunks, beforeLabel, afterLabel }: Labels & { chunks: DiffC
   );
 }
 
+/** "Revision 2", shown as "#2" where the line-number column is narrow (a phone). */
+function NumberHeader({ label }: { label: string }) {
+  return (
+    <>
+      <span className="diff__label-long">{label}</span>
+      <span className="diff__label-short" aria-hidden="true">
+        {label.replace(/^Revision /, '#')}
+      </span>
+    </>
+  );
+}
+
 const ROW_CLASS = { add: 'diff__add', del: 'diff__del', same: '' } as const;
 const SIGN = { add: '+', del: '−', same: ' ' } as const;
 
@@ -134,8 +146,12 @@ function InlineDiff({ chunks, beforeLabel, afterLabel }: Labels & { chunks: Diff
       </colgroup>
       <thead>
         <tr>
-          <th scope="col">{beforeLabel}</th>
-          <th scope="col">{afterLabel}</th>
+          <th scope="col">
+            <NumberHeader label={beforeLabel} />
+          </th>
+          <th scope="col">
+            <NumberHeader label={afterLabel} />
+          </th>
           <th scope="col">Text</th>
         </tr>
       </thead>
