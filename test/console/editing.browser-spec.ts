@@ -71,7 +71,11 @@ describe('console: slugs, editing, the page tree, dark mode and the graph', () =
   });
 
   it('saves with Ctrl+S from the text, and the Summary reaches the history', async () => {
-    await createPage(h.app.as.editor, 'notes/summary', { title: 'Summary demo', content: 'one' });
+    await createPage(h.app.as.editor, 'notes/summary', {
+      title: 'Summary demo',
+      content: 'one',
+      owner: 'ada',
+    });
     await page.goto('/edit/notes/summary');
     await typeInto(page, '\ntwo');
     await page.getByLabel('Summary').fill('Added line two');
@@ -84,6 +88,15 @@ describe('console: slugs, editing, the page tree, dark mode and the graph', () =
     await page.goto('/history/notes/summary');
     const row = page.getByRole('row', { name: /^2 edited/ });
     await row.getByText('Added line two').waitFor();
+    // ...and the owner's inbox.
+    const ada = await newContext(h.browser, h.app);
+    try {
+      const inbox = await ada.newPage();
+      await signIn(inbox, h.app.admin, '/notifications');
+      await inbox.getByText('edith edited Summary demo: “Added line two”').waitFor();
+    } finally {
+      await ada.close();
+    }
     // A summary over the limit is refused next to the field, nothing saved.
     await page.goto('/edit/notes/summary');
     await typeInto(page, '\nthree');
