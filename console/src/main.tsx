@@ -5,7 +5,10 @@ import { RouterProvider } from 'react-router';
 import { queryClient } from './app/query-client';
 import { router } from './app/router';
 import { watchSession } from './app/session';
+import { startTheme } from './app/theme';
 import './styles/app.css';
+
+startTheme();
 
 watchSession(queryClient, (to) => void router.navigate(to, { replace: true }));
 

@@ -1,4 +1,14 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Res, StreamableFile } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  Param,
+  Post,
+  Query,
+  Res,
+  StreamableFile,
+} from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { Readable } from 'node:stream';
@@ -11,6 +21,7 @@ import { contentDisposition, NO_STORE } from './http/download';
 import { joinSlugParam } from '../common/http/slug-param';
 import { MarkdownExportService } from './markdown/markdown-export.service';
 import { ArchiveRequestDto } from './dto/archive-request.dto';
+import { PageExportQueryDto } from './dto/page-export-query.dto';
 
 /** Markdown exports under /api: session or bearer (CI backups), visibility as for page reads. */
 @ApiTags('export')
@@ -24,7 +35,7 @@ export class ExportController {
   @Get('pages/*slug')
   @ApiOperation({
     summary:
-      'One page as Markdown (`# Title` first, `{{variables}}` kept), or a ZIP with images/ when it shows stored images',
+      'One page as Markdown (`# Title` first, `{{variables}}` kept), or a ZIP with images/ when it shows stored images (`format` chooses)',
   })
   @ApiFileResult(
     { 'text/markdown': 'text', 'application/zip': 'binary' },
@@ -33,9 +44,10 @@ export class ExportController {
   async exportPage(
     @CurrentUser() user: AuthUser,
     @Param('slug') slug: string | string[],
+    @Query() query: PageExportQueryDto,
     @Res({ passthrough: true }) res: Response,
   ): Promise<StreamableFile> {
-    const file = await this.markdown.exportPage(joinSlugParam(slug), user);
+    const file = await this.markdown.exportPage(joinSlugParam(slug), user, query.format);
     res.setHeader('Cache-Control', NO_STORE);
     if (file.kind === 'markdown') {
       return new StreamableFile(file.body, {

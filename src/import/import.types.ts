@@ -30,6 +30,8 @@ export interface ImportDocument {
   refKeys: string[];
   /** Page metadata from a kb archive's manifest.json: restored, also on replace. */
   metadata?: ArchiveMetadata;
+  /** A kb archive's change summary of the page's exported revision. */
+  summary?: string | null;
   /** Usernames that may own a new page, first existing active user wins (Confluence XML). */
   ownerCandidates?: string[];
   /**

@@ -123,10 +123,7 @@ export class NotificationsListener implements OnModuleInit {
   }
 }
 
-/**
- * What a `page.updated` notice says about the change. The one place to add the revision's
- * change summary (issue 26, item 9) when PageUpdatedEvent carries it: `summary: event.summary`.
- */
-function updateData(event: PageUpdatedEvent): { revision: number } {
-  return { revision: event.revision };
+/** What a `page.updated` notice says about the change: its revision and change summary. */
+function updateData(event: PageUpdatedEvent): { revision: number; summary: string | null } {
+  return { revision: event.revision, summary: event.summary ?? null };
 }

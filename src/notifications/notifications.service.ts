@@ -90,7 +90,7 @@ export class NotificationsService {
     recipientId: string,
     page: { id: string; slug: string; title: string },
     actorId: string,
-    data: { revision: number },
+    data: { revision: number; summary: string | null },
     now = new Date(),
     tx?: Tx,
   ): Promise<boolean> {

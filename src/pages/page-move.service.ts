@@ -24,10 +24,7 @@ import { PagesRepository } from './store/pages.repository';
 /** The most pages one move takes along (a folder move of a whole handbook). */
 export const MAX_MOVE_PAGES = 10_000;
 
-/**
- * The summary of the revision a move writes in a page whose links it rewrote. The one place it
- * is set: revisions store it once they have a summary column (issue 26, item 9).
- */
+/** The summary of the revision a move writes in a page whose links it rewrote. */
 export const LINKS_UPDATED_SUMMARY = 'Links updated after a move';
 
 /** Pages loaded and written per slice of the move's transaction. */
@@ -238,6 +235,7 @@ export class PageMoveService {
           revision,
           ownerId: page.ownerId,
           actorId: actor.id,
+          summary: LINKS_UPDATED_SUMMARY,
         });
         this.db.heartbeat();
         await tick();

@@ -25,6 +25,7 @@ import type { PageRecord } from './store/page-columns';
 import type { PageRow } from './store/page-rows';
 import { PagesRepository } from './store/pages.repository';
 import { IfMatch, ifMatchAllows, parseIfMatch } from './preconditions';
+import { fittedSummary, withSummary } from './revision-summary';
 import { normaliseSlug, normaliseSlugField, slugProblems } from './slug';
 
 /** How an update names the revision it was based on. */
@@ -61,12 +62,15 @@ export class PageWriterService {
   ) {}
 
   async create(body: CreatePageDto, actor: AuthUser): Promise<PageRecord> {
-    const state = await this.input.resolve(withoutReadOnlyMembers(body), actor, null, undefined);
+    const { summary: sent, ...fields } = withoutReadOnlyMembers(body);
+    const { value: state, summary } = await withSummary(sent, () =>
+      this.input.resolve(fields, actor, null, undefined),
+    );
     const derived = await this.deriver.derive(state);
     return this.runWrite(async (tx) => {
       if (await this.pages.liveSlugTaken(state.slug, tx)) throw slugTaken(state.slug);
       const page = await this.pages.insert(
-        { state, derived, actorId: actor.id, action: 'created' },
+        { state, derived, actorId: actor.id, action: 'created', summary },
         tx,
       );
       await this.outbox.record(tx, PAGE_CREATED, {
@@ -75,6 +79,7 @@ export class PageWriterService {
         title: page.title,
         ownerId: page.ownerId,
         actorId: actor.id,
+        summary,
       });
       return page;
     }, state.slug);
@@ -90,7 +95,7 @@ export class PageWriterService {
     actor: AuthUser,
     precondition: Precondition,
   ): Promise<string> {
-    const { baseRevision: _ignored, ...fields } = withoutReadOnlyMembers(body);
+    const { baseRevision: _ignored, summary: sent, ...fields } = withoutReadOnlyMembers(body);
     const bodyBase = precondition.baseRevision;
     const header = parseIfMatch(precondition.ifMatch);
     // `*` only says "the page exists": an update must name the revision it was based on.
@@ -124,9 +129,10 @@ export class PageWriterService {
     const base = page.revision;
 
     const current = stateOf(page, await this.groupsOf(page));
-    const state = await this.input.resolve(fields, actor, current, undefined, {
-      currentPageId: page.id,
-    });
+    const { value: state, summary } = await withSummary(sent, () =>
+      this.input.resolve(fields, actor, current, undefined, { currentPageId: page.id }),
+    );
+    // Nothing changed: no revision, so nothing to hold a summary either.
     if (sameState(state, current)) return page.id;
     // The site-variables version came with the page row: no second read of it.
     const derived = await this.deriver.derive(state, undefined, row.siteVersion);
@@ -141,6 +147,7 @@ export class PageWriterService {
           derived,
           actorId: actor.id,
           action: 'updated',
+          summary,
           previous: current,
         },
         tx,
@@ -150,7 +157,7 @@ export class PageWriterService {
         if (!now || now.liveSlug === null) throw new NotFoundProblem('page');
         throw stale(now.revision);
       }
-      await this.recordUpdated(tx, page.id, state, written, actor.id);
+      await this.recordUpdated(tx, page.id, state, written, actor.id, summary);
     }, state.slug);
     return page.id;
   }
@@ -201,7 +208,7 @@ export class PageWriterService {
           { currentRevision: now?.revision ?? null },
         );
       }
-      await this.recordUpdated(tx, page.id, state, written, actor.id);
+      await this.recordUpdated(tx, page.id, state, written, actor.id, null);
     }, state.slug);
     return page.id;
   }
@@ -225,7 +232,16 @@ export class PageWriterService {
         tx,
       );
       const derived = this.deriver.deriveWithoutHtml(state);
-      await this.pages.insert({ state, derived, actorId: actor.id, action: 'imported' }, tx);
+      await this.pages.insert(
+        {
+          state,
+          derived,
+          actorId: actor.id,
+          action: 'imported',
+          summary: fittedSummary(doc.summary),
+        },
+        tx,
+      );
       return 'created';
     }
     const { slug, existing, state, current } = compared;
@@ -237,6 +253,7 @@ export class PageWriterService {
         derived: this.deriver.deriveWithoutHtml(state),
         actorId: actor.id,
         action: 'imported',
+        summary: fittedSummary(doc.summary),
         previous: current,
       },
       tx,
@@ -260,7 +277,7 @@ export class PageWriterService {
 
   /** The one comparison of an imported document with the live page of its slug. */
   private async compareImported(doc: ImportedPage, actor: AuthUser, tx: Tx | undefined) {
-    const { slug: rawSlug, nextReviewAt, ...rest } = doc;
+    const { slug: rawSlug, nextReviewAt, summary: _summary, ...rest } = doc;
     const slug = normaliseSlugField(rawSlug);
     const existing = await this.pages.findLive(slug, tx);
     const fields = {
@@ -355,6 +372,7 @@ export class PageWriterService {
     state: PageState,
     revision: number,
     actorId: string,
+    summary: string | null,
   ): Promise<void> {
     return this.outbox.record(tx, PAGE_UPDATED, {
       pageId,
@@ -363,6 +381,7 @@ export class PageWriterService {
       revision,
       ownerId: state.ownerId,
       actorId,
+      summary,
     });
   }
 }

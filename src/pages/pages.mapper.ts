@@ -115,6 +115,7 @@ export function toRevisionSummary(
     revision: revision.revision,
     title: revision.title,
     action: revision.action,
+    summary: revision.summary,
     author,
     createdAt: revision.createdAt.toISOString(),
   };

@@ -305,14 +305,15 @@ export class PagesService {
 
   /**
    * One batch of pages for an archive: live pages `user` may see, by slug after `afterSlug`
-   * (only `slugs` when given), with their owners' usernames; never the rendered HTML.
+   * (only `slugs` when given), with their owners' usernames and the change summary of their
+   * current revision; never the rendered HTML.
    */
   archiveBatch(
     user: AuthUser,
     slugs: string[] | undefined,
     afterSlug: string | null,
     limit: number,
-  ): Promise<{ page: PageArchiveRecord; owner: string | null }[]> {
+  ): Promise<{ page: PageArchiveRecord; owner: string | null; summary: string | null }[]> {
     return this.pages.archiveBatch(user, slugs, afterSlug, limit);
   }
 

@@ -9,7 +9,11 @@ export type { ReviewDuePage } from './store/page-lists';
  */
 export type ImportedPage = { slug: string; title: string; content: string } & Partial<
   Omit<RevisionMetadata, 'nextReviewAt'>
-> & { nextReviewAt?: Date | string | null };
+> & {
+    nextReviewAt?: Date | string | null;
+    /** The change summary the import's revision stores (a kb archive's; trimmed, cut to fit). */
+    summary?: string | null;
+  };
 
 export type ImportOutcome = 'created' | 'replaced' | 'unchanged';
 

@@ -25,21 +25,27 @@ describe('console: finding and reading pages, export, notifications, tokens', ()
       (r) => r.url().includes('/api/tree') && treeRequests.push(new URL(r.url()).search),
     );
     await page.goto('/');
-    await tree().getByRole('link', { name: 'Handbook' }).waitFor();
+    const item = (name: string) => tree().getByRole('treeitem', { name, exact: true });
+    await item('Handbook').waitFor();
     // The reader does not see the ops group's page, so no "ops" branch.
     expect(await tree().getByText('ops', { exact: true }).count()).toBe(0);
     expect(treeRequests).toEqual(['?limit=50']);
-    expect(await tree().getByRole('link', { name: 'Onboarding' }).count()).toBe(0);
+    expect(await item('Onboarding').count()).toBe(0);
+    expect(await item('Handbook').getAttribute('aria-expanded')).toBe('false');
 
-    await tree().getByRole('button', { name: 'Expand Handbook' }).click();
-    await tree().getByRole('link', { name: 'Onboarding' }).waitFor();
+    // The chevron is the pointer's way to open a branch (keyboards use the arrow keys).
+    await item('Handbook').locator('.tree__toggle').click();
+    await item('Onboarding').waitFor();
+    expect(await item('Handbook').getAttribute('aria-expanded')).toBe('true');
     expect(treeRequests).toEqual(['?limit=50', '?parent=handbook&limit=50']);
-    // A folder without a page of its own shows its segment and opens like the others.
-    await tree().getByRole('button', { name: 'Expand runbooks' }).click();
-    await tree().getByRole('link', { name: 'Deploy to production' }).click();
+    // A reader gets no "New page here".
+    expect(await item('New page here').count()).toBe(0);
+    // A folder without a page of its own shows its segment and opens on a click.
+    await item('runbooks').click();
+    await item('Deploy to production').click();
     await page.waitForURL('**/wiki/runbooks/deploy');
-    await tree().getByRole('button', { name: 'Collapse Handbook' }).click();
-    expect(await tree().getByRole('link', { name: 'Onboarding' }).count()).toBe(0);
+    await item('Handbook').locator('.tree__toggle').click();
+    expect(await item('Onboarding').count()).toBe(0);
   });
 
   it('lists recent pages and tags with counts; a tag lists its pages', async () => {
@@ -170,16 +176,41 @@ describe('console: finding and reading pages, export, notifications, tokens', ()
     }
   });
 
-  it('exports a page as Markdown, and as a ZIP when it shows images', async () => {
+  it('exports from the "Export" menu: Markdown, ZIP with images, PDF and Print…', async () => {
     await page.goto('/wiki/handbook/tools');
-    const [markdown] = await Promise.all([
-      page.waitForEvent('download'),
-      page.getByRole('button', { name: 'Export' }).click(),
+    const menuButton = page.getByRole('button', { name: 'Export' });
+    expect(await menuButton.getAttribute('aria-haspopup')).toBe('menu');
+    await menuButton.click();
+    const menu = page.getByRole('menu', { name: 'Export' });
+    await menu.getByRole('menuitem').first().waitFor();
+    expect(await menu.getByRole('menuitem').allTextContents()).toEqual([
+      'Markdown',
+      'ZIP with images',
+      'PDF',
+      'Print…',
     ]);
+    // The first item has the focus; the arrow keys move it, Escape closes and returns it.
+    await page.keyboard.press('ArrowDown');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('ZIP with images');
+    await page.keyboard.press('Escape');
+    await menu.waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toContain('Export');
+
+    const choose = async (item: string) => {
+      await menuButton.click();
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('menuitem', { name: item }).click(),
+      ]);
+      return download;
+    };
+    const markdown = await choose('Markdown');
     expect(markdown.suggestedFilename()).toBe('tools.md');
     expect(readFileSync((await markdown.path())!, 'utf8')).toBe(
       '# Tools\n\nThe tools we use every day.\n\nSee also [Onboarding](/handbook/onboarding).\n',
     );
+    const plainZip = await choose('ZIP with images');
+    expect(plainZip.suggestedFilename()).toBe('tools.zip');
 
     const upload = await app.as.editor
       .post('/api/images')
@@ -190,16 +221,27 @@ describe('console: finding and reading pages, export, notifications, tokens', ()
       content: `![dot](${upload.body.url})`,
     });
     await page.goto('/wiki/pictures');
-    const [zip] = await Promise.all([
-      page.waitForEvent('download'),
-      page.getByRole('button', { name: 'Export' }).click(),
-    ]);
+    const zip = await choose('ZIP with images');
     expect(zip.suggestedFilename()).toBe('pictures.zip');
     expect(
       readFileSync((await zip.path())!)
         .subarray(0, 2)
         .toString(),
     ).toBe('PK');
+
+    // PDF asks kb's PDF route (no converter runs here: the failure is said in words).
+    await menuButton.click();
+    const [pdfRequest] = await Promise.all([
+      page.waitForRequest((r) => new URL(r.url()).pathname === '/export/pdf/pictures'),
+      page.getByRole('menuitem', { name: 'PDF' }).click(),
+    ]);
+    expect(pdfRequest.method()).toBe('GET');
+    await page.getByRole('alert').getByText('The export failed.').waitFor();
+
+    await menuButton.click();
+    await page.getByRole('menuitem', { name: 'Print…' }).click();
+    await page.getByRole('dialog').waitFor();
+    await page.keyboard.press('Escape');
   });
 
   it('shows unread notifications, marks one and all read, and links items to their pages', async () => {

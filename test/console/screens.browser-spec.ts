@@ -1,13 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import {
-  newContext,
-  seriousA11yViolations,
-  signIn,
-  useConsoleApp,
-  type ConsoleApp,
-} from './console-app';
+import { seriousA11yViolations, signIn, useConsoleApp, type ConsoleApp } from './console-app';
 import { updatePage } from '../support/pages';
 
 /**
@@ -157,6 +151,22 @@ const SCREENS: Screen[] = [
     },
   },
   {
+    name: 'export-menu',
+    open: async (page) => {
+      await page.goto('/wiki/handbook/tools');
+      await page.getByRole('button', { name: 'Export' }).click();
+      await page.getByRole('menuitem', { name: 'ZIP with images' }).waitFor();
+    },
+  },
+  {
+    name: 'account-menu',
+    open: async (page) => {
+      await page.goto('/wiki/handbook');
+      await page.getByRole('button', { name: /^Account/ }).click();
+      await page.getByRole('switch', { name: 'Dark mode' }).waitFor();
+    },
+  },
+  {
     name: 'admin-import',
     open: async (page) => {
       await page.goto('/admin/import');
@@ -281,18 +291,27 @@ describe('console screens (desktop and phone, axe-core)', () => {
     if (shots) mkdirSync(shots, { recursive: true });
   });
 
-  for (const [device, viewport] of [
-    ['desktop', { width: 1280, height: 800 }],
-    ['phone', { width: 390, height: 844 }],
+  for (const [device, viewport, colorScheme] of [
+    ['desktop', { width: 1280, height: 800 }, 'light'],
+    ['phone', { width: 390, height: 844 }, 'light'],
+    ['desktop', { width: 1280, height: 800 }, 'dark'],
+    ['phone', { width: 390, height: 844 }, 'dark'],
   ] as const) {
-    it(`shows every screen on a ${device} without serious accessibility violations`, async () => {
-      const context = await newContext(browser, app, viewport);
+    // Dark mode follows the system: the browser says dark, and every screen must read well.
+    const suffix = colorScheme === 'dark' ? `${device}-dark` : device;
+    it(`shows every screen on a ${device} (${colorScheme}) without serious accessibility violations`, async () => {
+      const context = await browser.newContext({
+        baseURL: app.url,
+        viewport,
+        colorScheme,
+        acceptDownloads: true,
+      });
       const page = await context.newPage();
       try {
         await page.goto('/login');
         await page.getByRole('button', { name: 'Sign in' }).waitFor();
         expect(await seriousA11yViolations(page)).toEqual([]);
-        if (shots) await page.screenshot({ path: join(shots, `login-${device}.png`) });
+        if (shots) await page.screenshot({ path: join(shots, `login-${suffix}.png`) });
         await signIn(page, app.admin);
         for (const screen of SCREENS) {
           await screen.open(page);
@@ -300,18 +319,18 @@ describe('console screens (desktop and phone, axe-core)', () => {
             screen: screen.name,
             violations: [],
           });
-          if (shots) await page.screenshot({ path: join(shots, `${screen.name}-${device}.png`) });
+          if (shots) await page.screenshot({ path: join(shots, `${screen.name}-${suffix}.png`) });
           await page.keyboard.press('Escape');
         }
         if (device === 'phone') {
           await page.goto('/wiki/handbook');
           await page.getByRole('button', { name: 'Menu' }).click();
           await page
-            .getByRole('navigation', { name: 'Pages' })
-            .getByRole('link', { name: 'Handbook' })
+            .getByRole('tree', { name: 'Pages' })
+            .getByRole('treeitem', { name: 'Handbook' })
             .waitFor();
           expect(await seriousA11yViolations(page)).toEqual([]);
-          if (shots) await page.screenshot({ path: join(shots, `menu-${device}.png`) });
+          if (shots) await page.screenshot({ path: join(shots, `menu-${suffix}.png`) });
         }
       } finally {
         await context.close();

@@ -78,6 +78,7 @@ describe('GET /api/events: the replayable event feed', () => {
           id: expect.any(String),
           slug: 'feed/one',
           title: page.title,
+          summary: null,
           actorId: admin.user!.id,
         },
       },

@@ -136,6 +136,7 @@ describe('export: archive (admin)', () => {
           variables: { customer: 'Default Corp' },
           verified: true,
           revision: 1,
+          summary: null,
           createdAt: page.createdAt,
           updatedAt: page.updatedAt,
           media: [logo.id, manual.id],

@@ -118,6 +118,53 @@ describe('export: single page as Markdown or ZIP', () => {
     expect(bytes('images/My_Photo_final_.PNG').equals(three.bytes)).toBe(true);
   });
 
+  it('?format= chooses: markdown alone (image URLs kept), a ZIP even without images, 422 otherwise', async () => {
+    const logo = await uploadImage(admin, testPng(1), 'logo.png');
+    await createPage(admin, 'pictured', { title: 'Pictured', content: `![logo](${logo.url})` });
+    await createPage(admin, 'plain', { title: 'Plain', content: 'Just text.' });
+
+    const markdown = await editor
+      .get('/api/export/pages/pictured?format=markdown')
+      .buffer(true)
+      .parse(binary)
+      .expect(200);
+    expect(markdown.headers['content-type']).toBe('text/markdown; charset=utf-8');
+    expect(markdown.headers['content-disposition']).toBe(
+      `attachment; filename="pictured.md"; filename*=UTF-8''pictured.md`,
+    );
+    expect((markdown.body as Buffer).toString('utf8')).toBe(`# Pictured\n\n![logo](${logo.url})\n`);
+
+    const zip = await editor
+      .get('/api/export/pages/plain?format=zip')
+      .buffer(true)
+      .parse(binary)
+      .expect(200);
+    expect(zip.headers['content-type']).toBe('application/zip');
+    expect(zip.headers['content-disposition']).toBe(
+      `attachment; filename="plain.zip"; filename*=UTF-8''plain.zip`,
+    );
+    const entries = unzipSync(new Uint8Array(zip.body as Buffer));
+    expect(Object.keys(entries)).toEqual(['plain.md']);
+    expect(Buffer.from(entries['plain.md']).toString('utf8')).toBe('# Plain\n\nJust text.\n');
+
+    const withImages = await editor
+      .get('/api/export/pages/pictured?format=zip')
+      .buffer(true)
+      .parse(binary)
+      .expect(200);
+    expect(Object.keys(unzipSync(new Uint8Array(withImages.body as Buffer)))).toEqual([
+      'pictured.md',
+      'images/logo.png',
+    ]);
+
+    const bad = await editor.get('/api/export/pages/plain?format=pdf').expect(422);
+    expect(bad.body).toEqual(
+      problem(422, 'validation_failed', {
+        errors: [expect.objectContaining({ field: 'format' })],
+      }),
+    );
+  });
+
   it('stays plain Markdown when the only media references are attachments or missing images', async () => {
     const manual: UploadedMedia = await uploadAttachment(
       admin,

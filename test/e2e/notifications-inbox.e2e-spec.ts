@@ -54,7 +54,7 @@ describe('notifications inbox', () => {
           createdAt: ISO,
           actor: person(other),
           page: { id: expect.any(String), slug: 'team/handbook', title: 'Handbook v2' },
-          data: { revision: page.revision + 1, updates: 1 },
+          data: { revision: page.revision + 1, updates: 1, summary: null },
         },
       ],
       nextCursor: null,
@@ -64,7 +64,11 @@ describe('notifications inbox', () => {
     await updatePage(admin, 'team/handbook', { content: '# Handbook\n\nMore.' });
     const folded = await eventually(async () => {
       const body = await inbox(owner);
-      expect(body.items[0].data).toEqual({ revision: page.revision + 2, updates: 2 });
+      expect(body.items[0].data).toEqual({
+        revision: page.revision + 2,
+        updates: 2,
+        summary: null,
+      });
       return body;
     });
     expect(folded.items).toHaveLength(1);
@@ -80,8 +84,8 @@ describe('notifications inbox', () => {
       return body;
     });
     expect(after.items.map((n: { read: boolean; data: unknown }) => [n.read, n.data])).toEqual([
-      [false, { revision: page.revision + 4, updates: 1 }],
-      [true, { revision: page.revision + 2, updates: 2 }],
+      [false, { revision: page.revision + 4, updates: 1, summary: null }],
+      [true, { revision: page.revision + 2, updates: 2, summary: null }],
     ]);
     expect(after.unreadCount).toBe(1);
     expect((await inbox(other)).items).toEqual([]);

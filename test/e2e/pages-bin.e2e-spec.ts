@@ -231,7 +231,7 @@ describe('pages: bin', () => {
       await c.admin.post(`/api/revisions/${first.id}/restore`).send({}).expect(200);
       expect(events).toEqual([
         { event: PAGE_RESTORED, ...expected, revision: 1 },
-        { event: PAGE_UPDATED, ...expected, revision: 2 },
+        { event: PAGE_UPDATED, ...expected, revision: 2, summary: null },
       ]);
     } finally {
       emitter.off(PAGE_UPDATED, onUpdated);

@@ -182,6 +182,7 @@ describe('webhooks', () => {
         slug: 'docs/hooks',
         title: page.title,
         revision: 2,
+        summary: null,
         actorId: admin.user!.id,
       },
     });

@@ -984,7 +984,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One page as Markdown (`# Title` first, `{{variables}}` kept), or a ZIP with images/ when it shows stored images */
+        /** One page as Markdown (`# Title` first, `{{variables}}` kept), or a ZIP with images/ when it shows stored images (`format` chooses) */
         get: operations["exportPage"];
         put?: never;
         post?: never;
@@ -1618,6 +1618,11 @@ export interface components {
              * @example updated
              */
             action: string;
+            /**
+             * @description The author's change summary (`summary` of the write); null: none given.
+             * @example Fixed the install steps
+             */
+            summary: string | null;
             /** @description Username of the author. */
             author: string | null;
             /** Format: date-time */
@@ -1660,6 +1665,11 @@ export interface components {
              * @example updated
              */
             action: string;
+            /**
+             * @description The author's change summary (`summary` of the write); null: none given.
+             * @example Fixed the install steps
+             */
+            summary: string | null;
             /** @description Username of the author. */
             author: string | null;
             /** Format: date-time */
@@ -1859,6 +1869,11 @@ export interface components {
             /** @example guides/getting-started */
             slug: string;
             title: string;
+            /**
+             * @description optional change summary, stored with the revision this write makes (revision lists, history, notifications, the event feed, webhooks, archives); one line of at most 500 characters (422 `summary_too_long`, `invalid_summary`); blank: none
+             * @example Fixed the install steps
+             */
+            summary?: string | null;
             /** @description answered by reads; ignored in a request */
             readonly revision?: number;
             /**
@@ -1914,6 +1929,11 @@ export interface components {
             title?: string;
             /** @description the revision this edit is based on (or send If-Match) */
             baseRevision?: number;
+            /**
+             * @description optional change summary, stored with the revision this write makes (revision lists, history, notifications, the event feed, webhooks, archives); one line of at most 500 characters (422 `summary_too_long`, `invalid_summary`); blank: none
+             * @example Fixed the install steps
+             */
+            summary?: string | null;
             /** @description answered by reads; ignored in a request */
             readonly revision?: number;
             /**
@@ -2020,6 +2040,8 @@ export interface components {
             revision?: number;
             /** @description page.updated: edits folded into it. */
             updates?: number;
+            /** @description page.updated: the change summary of the newest edit folded into it (null: that edit gave none). */
+            summary?: string | null;
             /**
              * Format: date-time
              * @description page.review_due: when the review was due.
@@ -2336,7 +2358,7 @@ export interface components {
             type: components["schemas"]["EventType"];
             /** Format: date-time */
             occurredAt: string;
-            /** @description Page events: `{id, slug, title, revision?, actorId}`; import.finished: `{format, counts, actorId}`. */
+            /** @description Page events: `{id, slug, title, revision?, summary?, actorId}` (`summary`: the change summary of page.created and page.updated, null when none); import.finished: `{format, counts, actorId}`. */
             data: {
                 [key: string]: unknown;
             };
@@ -5194,7 +5216,10 @@ export interface operations {
     };
     exportPage: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description absent: Markdown, or a ZIP with images/ when the page shows stored images; `markdown`: the Markdown alone (image references stay kb URLs); `zip`: always a ZIP (the Markdown and images/, when it has any) */
+                format?: "markdown" | "zip";
+            };
             header?: never;
             path: {
                 /** @description The page slug: 1-20 segments of letters, digits, `-`, `_` and `.` joined by `/` (at most 255 characters; matched case-insensitively). It spans several path segments: send its slashes as they are (`/api/pages/guides/intro`) or percent-encoded (`/api/pages/guides%2Fintro`); both address the same page. */
@@ -5220,6 +5245,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["UnexpectedError"];
         };

@@ -1,7 +1,5 @@
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
-import { LoginScreen } from '../features/auth/components/login-screen';
 import { adminRoutes } from '../features/admin/routes';
-import { HomeScreen } from '../features/pages/components/home-screen';
 import { PageScreen } from '../features/pages/components/page-screen';
 import { AppShell } from './layout/app-shell';
 import { NotFoundScreen } from '../features/pages/components/not-found-screen';
@@ -19,7 +17,14 @@ const lazyScreen =
  * `/wiki/<slug>` is the canonical address of a page.
  */
 const routes: RouteObject[] = [
-  { path: '/login', Component: LoginScreen, errorElement: <RouteError /> },
+  // A chunk of its own: a person signs in once and reads on every load after.
+  {
+    path: '/login',
+    lazy: async () => ({
+      Component: (await import('../features/auth/components/login-screen')).LoginScreen,
+    }),
+    errorElement: <RouteError />,
+  },
   {
     path: '/',
     Component: AppShell,
@@ -28,7 +33,12 @@ const routes: RouteObject[] = [
       {
         errorElement: <RouteError />,
         children: [
-          { index: true, Component: HomeScreen },
+          {
+            index: true,
+            lazy: async () => ({
+              Component: (await import('../features/pages/components/home-screen')).HomeScreen,
+            }),
+          },
           { path: 'wiki/*', Component: PageScreen },
           {
             path: 'search',

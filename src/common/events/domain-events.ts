@@ -22,6 +22,8 @@ export interface PageUpdatedEvent {
   revision: number;
   ownerId: string | null;
   actorId: string;
+  /** The change summary written with the revision (null: none); absent on a bin restore. */
+  summary?: string | null;
 }
 
 export interface PageBinnedEvent {
@@ -62,6 +64,8 @@ export interface PageCreatedEvent {
   title: string;
   ownerId: string | null;
   actorId: string;
+  /** The change summary of the first revision (null: none). */
+  summary: string | null;
 }
 
 /** What every page event says: which page (as it is now) and who acted. */

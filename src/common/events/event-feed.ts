@@ -31,11 +31,12 @@ export interface FeedEntry {
 type PageEventPayload = DomainEventPayloads[
   'page.updated' | 'page.created' | 'page.purged' | 'page.moved' | 'redirect.deleted'];
 
-/** What every page event shows: `{id, slug, title, from?, revision?, actorId}`. */
+/** What every page event shows: `{id, slug, title, from?, revision?, summary?, actorId}`. */
 function pageEntry(event: PageEventPayload): FeedEntry {
   const data: Record<string, unknown> = { id: event.pageId, slug: event.slug, title: event.title };
   if ('from' in event) data.from = event.from;
   if ('revision' in event) data.revision = event.revision;
+  if ('summary' in event) data.summary = event.summary ?? null;
   data.actorId = event.actorId;
   return { pageId: event.pageId, actorId: event.actorId, data };
 }

@@ -39,6 +39,8 @@ export type ArchivePageEntry = {
 } & PublicMetadata &
   Pick<RevisionMetadata, 'ownerId'> & {
     revision: number;
+    /** The change summary of that revision (null: none); an import writes it with its revision. */
+    summary: string | null;
     createdAt: string;
     updatedAt: string;
     /** Ids of the media the page references (their files are in `media`). */

@@ -33,7 +33,9 @@ const MAX_PENDING_ENTRIES = 8;
 
 /** What one archive reads: the caller's pages in slug order, site variables, media, a temp root. */
 export interface ArchiveSources {
-  pageBatch(afterSlug: string | null): Promise<{ page: PageArchiveRecord; owner: string | null }[]>;
+  pageBatch(
+    afterSlug: string | null,
+  ): Promise<{ page: PageArchiveRecord; owner: string | null; summary: string | null }[]>;
   siteVariables(): Promise<Record<string, string>>;
   /** Redirects (old slug → slug) to the pages among `slugs`, by old slug. */
   redirects(slugs: string[]): Promise<{ from: string; to: string }[]>;
@@ -135,9 +137,9 @@ export class ArchiveRun {
       if (this.aborted) return count;
       const batch = await this.sources.pageBatch(after);
       if (batch.length === 0) return count;
-      for (const { page, owner } of batch) {
+      for (const { page, owner, summary } of batch) {
         if (this.aborted) return count;
-        const entry = await this.writePage(page, owner);
+        const entry = await this.writePage(page, owner, summary);
         await writeJson(out, entry, count === 0);
         this.slugs.push(page.slug);
         count += 1;
@@ -149,6 +151,7 @@ export class ArchiveRun {
   private async writePage(
     page: PageArchiveRecord,
     owner: string | null,
+    summary: string | null,
   ): Promise<ArchivePageEntry> {
     const path = pageArchivePath(page.slug);
     const refs = findMediaReferences(page.content);
@@ -175,6 +178,7 @@ export class ArchiveRun {
       // Every metadata field (PAGE_COLUMNS), the owner by username and by id.
       ...archiveMetadata(page, owner),
       revision: page.revision,
+      summary,
       createdAt: page.createdAt.toISOString(),
       updatedAt: page.updatedAt.toISOString(),
       media: ids,

@@ -8,6 +8,7 @@ import { createZip } from '../archive/zip-writer';
 import { slugFileStem } from '../http/download';
 import { findMediaReferences, rewriteMediaReferences } from './media-references';
 import { pageMarkdown } from './page-markdown';
+import type { PageExportFormat } from '../dto/page-export-query.dto';
 
 export type PageExport =
   | { kind: 'markdown'; filename: string; body: Buffer }
@@ -30,7 +31,8 @@ interface PackedImage {
 /**
  * Single-page Markdown export: `# Title` then the stored content, variables kept as `{{name}}`.
  * When the page shows stored images, a ZIP with the Markdown and every image under `images/`,
- * the references rewritten to those archive-relative paths.
+ * the references rewritten to those archive-relative paths. `format` forces one of the two
+ * (`markdown`: references stay kb URLs; `zip`: a ZIP even without images).
  */
 @Injectable()
 export class MarkdownExportService {
@@ -41,16 +43,19 @@ export class MarkdownExportService {
     private readonly media: MediaService,
   ) {}
 
-  async exportPage(slug: string, user: AuthUser): Promise<PageExport> {
+  async exportPage(slug: string, user: AuthUser, format?: PageExportFormat): Promise<PageExport> {
     const page = await this.pages.getVisible(slug, user);
     const stem = slugFileStem(page.slug);
-    const images = await this.openImages(
-      findMediaReferences(page.content)
-        .filter((r) => r.kind === 'image')
-        .map((r) => r.id),
-      user,
-    );
-    if (images.length === 0) {
+    const images =
+      format === 'markdown'
+        ? []
+        : await this.openImages(
+            findMediaReferences(page.content)
+              .filter((r) => r.kind === 'image')
+              .map((r) => r.id),
+            user,
+          );
+    if (images.length === 0 && format !== 'zip') {
       return {
         kind: 'markdown',
         filename: `${stem}.md`,

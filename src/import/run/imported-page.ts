@@ -35,7 +35,13 @@ export async function importedPage(
     deprecatedTarget && prefix && archiveSlugs.has(`${prefix}/${deprecatedTarget}`)
       ? `${prefix}/${deprecatedTarget}`
       : deprecatedTarget;
-  return { ...base, ...metadata, ownerId, deprecatedTarget: target };
+  return {
+    ...base,
+    ...metadata,
+    ownerId,
+    deprecatedTarget: target,
+    ...(doc.summary ? { summary: doc.summary } : {}),
+  };
 }
 
 /**

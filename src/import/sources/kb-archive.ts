@@ -10,6 +10,8 @@ export interface KbArchivePage {
   slug: string;
   title: string;
   metadata: ArchiveMetadata;
+  /** The change summary of the exported revision, written with the import's revision. */
+  summary: string | null;
 }
 
 export interface KbArchive {
@@ -62,6 +64,7 @@ export function readKbArchive(entries: SourceEntry[]): KbArchive | undefined {
     archive.pages.set(raw.path, {
       slug: raw.slug,
       title: typeof raw.title === 'string' ? raw.title : '',
+      summary: stringOrNull(raw.summary),
       metadata: {
         icon: stringOrNull(raw.icon),
         language: stringOrNull(raw.language),

@@ -83,6 +83,7 @@ export function addMarkdownDocument(
     slug: restored ? restored.slug : slug && repairEncodedSlug(slug, doc.title),
     title: restored?.title || doc.title,
     metadata: restored?.metadata,
+    summary: restored?.summary,
     content: tidyContent(doc.body),
     tags: tagsFrom(tags),
     properties: Object.keys(properties).length

@@ -26,6 +26,14 @@ export class NotificationData {
 
   @ApiPropertyOptional({
     type: String,
+    nullable: true,
+    description:
+      'page.updated: the change summary of the newest edit folded into it (null: that edit gave none).',
+  })
+  summary?: string | null;
+
+  @ApiPropertyOptional({
+    type: String,
     format: 'date-time',
     description: 'page.review_due: when the review was due.',
   })

@@ -162,6 +162,14 @@ export class RevisionSummaryResponse {
   @ApiProperty({ description: 'created, updated, restored or imported', example: 'updated' })
   action: string;
 
+  @ApiProperty({
+    ...NULLABLE_STRING,
+    maxLength: 500,
+    description: "The author's change summary (`summary` of the write); null: none given.",
+    example: 'Fixed the install steps',
+  })
+  summary: string | null;
+
   @ApiProperty({ ...NULLABLE_STRING, description: 'Username of the author.' })
   author: string | null;
 

@@ -15,6 +15,23 @@ import { BodyMayBeOmitted } from '../../common/problems/validation';
 import { LIFECYCLES, type Lifecycle, type PropertyValue } from '../entities/page.entity';
 import { PROPERTIES_SCHEMA, VARIABLES_SCHEMA } from './page-response.dto';
 
+/** `summary` of a write: stored with the revision it makes, not a page field. */
+function RevisionSummaryMember(): PropertyDecorator {
+  const decorators = [
+    ApiPropertyOptional({
+      type: String,
+      nullable: true,
+      maxLength: 500,
+      example: 'Fixed the install steps',
+      description:
+        'optional change summary, stored with the revision this write makes (revision lists, history, notifications, the event feed, webhooks, archives); one line of at most 500 characters (422 `summary_too_long`, `invalid_summary`); blank: none',
+    }),
+    IsOptional(),
+    IsString(),
+  ];
+  return (target, key) => decorators.forEach((decorate) => decorate(target, key));
+}
+
 /**
  * Page fields shared by create and update. Types are checked here; the rules (slug, lengths,
  * groups, owner, deprecated target, properties, variables) in PageInputService, which reports
@@ -120,6 +137,9 @@ export class CreatePageDto extends PageFieldsDto {
   @ApiProperty({ maxLength: 255 })
   @IsString()
   title: string;
+
+  @RevisionSummaryMember()
+  summary?: string | null;
 }
 
 export class UpdatePageDto extends PageFieldsDto {
@@ -142,6 +162,9 @@ export class UpdatePageDto extends PageFieldsDto {
   @IsInt()
   @Min(1)
   baseRevision?: number;
+
+  @RevisionSummaryMember()
+  summary?: string | null;
 }
 
 export class PreviewDto {

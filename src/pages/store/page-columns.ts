@@ -143,6 +143,8 @@ export const REVISION_COLUMNS = {
   action: column.varchar('action', 16),
   authorId: column.uuid('author_id', { nullable: true }),
   createdAt: column.datetime('created_at'),
+  /** The author's optional change summary (src/pages/revision-summary.ts). */
+  summary: column.varchar('summary', 500, { nullable: true }),
 };
 
 export type RevisionRecord = RowOf<typeof REVISION_COLUMNS>;

@@ -241,19 +241,23 @@ export const archiveBatch = readQuery(
     slugs: string[] | undefined,
     afterSlug: string | null,
     limit: number,
-  ): Promise<{ page: PageArchiveRecord; owner: string | null }[]> => {
+  ): Promise<{ page: PageArchiveRecord; owner: string | null; summary: string | null }[]> => {
     const where: SqlCondition[] = [visibleSql(viewer, 'p')];
     if (afterSlug !== null) where.push({ sql: 'p.live_slug > ?', params: [afterSlug] });
     if (slugs) where.push({ sql: `p.live_slug IN (${placeholders(slugs.length)})`, params: slugs });
     const condition = allOf(where);
     const rows = await sql.all(
-      `SELECT ${pageColumns.archive('p')}, ${userSql.username('p.owner_id')} AS owner_username ` +
-        `FROM pages p WHERE ${condition.sql} ORDER BY p.live_slug ASC LIMIT ${Number(limit)}`,
+      `SELECT ${pageColumns.archive('p')}, ${userSql.username('p.owner_id')} AS owner_username, ` +
+        // The current revision's change summary (one row on the unique (page_id, revision)).
+        '(SELECT r.summary FROM page_revisions r WHERE r.page_id = p.id AND r.revision = p.revision) ' +
+        `AS revision_summary FROM pages p WHERE ${condition.sql} ` +
+        `ORDER BY p.live_slug ASC LIMIT ${Number(limit)}`,
       condition.params,
     );
     return rows.map((row) => ({
       page: decodeArchive(row),
       owner: (row.owner_username as string | null) ?? null,
+      summary: (row.revision_summary as string | null) ?? null,
     }));
   },
 );

@@ -24,12 +24,8 @@ export interface PageInsert {
   actorId: string | null;
   /** The revision's action: created | updated | restored | imported | moved. */
   action: string;
-  /**
-   * Why the revision was written, as its author would say it (the move's "Links updated after
-   * a move"). Not stored yet: the revision summary column arrives with issue 26, item 9, and
-   * writeRevision is where it will be written.
-   */
-  summary?: string;
+  /** The revision's change summary (already checked: revision-summary.ts); absent: none. */
+  summary?: string | null;
   now?: Date;
 }
 
@@ -410,6 +406,7 @@ export class PagesRepository {
       action: input.action,
       authorId: input.actorId,
       createdAt: now,
+      summary: input.summary ?? null,
     });
   }
 }

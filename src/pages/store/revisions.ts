@@ -7,7 +7,7 @@ import { insertRows } from '../../common/database/insert-rows';
 /** A revision without its content and metadata (lists). */
 export type RevisionSummary = Pick<
   RevisionRecord,
-  'id' | 'pageId' | 'revision' | 'title' | 'action' | 'authorId' | 'createdAt'
+  'id' | 'pageId' | 'revision' | 'title' | 'action' | 'authorId' | 'createdAt' | 'summary'
 >;
 
 const SUMMARY_KEYS = [
@@ -18,6 +18,7 @@ const SUMMARY_KEYS = [
   'action',
   'authorId',
   'createdAt',
+  'summary',
 ] as const;
 const decodeSummary = rowDecoder(REVISION_COLUMNS, SUMMARY_KEYS);
 const decodeRevision = rowDecoder(REVISION_COLUMNS, REVISION_KEYS) as (

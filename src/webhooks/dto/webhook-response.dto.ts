@@ -102,7 +102,7 @@ export class EventResponse {
     type: 'object',
     additionalProperties: true,
     description:
-      'Page events: `{id, slug, title, revision?, actorId}`; import.finished: `{format, counts, actorId}`.',
+      'Page events: `{id, slug, title, revision?, summary?, actorId}` (`summary`: the change summary of page.created and page.updated, null when none); import.finished: `{format, counts, actorId}`.',
   })
   data: Record<string, unknown>;
 }

@@ -3,6 +3,7 @@ import { Link, useNavigate } from 'react-router';
 import { useDismiss } from '../../components/use-dismiss';
 import { paths } from '../../lib/slugs';
 import { canEdit, useCurrentUser, useLogout } from '../../features/auth/api/me';
+import DarkModeSwitch from './dark-mode-switch';
 
 /** The signed-in person's menu: who they are, their account, drafts, access tokens, sign out. */
 export function UserMenu() {
@@ -64,6 +65,7 @@ export function UserMenu() {
           >
             Inbox
           </Link>
+          <DarkModeSwitch />
           <button
             type="button"
             className="user-menu__item"

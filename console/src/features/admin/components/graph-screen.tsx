@@ -4,6 +4,7 @@ import { Field } from '../../../components/field';
 import { ProblemMessage } from '../../../components/problem-message';
 import { Spinner } from '../../../components/spinner';
 import { useDocumentTitle } from '../../../components/use-document-title';
+import { useMediaQuery } from '../../../components/use-media-query';
 import { paths } from '../../../lib/slugs';
 import { useGraph } from '../api/admin';
 import { allTags, pagesInSubtree, pagesWithTag } from '../model/selection';
@@ -16,6 +17,8 @@ export function GraphScreen() {
   const [tag, setTag] = useState('');
   const [subtree, setSubtree] = useState('');
   const nodes = graph.data?.nodes;
+  // On a phone the list comes first, open: a picture of 390 px is for looking, not for finding.
+  const phone = useMediaQuery('(max-width: 700px)');
 
   const shown = useMemo(() => {
     if (!graph.data) return null;
@@ -31,8 +34,8 @@ export function GraphScreen() {
         Graph
       </h1>
       <p className="screen__lead">
-        Pages and the links between them. Drag to pan, scroll or pinch to zoom, click a page to open
-        it.
+        Pages and the links between them. Drag to pan, scroll, pinch or use the zoom buttons, click
+        a page to open it.
       </p>
       <div className="graph__filters">
         <Field label="Tag">
@@ -56,17 +59,19 @@ export function GraphScreen() {
           <p className="admin__count" aria-live="polite">
             {shown.nodes.length === 1 ? '1 page' : `${shown.nodes.length} pages`}
           </p>
-          <GraphView graph={shown} onOpen={(slug) => void navigate(paths.page(slug))} />
-          <details className="graph__list">
-            <summary>The pages in the picture, as a list</summary>
-            <ul>
-              {shown.nodes.map((n) => (
-                <li key={n.slug}>
-                  <Link to={paths.page(n.slug)}>{n.title}</Link>
-                </li>
-              ))}
-            </ul>
-          </details>
+          <div className="graph__views">
+            <GraphView graph={shown} onOpen={(slug) => void navigate(paths.page(slug))} />
+            <details className="graph__list" open={phone || undefined}>
+              <summary>The pages in the picture, as a list</summary>
+              <ul>
+                {shown.nodes.map((n) => (
+                  <li key={n.slug}>
+                    <Link to={paths.page(n.slug)}>{n.title}</Link>
+                  </li>
+                ))}
+              </ul>
+            </details>
+          </div>
         </>
       )}
     </section>

@@ -1,39 +1,47 @@
 import cytoscape, { type Core, type ElementDefinition, type NodeSingular } from 'cytoscape';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useSyncExternalStore } from 'react';
+import { isDark, subscribeTheme } from '../../../app/theme';
 import type { Graph } from '../api/admin';
-import { sectionLayout } from '../model/graph-layout';
+import { LABEL_WIDTH, sectionLayout } from '../model/graph-layout';
 
-/** Colours from the console's palette (cytoscape draws on a canvas, so no CSS variables). */
-const STYLE: cytoscape.StylesheetJson = [
-  {
-    selector: 'node',
-    style: {
-      'background-color': '#2f5bea',
-      label: 'data(label)',
-      color: '#1f2328',
-      'font-size': 11,
-      'text-valign': 'bottom',
-      'text-margin-y': 3,
-      'min-zoomed-font-size': 8,
-      'text-max-width': '120px',
-      'text-wrap': 'ellipsis',
-      width: 'mapData(degree, 0, 20, 8, 28)',
-      height: 'mapData(degree, 0, 20, 8, 28)',
+/**
+ * The style in the console's colours, read from its CSS variables (cytoscape draws on a canvas),
+ * so the picture follows the light or dark theme.
+ */
+function styleOf(): cytoscape.StylesheetJson {
+  const css = getComputedStyle(document.documentElement);
+  const color = (name: string) => css.getPropertyValue(name).trim();
+  return [
+    {
+      selector: 'node',
+      style: {
+        'background-color': color('--accent'),
+        label: 'data(label)',
+        color: color('--text'),
+        'font-size': 11,
+        'text-valign': 'bottom',
+        'text-margin-y': 3,
+        'min-zoomed-font-size': 8,
+        'text-max-width': `${LABEL_WIDTH}px`,
+        'text-wrap': 'ellipsis',
+        width: 'mapData(degree, 0, 20, 8, 28)',
+        height: 'mapData(degree, 0, 20, 8, 28)',
+      },
     },
-  },
-  {
-    selector: 'edge',
-    style: {
-      width: 1,
-      'line-color': '#c9ccd1',
-      'target-arrow-color': '#c9ccd1',
-      'target-arrow-shape': 'triangle',
-      'arrow-scale': 0.6,
-      'curve-style': 'haystack',
+    {
+      selector: 'edge',
+      style: {
+        width: 1,
+        'line-color': color('--line-strong'),
+        'target-arrow-color': color('--line-strong'),
+        'target-arrow-shape': 'triangle',
+        'arrow-scale': 0.6,
+        'curve-style': 'haystack',
+      },
     },
-  },
-  { selector: 'node:selected', style: { 'background-color': '#c5221f' } },
-];
+    { selector: 'node:selected', style: { 'background-color': color('--danger') } },
+  ];
+}
 
 function elementsOf(graph: Graph): ElementDefinition[] {
   const present = new Set(graph.nodes.map((n) => n.slug));
@@ -52,14 +60,16 @@ function elementsOf(graph: Graph): ElementDefinition[] {
 }
 
 /**
- * The picture: cytoscape.js on a canvas, pan and zoom with mouse, wheel or touch; a click (or
- * tap) on a node opens its page. The layout is sectionLayout's (linear time), so 1,000 nodes
- * appear at once.
+ * The picture: cytoscape.js on a canvas, pan and zoom with mouse, wheel or touch, or with the
+ * Zoom in / Zoom out / Fit buttons; a click (or tap) on a node opens its page. The layout is
+ * sectionLayout's (linear time), so 1,000 nodes appear at once.
  */
 export function GraphView({ graph, onOpen }: { graph: Graph; onOpen: (slug: string) => void }) {
   const container = useRef<HTMLDivElement>(null);
+  const view = useRef<Core | null>(null);
   const open = useRef(onOpen);
   open.current = onOpen;
+  const dark = useSyncExternalStore(subscribeTheme, isDark);
 
   useEffect(() => {
     if (!container.current) return;
@@ -67,7 +77,7 @@ export function GraphView({ graph, onOpen }: { graph: Graph; onOpen: (slug: stri
     const cy: Core = cytoscape({
       container: container.current,
       elements: elementsOf(graph),
-      style: STYLE,
+      style: styleOf(),
       layout: {
         name: 'preset',
         positions: (node: unknown) => at.get((node as NodeSingular).id()) ?? { x: 0, y: 0 },
@@ -79,8 +89,39 @@ export function GraphView({ graph, onOpen }: { graph: Graph; onOpen: (slug: stri
     });
     cy.on('tap', 'node', (event) => open.current(String(event.target.id())));
     (window as unknown as { __kbGraph?: Core }).__kbGraph = cy;
-    return () => cy.destroy();
-  }, [graph]);
+    view.current = cy;
+    return () => {
+      view.current = null;
+      cy.destroy();
+    };
+  }, [graph, dark]);
 
-  return <div ref={container} className="graph__canvas" role="img" aria-label="Knowledge graph" />;
+  const zoomBy = (factor: number) => {
+    const cy = view.current;
+    if (!cy) return;
+    cy.zoom({
+      level: cy.zoom() * factor,
+      renderedPosition: { x: cy.width() / 2, y: cy.height() / 2 },
+    });
+  };
+  return (
+    <div className="graph__view">
+      <div className="graph__zoom" role="group" aria-label="Zoom">
+        <button type="button" className="button button--small" onClick={() => zoomBy(1.4)}>
+          Zoom in
+        </button>
+        <button type="button" className="button button--small" onClick={() => zoomBy(1 / 1.4)}>
+          Zoom out
+        </button>
+        <button
+          type="button"
+          className="button button--small"
+          onClick={() => view.current?.fit(undefined, 24)}
+        >
+          Fit
+        </button>
+      </div>
+      <div ref={container} className="graph__canvas" role="img" aria-label="Knowledge graph" />
+    </div>
+  );
 }

@@ -1,7 +1,9 @@
-import { Link } from 'react-router';
+import { useRef } from 'react';
+import { Link, useSearchParams } from 'react-router';
 import { Field } from '../../../components/field';
 import { formatRelative } from '../../../lib/format';
 import { paths } from '../../../lib/slugs';
+import { proposedSlug, typedSlug } from '../model/slug-proposal';
 import type { EditorSession } from './use-editor-session';
 
 function DraftStatusText({ session }: { session: EditorSession }) {
@@ -20,9 +22,34 @@ function DraftStatusText({ session }: { session: EditorSession }) {
   );
 }
 
-/** The editor's top bar: title (and slug, for a new page), the draft status, Cancel and Save. */
+/**
+ * A new page's slug follows its title (under the folder it was started from, `?parent=`) until
+ * the person edits the slug themselves; emptying the slug hands it back to the title.
+ */
+function useSlugProposal(session: EditorSession) {
+  const [params] = useSearchParams();
+  const folder = params.get('parent') ?? '';
+  const edited = useRef(params.has('slug'));
+  return {
+    title(title: string) {
+      if (session.slug !== null || edited.current) session.change({ title });
+      else session.change({ title, slug: proposedSlug(folder, title) });
+    },
+    slug(value: string) {
+      const slug = typedSlug(value);
+      edited.current = slug !== '' && slug !== proposedSlug(folder, '');
+      session.change({ slug });
+    },
+  };
+}
+
+/**
+ * The editor's top bar: title (and slug, for a new page), the change summary, the draft status,
+ * Cancel and Save.
+ */
 export function EditorBar({ session }: { session: EditorSession }) {
   const { slug, fields, fieldErrors } = session;
+  const proposal = useSlugProposal(session);
   if (!fields) return null;
   const errors = (field: string) => fieldErrors?.errorsFor(field) ?? [];
   return (
@@ -32,13 +59,13 @@ export function EditorBar({ session }: { session: EditorSession }) {
           className="input input--title"
           placeholder="Untitled"
           value={fields.title}
-          onChange={(e) => session.change({ title: e.target.value })}
+          onChange={(e) => proposal.title(e.target.value)}
         />
       </Field>
       {slug === null && (
         <Field
           label="Slug"
-          hint="Its address: segments such as guides/setup."
+          hint="Its address, made from the title: segments such as guides/setup."
           errors={errors('slug')}
           className="editor__slug"
         >
@@ -46,10 +73,19 @@ export function EditorBar({ session }: { session: EditorSession }) {
             className="input"
             placeholder="guides/my-page"
             value={fields.slug}
-            onChange={(e) => session.change({ slug: e.target.value })}
+            onChange={(e) => proposal.slug(e.target.value)}
           />
         </Field>
       )}
+      <Field label="Summary" errors={errors('summary')} className="editor__summary">
+        <input
+          className="input"
+          placeholder="What changed (optional)"
+          maxLength={500}
+          value={fields.summary ?? ''}
+          onChange={(e) => session.change({ summary: e.target.value })}
+        />
+      </Field>
       <div className="editor__actions">
         <DraftStatusText session={session} />
         <Link to={slug === null ? '/' : paths.page(slug)} className="button button--quiet">

@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { useEffect, useRef, useState } from 'react';
+import { Link, useLocation, useParams } from 'react-router';
 import { isProblem } from '../../../api/problem';
 import { ProblemMessage } from '../../../components/problem-message';
 import { Spinner } from '../../../components/spinner';
@@ -15,7 +15,7 @@ import { SourcePane } from './source-pane';
 import { useEditorSession, type EditorSession } from './use-editor-session';
 import { NewerRevisionWarning } from '../../live/components/live-banners';
 
-const BAR_FIELDS = new Set(['title', 'slug', 'content']);
+const BAR_FIELDS = new Set(['title', 'slug', 'content', 'summary']);
 
 function MissingPage({ slug }: { slug: string }) {
   return (
@@ -93,17 +93,37 @@ function ReadOnly({ slug }: { slug: string | null }) {
   );
 }
 
+/** Ctrl+S (Cmd+S on a Mac) saves, wherever the focus is in the editor, instead of "Save page as". */
+function useSaveShortcut(session: EditorSession) {
+  const save = useRef(session.save);
+  save.current = session.save;
+  const blocked = session.saving || !!session.conflict || !!session.offer;
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (!(event.ctrlKey || event.metaKey) || event.altKey || event.key.toLowerCase() !== 's')
+        return;
+      event.preventDefault();
+      if (!blocked) void save.current();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [blocked]);
+}
+
+/** One editing session; a new address (another page, "New page here" elsewhere) starts another. */
 export function EditorScreen() {
   const splat = useParams()['*'];
+  const { search } = useLocation();
   const slug = splat === undefined ? null : slugFromSplat(splat);
   const user = useCurrentUser();
   if (!canEdit(user)) return <ReadOnly slug={slug} />;
-  return <Editor slug={slug} />;
+  return <Editor key={`${slug ?? ''}?${search}`} slug={slug} />;
 }
 
 function Editor({ slug }: { slug: string | null }) {
   const session = useEditorSession(slug);
   const { fields, fieldErrors } = session;
+  useSaveShortcut(session);
   useDocumentTitle(slug === null ? 'New page' : `Edit ${fields?.title ?? slug}`);
 
   if (slug !== null && isProblem(session.page.error, 404)) return <MissingPage slug={slug} />;

@@ -1,14 +1,77 @@
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { markdown } from '@codemirror/lang-markdown';
-import { defaultHighlightStyle, syntaxHighlighting } from '@codemirror/language';
+import { HighlightStyle, syntaxHighlighting } from '@codemirror/language';
 import { highlightSelectionMatches, search, searchKeymap } from '@codemirror/search';
 import { EditorState } from '@codemirror/state';
 import { drawSelection, EditorView, keymap, placeholder } from '@codemirror/view';
+import { tags } from '@lezer/highlight';
 import { useEffect, useRef } from 'react';
-import { makeLink } from '../model/link-command';
+import { collapseDoubledMarker, formatChange, type Format } from '../model/markdown-format';
+import { isRichPaste, pastedHtmlToMarkdown } from '../paste/paste-html';
 
 export interface MarkdownEditorHandle {
   insert(text: string, at?: number): void;
+  format(format: Format): void;
+}
+
+/** The toolbar's shortcuts (the buttons name them in `aria-keyshortcuts`). */
+export const FORMAT_KEYS: Record<Format, string> = {
+  heading: 'Mod-Alt-2',
+  bold: 'Mod-b',
+  italic: 'Mod-i',
+  link: 'Mod-k',
+  bullet: 'Mod-Shift-8',
+  numbered: 'Mod-Shift-7',
+  checklist: 'Mod-Shift-9',
+  code: 'Mod-e',
+  quote: 'Mod-Shift-.',
+  table: 'Mod-Alt-t',
+};
+
+function runFormat(view: EditorView, format: Format): boolean {
+  view.dispatch(formatChange(view.state, format));
+  view.focus();
+  return true;
+}
+
+const formatKeymap = keymap.of(
+  (Object.entries(FORMAT_KEYS) as [Format, string][]).map(([format, key]) => ({
+    key,
+    run: (view: EditorView) => runFormat(view, format),
+    preventDefault: true,
+  })),
+);
+
+/** A space typed after a continued list marker and the person's own marker keeps one marker. */
+const oneListMarker = EditorView.inputHandler.of((view, from, to, text) => {
+  if (text !== ' ' || from !== to) return false;
+  const line = view.state.doc.lineAt(from);
+  const kept = collapseDoubledMarker(view.state.sliceDoc(line.from, from));
+  if (kept === null) return false;
+  view.dispatch({
+    changes: { from: line.from, to: from, insert: kept },
+    selection: { anchor: line.from + kept.length },
+    userEvent: 'input.type',
+  });
+  return true;
+});
+
+/**
+ * HTML on the clipboard (a web page, Word, Google Docs) goes in as Markdown, where the paste
+ * happened (or at the cursor, when the text changed while the converter loaded).
+ */
+function pasteHtml(view: EditorView, html: string): void {
+  const { from, to } = view.state.selection.main;
+  const pastedInto = view.state.doc;
+  void pastedHtmlToMarkdown(html).then((markdown) => {
+    const range = view.state.doc === pastedInto ? { from, to } : view.state.selection.main;
+    view.dispatch({
+      changes: { from: range.from, to: range.to, insert: markdown },
+      selection: { anchor: range.from + markdown.length },
+      userEvent: 'input.paste',
+      scrollIntoView: true,
+    });
+  });
 }
 
 interface Props {
@@ -27,8 +90,28 @@ const theme = EditorView.theme({
   '.cm-content': { padding: '16px 0' },
   '.cm-line': { padding: '0 16px' },
   '&.cm-focused': { outline: 'none' },
-  '.cm-placeholder': { color: '#5f6770' },
+  '.cm-placeholder': { color: 'var(--text-faint)' },
+  '.cm-cursor': { borderLeftColor: 'var(--text)' },
+  '&.cm-focused .cm-selectionBackground, .cm-selectionBackground': {
+    backgroundColor: 'var(--accent-soft) !important',
+  },
+  '.cm-panels': { backgroundColor: 'var(--bg-soft)', color: 'var(--text)' },
 });
+
+/** Markdown's marks in the console's own colours, readable in the light and the dark theme. */
+const markdownHighlight = HighlightStyle.define([
+  { tag: tags.heading, fontWeight: '700' },
+  { tag: tags.strong, fontWeight: '700' },
+  { tag: tags.emphasis, fontStyle: 'italic' },
+  { tag: tags.strikethrough, textDecoration: 'line-through' },
+  { tag: [tags.link, tags.url], color: 'var(--accent)' },
+  { tag: tags.monospace, color: 'var(--text-soft)' },
+  { tag: tags.quote, color: 'var(--text-soft)' },
+  {
+    tag: [tags.processingInstruction, tags.meta, tags.contentSeparator],
+    color: 'var(--text-faint)',
+  },
+]);
 
 /** CodeMirror 6 with Markdown, line wrapping, search and undo; named "Content" for everyone. */
 export function MarkdownEditor({ value, resetKey, onChange, onFiles, handle }: Props) {
@@ -49,24 +132,36 @@ export function MarkdownEditor({ value, resetKey, onChange, onFiles, handle }: P
           search({ top: true }),
           highlightSelectionMatches(),
           markdown(),
-          syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+          syntaxHighlighting(markdownHighlight),
           EditorView.lineWrapping,
+          formatKeymap,
+          oneListMarker,
           // No Tab binding: Tab leaves the editor, as keyboard users expect.
           keymap.of([
-            { key: 'Mod-k', run: makeLink, preventDefault: true },
             ...defaultKeymap,
             ...historyKeymap,
             ...searchKeymap,
           ]),
           placeholder('Write Markdown here…'),
           theme,
-          EditorView.contentAttributes.of({ 'aria-label': 'Content', spellcheck: 'true' }),
+          EditorView.contentAttributes.of({
+            'aria-label': 'Content',
+            id: 'editor-content',
+            spellcheck: 'true',
+          }),
           EditorView.updateListener.of((update) => {
             if (update.docChanged) callbacks.current.onChange(update.state.doc.toString());
           }),
           EditorView.domEventHandlers({
             paste(event, v) {
               const list = files(event.clipboardData?.files);
+              const html = event.clipboardData?.getData('text/html') ?? '';
+              const plain = event.clipboardData?.getData('text/plain') ?? '';
+              if (!list.length && isRichPaste(html, plain)) {
+                event.preventDefault();
+                pasteHtml(v, html);
+                return true;
+              }
               if (!list.length) return false;
               event.preventDefault();
               callbacks.current.onFiles(list, v.state.selection.main.head);
@@ -94,6 +189,9 @@ export function MarkdownEditor({ value, resetKey, onChange, onFiles, handle }: P
           changes: { from: position, insert: text },
           selection: { anchor: position + text.length },
         });
+      },
+      format(format) {
+        runFormat(editor, format);
       },
     });
     return () => editor.destroy();

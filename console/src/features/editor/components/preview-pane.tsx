@@ -1,4 +1,6 @@
+import { ProblemMessage } from '../../../components/problem-message';
 import { useDebounced } from '../../../components/use-debounced';
+import { isPlausibleSlug } from '../model/slug-proposal';
 import { PageHtml } from '../../pages/components/page-html';
 import { usePreview } from '../api/editor';
 
@@ -14,13 +16,14 @@ export function PreviewPane({
 }) {
   const text = useDebounced(content, 400);
   const vars = useDebounced(variables, 400);
-  const preview = usePreview(text, vars, slug);
+  // Relative links resolve against the slug once it is one; an unfinished slug is left out.
+  const preview = usePreview(text, vars, isPlausibleSlug(slug) ? slug : '');
   return (
     <section className="preview" aria-label="Preview" aria-busy={preview.isFetching}>
       {content.trim() === '' ? (
         <p className="preview__status">The preview of your text appears here.</p>
       ) : preview.isError && !preview.data ? (
-        <p className="preview__status">The preview could not be rendered.</p>
+        <ProblemMessage error={preview.error} title="The preview could not be rendered." />
       ) : preview.data ? (
         <PageHtml html={preview.data.html} />
       ) : (

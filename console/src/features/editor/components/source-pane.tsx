@@ -2,6 +2,7 @@ import { useRef, useState, type RefObject } from 'react';
 import type { FieldError } from '../../../api/problem';
 import { ProblemMessage } from '../../../components/problem-message';
 import { markdownFor, uploadFile } from '../api/editor';
+import { FormatToolbar } from './format-toolbar';
 import { MarkdownEditor, type MarkdownEditorHandle } from './markdown-editor';
 
 /** Uploads files one by one and inserts each one's Markdown into the text (at `at` or the cursor). */
@@ -41,6 +42,7 @@ export function SourcePane({
   const uploads = useUploads(editor);
   return (
     <div className="editor__source">
+      <FormatToolbar editor={editor} onImages={(files) => void uploads.upload(files)} />
       <div className="editor__toolbar">
         <label className="button button--small file-button">
           Attach file

@@ -43,6 +43,7 @@ describe('editor form fields', () => {
       verified: true,
       properties: { team: 'platform', tier: 1, public: false, note: null },
       variables: { env: 'production' },
+      summary: null,
     });
   });
 

@@ -27,6 +27,8 @@ export interface PageFields {
   verified: boolean;
   properties: Row[];
   variables: Row[];
+  /** The change summary saved with the revision (not a page field: it starts empty). */
+  summary: string;
 }
 
 export function emptyFields(slug = ''): PageFields {
@@ -47,6 +49,7 @@ export function emptyFields(slug = ''): PageFields {
     verified: false,
     properties: [],
     variables: [],
+    summary: '',
   };
 }
 
@@ -72,6 +75,7 @@ export function fieldsOf(page: Page): PageFields {
       original: value,
     })),
     variables: Object.entries(page.variables).map(([name, value]) => ({ name, value })),
+    summary: '',
   };
 }
 
@@ -124,6 +128,8 @@ export function bodyOf(fields: PageFields) {
     verified: fields.verified,
     properties: objectOf(fields.properties, propertyValue),
     variables: objectOf(fields.variables, (row) => row.value),
+    // A draft kept by an older console has no summary.
+    summary: orNull(fields.summary ?? ''),
   };
 }
 

@@ -32,6 +32,7 @@ export function NotificationText({
         <>
           {who(item)} edited {link}
           {updates > 1 ? ` (${updates} changes)` : ''}
+          {item.data.summary ? `: “${item.data.summary}”` : ''}
         </>
       );
       break;

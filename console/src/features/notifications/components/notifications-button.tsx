@@ -1,61 +1,8 @@
-import { useId, useRef, useState, type RefObject } from 'react';
-import { Link } from 'react-router';
+import { lazy, Suspense, useId, useRef, useState } from 'react';
 import { useDismiss } from '../../../components/use-dismiss';
-import { paths } from '../../../lib/slugs';
-import { useMarkAllRead, useMarkRead, useNotificationSummary } from '../api/notifications';
-import { NotificationText } from './notification-text';
+import { useNotificationSummary } from '../api/notifications';
 
-/** The newest notifications, Mark all read, and the way to the inbox. */
-function NotificationsPanel({
-  id,
-  panel,
-  unread,
-  onClose,
-}: {
-  id: string;
-  panel: RefObject<HTMLDivElement | null>;
-  unread: number;
-  onClose: () => void;
-}) {
-  const summary = useNotificationSummary();
-  const markRead = useMarkRead();
-  const markAll = useMarkAllRead();
-  return (
-    <div ref={panel} id={id} className="popover" role="region" aria-label="Latest notifications">
-      <div className="popover__header">
-        <h2 className="popover__title">Notifications</h2>
-        <button
-          type="button"
-          className="button button--small"
-          onClick={() => markAll.mutate()}
-          disabled={unread === 0 || markAll.isPending}
-        >
-          Mark all read
-        </button>
-      </div>
-      {summary.data?.items.length ? (
-        <ul className="notification-list">
-          {summary.data.items.map((item) => (
-            <li key={item.id} className={`notification ${item.read ? '' : 'notification--unread'}`}>
-              <NotificationText
-                item={item}
-                onOpen={() => {
-                  if (!item.read) markRead.mutate(item.id);
-                  onClose();
-                }}
-              />
-            </li>
-          ))}
-        </ul>
-      ) : (
-        <p className="popover__empty">Nothing new.</p>
-      )}
-      <Link to={paths.notifications()} className="popover__footer" onClick={onClose}>
-        Open the inbox
-      </Link>
-    </div>
-  );
-}
+const NotificationsPanel = lazy(() => import('./notifications-panel'));
 
 /**
  * The header's "Notifications" button: an unread badge, and a panel with the newest items.
@@ -98,12 +45,14 @@ export function NotificationsButton() {
         {unread === 0 ? 'No unread notifications' : `${unread} unread`}
       </span>
       {open && (
-        <NotificationsPanel
-          id={panelId}
-          panel={panel}
-          unread={unread}
-          onClose={() => setOpen(false)}
-        />
+        <Suspense fallback={null}>
+          <NotificationsPanel
+            id={panelId}
+            panel={panel}
+            unread={unread}
+            onClose={() => setOpen(false)}
+          />
+        </Suspense>
       )}
     </div>
   );

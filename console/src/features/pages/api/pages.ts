@@ -40,9 +40,20 @@ export function useTreeLevel(parent: string | undefined) {
   );
 }
 
-export function exportPage(slug: string) {
+export function exportPage(slug: string, format: 'markdown' | 'zip') {
   return unwrapFile(
-    api.GET('/api/export/pages/{slug}', { params: { path: { slug } }, parseAs: 'blob' }),
-    `${slug.split('/').pop()}.md`,
+    api.GET('/api/export/pages/{slug}', {
+      params: { path: { slug }, query: { format } },
+      parseAs: 'blob',
+    }),
+    `${slug.split('/').pop()}.${format === 'zip' ? 'zip' : 'md'}`,
+  );
+}
+
+/** The page as a PDF with its saved variable values. */
+export function exportPdf(slug: string) {
+  return unwrapFile(
+    api.GET('/export/pdf/{slug}', { params: { path: { slug } }, parseAs: 'blob' }),
+    `${slug.split('/').pop()}.pdf`,
   );
 }

@@ -2,10 +2,9 @@ import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router';
 import type { Page } from '../../../api/types';
 import { ProblemMessage } from '../../../components/problem-message';
-import { saveBlob } from '../../../lib/download';
 import { paths } from '../../../lib/slugs';
-import { exportPage } from '../api/pages';
 import { WatchButton } from '../../notifications/components/watch-button';
+import { ExportMenu } from './export-menu';
 
 // The print dialog is a chunk of its own, loaded when it is first opened.
 const PrintDialog = lazy(() => import('../../print/components/print-dialog'));
@@ -25,21 +24,7 @@ export function PageActions({
 }) {
   const [printing, setPrinting] = useState(false);
   const [dialog, setDialog] = useState<'move' | 'bin' | null>(null);
-  const [exporting, setExporting] = useState(false);
   const [error, setError] = useState<unknown>(null);
-
-  const download = async () => {
-    setExporting(true);
-    setError(null);
-    try {
-      const file = await exportPage(page.slug);
-      saveBlob(file.blob, file.filename);
-    } catch (e) {
-      setError(e);
-    } finally {
-      setExporting(false);
-    }
-  };
 
   return (
     <>
@@ -52,15 +37,7 @@ export function PageActions({
         <button type="button" className="button" onClick={() => setPrinting(true)}>
           Print…
         </button>
-        <button
-          type="button"
-          className="button"
-          onClick={download}
-          disabled={exporting}
-          aria-busy={exporting}
-        >
-          Export
-        </button>
+        <ExportMenu slug={page.slug} onPrint={() => setPrinting(true)} onError={setError} />
         <Link to={paths.history(page.slug)} className="button">
           Revisions
         </Link>

@@ -1,4 +1,11 @@
-import { ancestorSlugs, isOpen, nodeLabel, toggle } from './tree';
+import {
+  ancestorSlugs,
+  isOpen,
+  nodeLabel,
+  toggle,
+  treeKeyAction,
+  type TreeItemState,
+} from './tree';
 
 describe('page tree model', () => {
   it('lists the ancestors of a slug, outermost first', () => {
@@ -21,5 +28,43 @@ describe('page tree model', () => {
   it('labels folders without a page by their segment', () => {
     expect(nodeLabel({ name: 'ops', title: null })).toBe('ops');
     expect(nodeLabel({ name: 'ops', title: 'Operations' })).toBe('Operations');
+  });
+});
+
+describe('tree keyboard', () => {
+  const at = (index: number, more: Partial<TreeItemState> = {}): TreeItemState => ({
+    index,
+    count: 5,
+    folder: false,
+    open: false,
+    hasParent: false,
+    ...more,
+  });
+
+  it('moves with Up, Down, Home and End, and stops at the ends', () => {
+    expect(treeKeyAction('ArrowDown', at(1))).toEqual({ kind: 'move', to: 2 });
+    expect(treeKeyAction('ArrowDown', at(4))).toEqual({ kind: 'move', to: 4 });
+    expect(treeKeyAction('ArrowUp', at(0))).toEqual({ kind: 'move', to: 0 });
+    expect(treeKeyAction('Home', at(3))).toEqual({ kind: 'move', to: 0 });
+    expect(treeKeyAction('End', at(0))).toEqual({ kind: 'move', to: 4 });
+  });
+
+  it('opens with Right then goes in; closes with Left then goes to the parent', () => {
+    expect(treeKeyAction('ArrowRight', at(1, { folder: true }))).toEqual({ kind: 'toggle' });
+    expect(treeKeyAction('ArrowRight', at(1, { folder: true, open: true }))).toEqual({
+      kind: 'move',
+      to: 2,
+    });
+    expect(treeKeyAction('ArrowRight', at(1))).toBeNull();
+    expect(treeKeyAction('ArrowLeft', at(1, { folder: true, open: true }))).toEqual({
+      kind: 'toggle',
+    });
+    expect(treeKeyAction('ArrowLeft', at(2, { hasParent: true }))).toEqual({ kind: 'parent' });
+    expect(treeKeyAction('ArrowLeft', at(0))).toBeNull();
+  });
+
+  it('activates the item with Enter, and ignores other keys', () => {
+    expect(treeKeyAction('Enter', at(0))).toEqual({ kind: 'activate' });
+    expect(treeKeyAction('x', at(0))).toBeNull();
   });
 });

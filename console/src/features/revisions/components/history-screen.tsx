@@ -13,6 +13,7 @@ import { usePage } from '../../pages/api/pages';
 import { useRestoreRevision, useRevision, useRevisions } from '../api/revisions';
 import { DiffView } from './diff-view';
 import { useDocumentTitle } from '../../../components/use-document-title';
+import { useMediaQuery } from '../../../components/use-media-query';
 
 const ACTIONS: Record<string, string> = {
   created: 'created',
@@ -21,8 +22,13 @@ const ACTIONS: Record<string, string> = {
   imported: 'imported',
 };
 
+/** Below this width two columns of text are too narrow to read: the diff is inline. */
+const PHONE = '(max-width: 40rem)';
+
 function Comparison({ from, to }: { from: RevisionSummary; to: RevisionSummary }) {
-  const [mode, setMode] = useState<'split' | 'inline'>('split');
+  const [chosen, setMode] = useState<'split' | 'inline'>('split');
+  const phone = useMediaQuery(PHONE);
+  const mode = phone ? 'inline' : chosen;
   const before = useRevision(from.id);
   const after = useRevision(to.id);
   if (before.isPending || after.isPending) return <Spinner label="Loading the revisions…" />;
@@ -33,14 +39,20 @@ function Comparison({ from, to }: { from: RevisionSummary; to: RevisionSummary }
         <h2 id="comparison-title" className="section-title">
           Revision {from.revision} → {to.revision}
         </h2>
-        <div className="segmented" role="group" aria-label="Diff layout">
-          <button type="button" aria-pressed={mode === 'split'} onClick={() => setMode('split')}>
-            Side by side
-          </button>
-          <button type="button" aria-pressed={mode === 'inline'} onClick={() => setMode('inline')}>
-            Inline
-          </button>
-        </div>
+        {!phone && (
+          <div className="segmented" role="group" aria-label="Diff layout">
+            <button type="button" aria-pressed={mode === 'split'} onClick={() => setMode('split')}>
+              Side by side
+            </button>
+            <button
+              type="button"
+              aria-pressed={mode === 'inline'}
+              onClick={() => setMode('inline')}
+            >
+              Inline
+            </button>
+          </div>
+        )}
       </div>
       {before.data!.title !== after.data!.title && (
         <p className="comparison__title-change">
@@ -77,6 +89,7 @@ function RevisionRow({ revision: r, current, canRestore, ...props }: RevisionRow
         {r.revision} <span className="revisions__action">{ACTIONS[r.action] ?? r.action}</span>
         {r.revision === current && <span className="badge-pill">current</span>}
         <div className="revisions__title">{r.title}</div>
+        {r.summary && <div className="revisions__summary">{r.summary}</div>}
       </th>
       <td data-label="Author">{r.author ?? '—'}</td>
       <td data-label="Time">{formatDateTime(r.createdAt)}</td>

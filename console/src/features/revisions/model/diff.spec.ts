@@ -1,4 +1,11 @@
-import { countChanges, diffLines, sideBySide, splitLines } from './diff';
+import {
+  changeSummary,
+  countChanges,
+  diffLines,
+  foldUnchanged,
+  sideBySide,
+  splitLines,
+} from './diff';
 
 const render = (a: string, b: string) =>
   diffLines(splitLines(a), splitLines(b)).map((o) =>
@@ -46,5 +53,40 @@ describe('line diff', () => {
     const b = [...a];
     b[10_000] = 'changed';
     expect(countChanges(diffLines(a, b))).toEqual({ added: 1, removed: 1 });
+  });
+});
+
+describe('folding unchanged lines', () => {
+  const lines = (n: number, prefix = 'l') =>
+    Array.from({ length: n }, (_, i) => `${prefix}${i + 1}`);
+
+  it('keeps three lines of context around each change and folds the rest', () => {
+    const a = lines(20);
+    const b = [...a];
+    b[9] = 'changed';
+    const chunks = foldUnchanged(diffLines(a, b));
+    expect(chunks.map((c) => [c.kind, c.ops.length])).toEqual([
+      ['folded', 6],
+      ['shown', 8],
+      ['folded', 7],
+    ]);
+    expect(chunks[1].ops[0]).toEqual({ kind: 'same', a: 7, b: 7, text: 'l7' });
+  });
+
+  it('shows a gap of one line instead of folding it, and folds a text without changes whole', () => {
+    const a = lines(9);
+    const b = [...a];
+    b[0] = 'x';
+    b[8] = 'y';
+    expect(foldUnchanged(diffLines(a, b)).map((c) => c.kind)).toEqual(['shown']);
+    expect(foldUnchanged(diffLines(a, a)).map((c) => [c.kind, c.ops.length])).toEqual([
+      ['folded', 9],
+    ]);
+  });
+
+  it('counts in words with the right plural', () => {
+    expect(changeSummary({ added: 1, removed: 0 })).toBe('1 line added, 0 removed.');
+    expect(changeSummary({ added: 2, removed: 1 })).toBe('2 lines added, 1 removed.');
+    expect(changeSummary({ added: 0, removed: 0 })).toBe('No differences in the text.');
   });
 });

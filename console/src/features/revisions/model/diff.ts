@@ -109,3 +109,49 @@ export function countChanges(ops: DiffOp[]): { added: number; removed: number } 
     removed: ops.filter((o) => o.kind === 'del').length,
   };
 }
+
+/** A run of a diff: lines shown, or unchanged lines folded away (expandable). */
+export type DiffChunk =
+  { kind: 'shown'; ops: DiffOp[] } | { kind: 'folded'; id: number; ops: DiffOp[] };
+
+/**
+ * Folds unchanged lines more than `context` lines away from any change. A fold shorter than two
+ * lines is not worth a button: it stays shown. A text without changes is one fold.
+ */
+export function foldUnchanged(ops: DiffOp[], context = 3): DiffChunk[] {
+  const near = new Uint8Array(ops.length);
+  ops.forEach((op, i) => {
+    if (op.kind === 'same') return;
+    for (let j = Math.max(0, i - context); j <= Math.min(ops.length - 1, i + context); j++)
+      near[j] = 1;
+  });
+  const chunks: DiffChunk[] = [];
+  let run: DiffOp[] = [];
+  let folding = false;
+  const flush = () => {
+    if (!run.length) return;
+    if (folding && run.length >= 2) chunks.push({ kind: 'folded', id: chunks.length, ops: run });
+    else {
+      const last = chunks[chunks.length - 1];
+      if (last?.kind === 'shown') last.ops.push(...run);
+      else chunks.push({ kind: 'shown', ops: run });
+    }
+    run = [];
+  };
+  ops.forEach((op, i) => {
+    const fold = op.kind === 'same' && !near[i];
+    if (fold !== folding) {
+      flush();
+      folding = fold;
+    }
+    run.push(op);
+  });
+  flush();
+  return chunks;
+}
+
+/** "1 line added, 2 removed." */
+export function changeSummary({ added, removed }: { added: number; removed: number }): string {
+  if (added + removed === 0) return 'No differences in the text.';
+  return `${added} ${added === 1 ? 'line' : 'lines'} added, ${removed} removed.`;
+}
