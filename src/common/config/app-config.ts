@@ -8,6 +8,7 @@ import {
   RateLimits,
 } from '../rate-limit/rate-limit-policy';
 import { bool, ConfigError, Env, int, oneOf, str, url, urlList } from './env-values';
+import { OidcProviderConfig, oidcProviders } from './oidc-config';
 
 export { ConfigError } from './env-values';
 
@@ -120,6 +121,8 @@ export interface AppConfig {
   shutdownDelaySeconds: number;
   /** On SIGTERM: how long requests and streams in flight may take to finish. */
   shutdownTimeoutSeconds: number;
+  /** OpenID Connect providers (OIDC_PROVIDERS, OIDC_<ID>_*): docs/sso.md. */
+  oidcProviders: OidcProviderConfig[];
 }
 
 /** Idempotency-Key requests (IDEMPOTENCY_*). */
@@ -254,12 +257,13 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const database = databaseConfig(env);
   const admin = adminAccount(env);
   const allowedOrigins = originList(env);
+  const kbPublicUrl = publicUrl(env);
   return {
     port: int(env, 'PORT', 3000, 0, 65535),
     host: str(env, 'HOST') ?? '0.0.0.0',
     ...database,
     ...admin,
-    publicUrl: publicUrl(env),
+    publicUrl: kbPublicUrl,
     ...pdfService(env),
     logLevel: oneOf(
       env,
@@ -291,6 +295,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     mediaStore: mediaStore(env),
     shutdownDelaySeconds: int(env, 'SHUTDOWN_DELAY_SECONDS', 0, 0, 300),
     shutdownTimeoutSeconds: int(env, 'SHUTDOWN_TIMEOUT_SECONDS', 25, 1, 3600),
+    oidcProviders: oidcProviders(env, kbPublicUrl),
   };
 }
 
