@@ -31,21 +31,25 @@ export interface ConsoleApp {
 }
 
 /**
- * The real app on a free port with the built console (built first when missing or stale),
- * and three people: an administrator, an editor and a reader.
+ * The real app on a free port (or `port`, when its address must be known in advance, as
+ * KB_PUBLIC_URL) with the built console (built first when missing or stale), and three people:
+ * an administrator, an editor and a reader.
  */
-export async function startConsoleApp(env: Record<string, string> = {}): Promise<ConsoleApp> {
+export async function startConsoleApp(
+  env: Record<string, string> = {},
+  port = 0,
+): Promise<ConsoleApp> {
   ensureConsoleBuilt();
   const t = await createTestApp(env);
-  await t.app.listen(0, '127.0.0.1');
-  const { port } = t.app.getHttpServer().address() as AddressInfo;
+  await t.app.listen(port, '127.0.0.1');
+  const { port: listening } = t.app.getHttpServer().address() as AddressInfo;
   await createGroup(t, 'ops');
   const admin = await createUser(t, 'admin', { username: 'ada' });
   const editor = await createUser(t, 'editor', { username: 'edith', groups: ['ops'] });
   const reader = await createUser(t, 'reader', { username: 'rita' });
   return {
     t,
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${listening}`,
     admin,
     editor,
     reader,
