@@ -51,6 +51,7 @@ describe('OpenID Connect sign-in', () => {
         dora: account(['idp-readers']),
         eve: account(['idp-eng']),
         pat: account(['idp-ops']),
+        hedy: account([], { username: 'Hedy.Lamarr@example.com' }),
       },
     });
     logs = captureLogs();
@@ -254,6 +255,13 @@ describe('OpenID Connect sign-in', () => {
     expect(res.status).toBe(401);
     expect(res.body).toEqual(problem(401, 'sso_denied'));
     await expectNobodySignedIn(res, sessions);
+  });
+
+  it('takes the username from the part of an address before its @ (a UPN, an email)', async () => {
+    const res = await signInAs('hedy');
+    expect(res.status).toBe(303);
+    const me = await sessionOf(res).get('/api/me').expect(200);
+    expect(me.body).toMatchObject({ username: 'hedy.lamarr', role: 'reader', groups: [] });
   });
 
   it('refuses to take over a kb account of the same name', async () => {

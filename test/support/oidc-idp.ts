@@ -38,8 +38,13 @@ export async function startIdp(setup: {
   const child: ChildProcess = spawn(
     process.execPath,
     [join(__dirname, 'oidc-idp.mjs'), JSON.stringify(setup)],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
+    { stdio: ['ignore', 'pipe', 'pipe'] },
   );
+  // oidc-provider warns that its in-memory store and development consent page are for tests
+  // (they are) and about Node 20; anything else it writes is passed on.
+  createInterface({ input: child.stderr! }).on('line', (line) => {
+    if (!line.startsWith('oidc-provider WARNING')) process.stderr.write(`${line}\n`);
+  });
   const issuer = await new Promise<string>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
     lines.once('line', (line) => resolve((JSON.parse(line) as { issuer: string }).issuer));

@@ -186,7 +186,8 @@ export class OidcService {
     }
     const configuration = await this.configuration(provider);
     const claims = await this.verifiedClaims(provider, configuration, params, state, flow, context);
-    const username = stringClaim(claims, provider.usernameClaim);
+    // An address (Entra ID's UPN, Google's email) gives its local part: kb usernames hold no "@".
+    const username = stringClaim(claims, provider.usernameClaim)?.replace(/@.*$/, '');
     if (!username) {
       this.failed(providerKey, 'claim_missing', context.ip);
       throw new Problem(
