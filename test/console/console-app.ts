@@ -74,6 +74,20 @@ export async function newContext(
   return browser.newContext({ baseURL: app.url, viewport, acceptDownloads: true });
 }
 
+/** Runs `run` in a page of a fresh browser context (its own cookies), closed afterwards. */
+export async function withPage(
+  browser: Browser,
+  app: ConsoleApp,
+  run: (page: Page) => Promise<void>,
+): Promise<void> {
+  const context = await newContext(browser, app);
+  try {
+    await run(await context.newPage());
+  } finally {
+    await context.close();
+  }
+}
+
 /** Signs in through the form and waits for the shell. */
 export async function signIn(page: Page, user: TestUser, path = '/'): Promise<void> {
   await page.goto(path === '/' ? '/login' : `/login?next=${encodeURIComponent(path)}`);

@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { startIdp, type TestIdp } from '../support/oidc-idp';
-import { launchBrowser, newContext, startConsoleApp, type ConsoleApp } from './console-app';
+import { launchBrowser, startConsoleApp, withPage, type ConsoleApp } from './console-app';
 
 /** A free loopback port, so KB_PUBLIC_URL (and the callback registered at the IdP) is known. */
 function freePort(): Promise<number> {
@@ -69,17 +69,10 @@ describe('console: sign in with an OpenID Connect provider', () => {
     await idp?.close();
   });
 
-  async function withPage(run: (page: Page) => Promise<void>): Promise<void> {
-    const context = await newContext(browser, app);
-    try {
-      await run(await context.newPage());
-    } finally {
-      await context.close();
-    }
-  }
+  const inPage = (run: (page: Page) => Promise<void>) => withPage(browser, app, run);
 
   it('signs in through the provider’s pages and lands where it started, signed in', () =>
-    withPage(async (page) => {
+    inPage(async (page) => {
       await page.goto('/notifications');
       await page.waitForURL('**/login?next=%2Fnotifications');
       await page.getByRole('button', { name: 'Sign in with Corp SSO' }).click();
@@ -114,7 +107,7 @@ describe('console: sign in with an OpenID Connect provider', () => {
     }));
 
   it('says in words why a sign-in was refused, and nobody is signed in', () =>
-    withPage(async (page) => {
+    inPage(async (page) => {
       await page.goto('/auth/oidc/corp/callback?state=forged&code=stolen');
       await page.waitForURL('**/login?sso_error=sso_state_invalid');
       await page
