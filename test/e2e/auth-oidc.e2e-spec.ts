@@ -273,6 +273,9 @@ describe('OpenID Connect sign-in', () => {
     await expectNobodySignedIn(res, sessions);
   });
 
+  /** What the verification said, per kind of bad token (openid-client's words). */
+  const DETAIL = { signature: /signature/i, expired: /exp|timestamp/i, audience: /aud/i };
+
   it.each([
     ['signature', 'a tampered ID token (claims changed after signing)'],
     ['expired', 'an expired ID token'],
@@ -283,10 +286,22 @@ describe('OpenID Connect sign-in', () => {
     const back = await signInAtIdp(authorizationUrl, 'mallory', 'idp-password');
     await idp.tamperNextToken(mode);
     const sessions = await countSessions();
+    const before = logs.lines().length;
     const res = await callback(t, back, binding);
     expect(res.status).toBe(401);
     expect(res.body).toEqual(problem(401, 'sso_token_invalid'));
     await expectNobodySignedIn(res, sessions);
+    // Audited with the verification error, never with the token itself.
+    const lines = logs.lines().slice(before);
+    expect(lines.filter((l) => l.event === 'auth.sso.login.failed')).toEqual([
+      expect.objectContaining({
+        actorId: null,
+        target: 'provider:oidc:test',
+        reason: 'token_invalid',
+        detail: expect.stringMatching(DETAIL[mode]),
+      }),
+    ]);
+    expect(JSON.stringify(lines)).not.toMatch(/eyJ[\w-]+\.eyJ/);
     // Mallory's forged admin group never made an account.
     const [row] = await t.dataSource.query(
       "SELECT COUNT(*) AS n FROM users WHERE username = 'mallory'",

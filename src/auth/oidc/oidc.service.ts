@@ -274,8 +274,7 @@ export class OidcService {
         throw unavailable();
       }
       // A bad signature, issuer, audience, expiry or nonce, or a code the provider refuses.
-      const reason = error instanceof Error ? error.message : String(error);
-      this.failed(providerKey, 'token_invalid', context.ip, reason);
+      this.failed(providerKey, 'token_invalid', context.ip, verificationError(error));
       throw new UnauthorizedProblem(
         'sso_token_invalid',
         'The identity provider’s answer could not be verified, so nobody was signed in. Start the sign-in again.',
@@ -334,6 +333,20 @@ function isNetworkError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   if (error.name === 'AbortError' || error.name === 'TimeoutError') return true;
   return error instanceof TypeError && /fetch failed/i.test(error.message);
+}
+
+/**
+ * What openid-client said was wrong, with the errors it wraps (their messages only: a cause that
+ * is not an Error may hold the token's claims or a response body, which stay out of the log).
+ */
+function verificationError(error: unknown): string {
+  const messages: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current instanceof Error; depth++) {
+    messages.push(current.message);
+    current = current.cause;
+  }
+  return messages.join(': ') || 'unknown error';
 }
 
 function stringClaim(claims: Record<string, unknown>, name: string): string | undefined {
