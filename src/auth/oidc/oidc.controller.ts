@@ -82,7 +82,8 @@ export class OidcController {
     @Res() res: Response,
   ): Promise<void> {
     await this.browserAware(req, res, async () => {
-      const query = req.originalUrl.includes('?') ? req.originalUrl.split('?')[1] : '';
+      const at = req.originalUrl.indexOf('?');
+      const query = at < 0 ? '' : req.originalUrl.slice(at + 1);
       const signedIn = await this.oidc.finish(id, query, {
         ip: req.ip ?? 'unknown',
         userAgent: req.get('user-agent'),
