@@ -29,6 +29,10 @@ import { UserCredentialsController } from './user-credentials.controller';
 import { GroupsController } from './groups.controller';
 import { UsersController } from './users.controller';
 import { UsersService } from './users.service';
+import { OidcController } from './oidc/oidc.controller';
+import { OidcService } from './oidc/oidc.service';
+import { SsoAccountsService } from './oidc/sso-accounts.service';
+import { SsoRepository } from './oidc/sso.repository';
 
 /** Purges expired sessions and login-throttle rows every hour. */
 @Injectable()
@@ -69,6 +73,7 @@ class AuthHousekeeping implements OnApplicationBootstrap, OnApplicationShutdown 
     UserCredentialsController,
     GroupsController,
     TokensController,
+    OidcController,
   ],
   providers: [
     AccountsService,
@@ -88,6 +93,9 @@ class AuthHousekeeping implements OnApplicationBootstrap, OnApplicationShutdown 
     TokensRepository,
     LoginThrottleRepository,
     AuthHousekeeping,
+    OidcService,
+    SsoAccountsService,
+    SsoRepository,
     { provide: APP_GUARD, useClass: AuthGuard },
   ],
   exports: [UsersService, GroupsService, AccountsService],

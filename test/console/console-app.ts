@@ -31,21 +31,25 @@ export interface ConsoleApp {
 }
 
 /**
- * The real app on a free port with the built console (built first when missing or stale),
- * and three people: an administrator, an editor and a reader.
+ * The real app on a free port (or `port`, when its address must be known in advance, as
+ * KB_PUBLIC_URL) with the built console (built first when missing or stale), and three people:
+ * an administrator, an editor and a reader.
  */
-export async function startConsoleApp(env: Record<string, string> = {}): Promise<ConsoleApp> {
+export async function startConsoleApp(
+  env: Record<string, string> = {},
+  port = 0,
+): Promise<ConsoleApp> {
   ensureConsoleBuilt();
   const t = await createTestApp(env);
-  await t.app.listen(0, '127.0.0.1');
-  const { port } = t.app.getHttpServer().address() as AddressInfo;
+  await t.app.listen(port, '127.0.0.1');
+  const { port: listening } = t.app.getHttpServer().address() as AddressInfo;
   await createGroup(t, 'ops');
   const admin = await createUser(t, 'admin', { username: 'ada' });
   const editor = await createUser(t, 'editor', { username: 'edith', groups: ['ops'] });
   const reader = await createUser(t, 'reader', { username: 'rita' });
   return {
     t,
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${listening}`,
     admin,
     editor,
     reader,
@@ -68,6 +72,20 @@ export async function newContext(
   viewport = { width: 1280, height: 800 },
 ): Promise<BrowserContext> {
   return browser.newContext({ baseURL: app.url, viewport, acceptDownloads: true });
+}
+
+/** Runs `run` in a page of a fresh browser context (its own cookies), closed afterwards. */
+export async function withPage(
+  browser: Browser,
+  app: ConsoleApp,
+  run: (page: Page) => Promise<void>,
+): Promise<void> {
+  const context = await newContext(browser, app);
+  try {
+    await run(await context.newPage());
+  } finally {
+    await context.close();
+  }
 }
 
 /** Signs in through the form and waits for the shell. */

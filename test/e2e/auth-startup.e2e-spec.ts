@@ -13,6 +13,17 @@ describeOnce('startup configuration check', () => {
   it.each([
     [{ PORT: 'eighty' }, 'PORT'],
     [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY'],
+    [{ OIDC_PROVIDERS: 'corp' }, 'KB_PUBLIC_URL'],
+    [
+      {
+        OIDC_PROVIDERS: 'corp',
+        KB_PUBLIC_URL: 'https://wiki.example.com',
+        OIDC_CORP_ISSUER: 'https://login.example.com',
+        OIDC_CORP_CLIENT_ID: 'kb',
+        OIDC_CORP_ROLE_MAP: 'admins=owner',
+      },
+      'OIDC_CORP_ROLE_MAP',
+    ],
   ])('exits non-zero on %j, naming %s', async (env, variable) => {
     const result = await runEntry('main', { KB_DATA_DIR: dataDir, ...env });
     expect(result.status).toBe(78);

@@ -598,6 +598,15 @@ describe('a client generated from the OpenAPI document', () => {
     });
     expect(readerLogin.response.status).toBe(401);
     expect((await session.POST('/auth/logout', {})).response.status).toBe(204);
+    // Single sign-on: no provider is configured here; signing out through the OIDC route has
+    // no provider session to end. Its sign-in redirects are checked in auth-oidc.e2e-spec.ts.
+    expect((await client().GET('/auth/providers', {})).data).toEqual({ items: [] });
+    const ssoSignOut = await (await createGraceClient()).POST('/auth/oidc/logout', {});
+    expect(ssoSignOut.data).toEqual({ redirectTo: null });
+    const unknownProvider = await client().GET('/auth/oidc/{id}/login', {
+      params: { path: { id: 'none' }, query: {} },
+    });
+    expect(unknownProvider.error?.code).toBe('sso_provider_not_found');
 
     async function createGraceClient(): Promise<Api> {
       const login = await client().POST('/auth/login', {
@@ -661,10 +670,16 @@ describe('a client generated from the OpenAPI document', () => {
     const succeeded = new Set(
       validator.answers.filter((a) => a.status < 300).map((a) => a.operationId),
     );
-    // The PDF routes need the PDF service; their documented 503 was checked above.
+    // The PDF routes need the PDF service; their documented 503 was checked above. The single
+    // sign-on navigations answer redirects, not bodies (auth-oidc.e2e-spec.ts follows them).
     const all = Object.values(validator.document.paths).flatMap((item) =>
       Object.values(item).map((operation) => String(operation.operationId)),
     );
-    expect(all.filter((id) => !succeeded.has(id)).sort()).toEqual(['getPdf', 'postPdf']);
+    expect(all.filter((id) => !succeeded.has(id)).sort()).toEqual([
+      'finishOidc',
+      'getPdf',
+      'postPdf',
+      'startOidc',
+    ]);
   });
 });

@@ -57,13 +57,20 @@ describe('route policy', () => {
         roles: ['admin'],
       });
     }
-    // Only the operations probes and sign-in are open to anonymous callers.
+    // Only the operations probes and the ways to sign in are open to anonymous callers.
     expect(
       routes
         .filter((r) => r.auth === 'public')
         .map((r) => `${r.method} ${r.path}`)
         .sort(),
-    ).toEqual(['GET /healthz', 'GET /readyz', 'POST /auth/login']);
+    ).toEqual([
+      'GET /auth/oidc/:id/callback',
+      'GET /auth/oidc/:id/login',
+      'GET /auth/providers',
+      'GET /healthz',
+      'GET /readyz',
+      'POST /auth/login',
+    ]);
   });
 
   it('describes every route in the OpenAPI document with the security the guard enforces', async () => {

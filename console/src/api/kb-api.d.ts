@@ -334,6 +334,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The single sign-on providers the sign-in screen offers */
+        get: operations["listProviders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/oidc/{id}/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Start signing in with an OpenID Connect provider (a browser navigation) */
+        get: operations["startOidc"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/oidc/{id}/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The provider's redirect back (the registered redirect URI); signs in and redirects */
+        get: operations["finishOidc"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/oidc/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** End the current browser session, and say where to end the provider’s session too */
+        post: operations["logoutOidc"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/recent": {
         parameters: {
             query?: never;
@@ -1492,6 +1560,32 @@ export interface components {
              * @enum {string}
              */
             scope?: "reader" | "editor" | "admin";
+        };
+        SsoProviderResponse: {
+            /**
+             * @description The id from OIDC_PROVIDERS (lowercase).
+             * @example keycloak
+             */
+            id: string;
+            /**
+             * @description The button text after "Sign in with".
+             * @example Company SSO
+             */
+            name: string;
+            /** @enum {string} */
+            protocol: "oidc";
+            /**
+             * @description Open it in the browser (add `?returnTo=<path of kb>`) to start the sign-in.
+             * @example /auth/oidc/keycloak/login
+             */
+            signInUrl: string;
+        };
+        SsoProviderList: {
+            items: components["schemas"]["SsoProviderResponse"][];
+        };
+        SsoLogoutResponse: {
+            /** @description The provider's end-session address when the session was made through a provider that has one (RP-initiated logout): send the browser there to end the provider's session too; null otherwise. */
+            redirectTo: string | null;
         };
         /** @enum {string} */
         Lifecycle: "draft" | "published" | "in_review" | "deprecated" | "archived";
@@ -3417,6 +3511,109 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    listProviders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoProviderList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    startOidc: {
+        parameters: {
+            query?: {
+                /** @description Where to land after signing in: a path of kb. Anything outside kb (another host) lands on kb’s start page instead. */
+                returnTo?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The id kb gave the resource (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the provider's sign-in page. */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            502: components["responses"]["BadGateway"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    finishOidc: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id kb gave the resource (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed in: the session cookie is set; on to the page the sign-in started from. */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            502: components["responses"]["BadGateway"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    logoutOidc: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoLogoutResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             default: components["responses"]["UnexpectedError"];
         };
     };

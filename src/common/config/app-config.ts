@@ -8,6 +8,7 @@ import {
   RateLimits,
 } from '../rate-limit/rate-limit-policy';
 import { bool, ConfigError, Env, int, oneOf, str, url, urlList } from './env-values';
+import { OidcProviderConfig, oidcProviders } from './oidc-config';
 
 export { ConfigError } from './env-values';
 
@@ -124,6 +125,8 @@ export interface AppConfig {
   shutdownTimeoutSeconds: number;
   /** MCP_ENABLED: the Model Context Protocol server at /mcp (off: /mcp answers 404). */
   mcpEnabled: boolean;
+  /** OpenID Connect providers (OIDC_PROVIDERS, OIDC_<ID>_*): docs/sso.md. */
+  oidcProviders: OidcProviderConfig[];
 }
 
 /** Idempotency-Key requests (IDEMPOTENCY_*). */
@@ -260,12 +263,13 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const database = databaseConfig(env);
   const admin = adminAccount(env);
   const allowedOrigins = originList(env);
+  const kbPublicUrl = publicUrl(env);
   return {
     port: int(env, 'PORT', 3000, 0, 65535),
     host: str(env, 'HOST') ?? '0.0.0.0',
     ...database,
     ...admin,
-    publicUrl: publicUrl(env),
+    publicUrl: kbPublicUrl,
     ...pdfService(env),
     logLevel: oneOf(
       env,
@@ -298,6 +302,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     shutdownDelaySeconds: int(env, 'SHUTDOWN_DELAY_SECONDS', 0, 0, 300),
     shutdownTimeoutSeconds: int(env, 'SHUTDOWN_TIMEOUT_SECONDS', 25, 1, 3600),
     mcpEnabled: bool(env, 'MCP_ENABLED', true),
+    oidcProviders: oidcProviders(env, kbPublicUrl),
   };
 }
 

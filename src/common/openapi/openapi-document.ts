@@ -96,6 +96,11 @@ function successResponses(
   generated: OperationObject['responses'],
   result: ApiResultMetadata | undefined,
 ): Record<string, ResponseObject> {
+  const redirect = Object.keys(generated).find((s) => s.startsWith('3'));
+  // A browser navigation (single sign-on) answers a redirect, described by its @ApiResponse.
+  if (!result && redirect && !Object.keys(generated).some((s) => s.startsWith('2'))) {
+    return { [redirect]: generated[redirect] as ResponseObject };
+  }
   const status = Object.keys(generated).find((s) => s.startsWith('2')) ?? '200';
   if (!result) return { [status]: { description: STATUS_TEXT[status] ?? 'OK' } };
   // JSON of `type` and/or the other media types (a report as JSON or as JUnit XML).

@@ -18,7 +18,12 @@ export function UserMenu() {
   useDismiss(open, () => setOpen(false), button, [panel]);
 
   const signOut = () =>
-    logout.mutate(undefined, { onSettled: () => navigate(paths.login(), { replace: true }) });
+    logout.mutate(undefined, {
+      onSettled: (redirectTo) => {
+        if (redirectTo) window.location.assign(redirectTo);
+        else navigate(paths.login(), { replace: true });
+      },
+    });
 
   return (
     <div className="user-menu">

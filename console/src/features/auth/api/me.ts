@@ -36,10 +36,14 @@ export function useLogin() {
   });
 }
 
+/**
+ * Signs out; answers the identity provider's end-session address when the session was made
+ * through single sign-on (the browser goes there to end that session too), else null.
+ */
 export function useLogout() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => unwrap(api.POST('/auth/logout')),
+    mutationFn: async () => (await unwrap(api.POST('/auth/oidc/logout'))).redirectTo,
     onSettled: () => queryClient.clear(),
   });
 }

@@ -4,6 +4,7 @@ import { isProblem } from '../../../api/problem';
 import { Field } from '../../../components/field';
 import { ProblemMessage } from '../../../components/problem-message';
 import { useLogin, useMe } from '../api/me';
+import { ssoErrorMessage, ssoSignInUrl, useSsoProviders } from '../api/providers';
 import { useDocumentTitle } from '../../../components/use-document-title';
 import { safeNext } from '../model/safe-next';
 
@@ -28,8 +29,10 @@ export function LoginScreen() {
   // Only a path of this site may be the place to return to after signing in.
   const next = safeNext(params.get('next'), window.location.origin);
   const expired = params.get('expired') === '1';
+  const ssoError = ssoErrorMessage(params.get('sso_error'));
   const me = useMe();
   const login = useLogin();
+  const providers = useSsoProviders();
   useDocumentTitle('Sign in');
   const navigate = useNavigate();
   const [username, setUsername] = useState('');
@@ -58,6 +61,11 @@ export function LoginScreen() {
         {expired && !login.error && (
           <p className="notice" role="status">
             Your session has ended. Sign in again to continue where you were.
+          </p>
+        )}
+        {ssoError && !login.error && (
+          <p className="problem" role="alert">
+            {ssoError}
           </p>
         )}
         {message ? (
@@ -96,6 +104,23 @@ export function LoginScreen() {
         >
           {login.isPending ? 'Signing in…' : 'Sign in'}
         </button>
+        {providers.data && providers.data.length > 0 && (
+          <div className="login__sso" role="group" aria-label="Single sign-on">
+            <p className="login__or">or</p>
+            {providers.data.map((provider) => (
+              // A script navigation, not a form: the console's CSP limits where forms may go,
+              // and the sign-in continues at the provider.
+              <button
+                key={provider.id}
+                type="button"
+                className="button button--block"
+                onClick={() => window.location.assign(ssoSignInUrl(provider, next))}
+              >
+                Sign in with {provider.name}
+              </button>
+            ))}
+          </div>
+        )}
       </form>
     </main>
   );
