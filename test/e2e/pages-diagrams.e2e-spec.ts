@@ -92,6 +92,15 @@ describe('pages: Graphviz and Mermaid diagrams', () => {
       /^<div class="kb-diagram-source"><p class="kb-diagram-note">Graphviz diagram not drawn: it has more than 5,000 nodes \(the limit\)\.<\/p><pre><code class="language-dot">digraph huge \{\n {2}n0;\n/,
     );
     expect(html).not.toContain('<svg');
+
+    // A few lines that would draw a million edges are refused the same way.
+    const names = Array.from({ length: 1_000 }, (_, i) => `n${i}`).join(' ');
+    const bomb = `\`\`\`dot\ndigraph { {${names}} -> {${names}} }\n\`\`\`\n`;
+    await createPage(editor, 'design/bomb', { title: 'Bomb', content: bomb });
+    const res = await editor.get('/api/pages/design/bomb').expect(200);
+    expect(res.body.html).toMatch(
+      /^<div class="kb-diagram-source"><p class="kb-diagram-note">Graphviz diagram not drawn: it has more than 20,000 edges \(the limit\)\.<\/p>/,
+    );
   });
 
   it('stops a layout that overruns the time cap and shows the source instead', async () => {

@@ -1,4 +1,4 @@
-import { countDotNodes, DIAGRAM_LIMITS, MERMAID_NOTE } from './diagrams';
+import { countDotEdges, countDotNodes, DIAGRAM_LIMITS, MERMAID_NOTE } from './diagrams';
 import { MarkdownRenderer } from './markdown-renderer';
 
 /** A DOT graph of `n` nodes, each with an edge to a scattered other (hard to lay out). */
@@ -50,6 +50,16 @@ describe('diagrams', () => {
     expect(html).not.toContain('<svg');
   });
 
+  it('refuses a few lines that would draw a million edges, before any layout', () => {
+    const names = Array.from({ length: 1_000 }, (_, i) => `n${i}`).join(' ');
+    const started = Date.now();
+    const html = render(`\`\`\`dot\ndigraph { {${names}} -> {${names}} }\n\`\`\``);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(html).toContain(
+      '<p class="kb-diagram-note">Graphviz diagram not drawn: it has more than 20,000 edges (the limit).</p>',
+    );
+  });
+
   it('refuses a source longer than the limit', () => {
     const html = render('```dot\ngraph { a }\n' + '// x\n'.repeat(25_001) + '```');
     expect(html).toContain(
@@ -86,5 +96,12 @@ describe('diagrams', () => {
       ),
     ).toBe(5);
     expect(countDotNodes(scatteredGraph(10_000), 5_000)).toBe(5_001);
+  });
+
+  it('counts the edges a DOT source draws, groups multiplied', () => {
+    expect(countDotEdges('digraph { a -> b -> c; d -- e [label="x -> y"]; }')).toBe(3);
+    expect(countDotEdges('digraph { {a b c} -> {d e}; f -> subgraph s { g h } }')).toBe(8);
+    expect(countDotEdges('digraph { {a {b c}} -> subgraph { rank=same; d } }')).toBe(3);
+    expect(countDotEdges(scatteredGraph(4_000))).toBe(4_000);
   });
 });

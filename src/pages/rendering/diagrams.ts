@@ -18,6 +18,8 @@ export const DIAGRAM_LIMITS = {
   maxSourceChars: 100_000,
   /** Most nodes a DOT source may declare (counted before layout). */
   maxNodes: 5_000,
+  /** Most edges it may draw (`{a b} -> {c d}` is four; counted before layout). */
+  maxEdges: 20_000,
   /** Longest a layout may take before its worker is ended. */
   timeoutMs: 4_000,
   /** Longest the diagrams of one render may take together. */
@@ -127,6 +129,16 @@ const DOT_KEYWORDS = new Set(['graph', 'digraph', 'subgraph', 'node', 'edge', 's
 const DOT_TOKEN =
   /\/\*[\s\S]*?\*\/|\/\/[^\n]*|^#[^\n]*|"(?:[^"\\]|\\[\s\S])*"|<(?:[^<>]|<[^<>]*>)*>|[A-Za-z_\u0080-\uffff][\w\u0080-\uffff]*|-?(?:\.\d+|\d+(?:\.\d*)?)|->|--|[[\]=]|[^\s]/gm;
 
+/** The DOT source's tokens, comments left out. */
+function dotTokens(source: string): string[] {
+  return (source.match(DOT_TOKEN) ?? []).filter((token) => !/^(?:\/\*|\/\/|#)/.test(token));
+}
+
+/** An ID (name, number, quoted or HTML string), not an operator or punctuation. */
+function isDotId(token: string): boolean {
+  return token !== '->' && token !== '--' && /^[\w"<.\u0080-\uffff-]/.test(token);
+}
+
 /**
  * How many distinct nodes a DOT source names, counting up to `limit + 1` (a tokeniser, not a
  * parser: the IDs outside attribute lists that are not keywords, attribute names or values,
@@ -141,7 +153,7 @@ export function countDotNodes(source: string, limit: number): number {
     if (token === '[') bracketDepth++;
     else if (token === ']') bracketDepth = Math.max(0, bracketDepth - 1);
     if (bracketDepth > 0 || token === '->' || token === '--') continue;
-    if (!/^[\w"<.\u0080-\uffff-]/.test(token)) continue;
+    if (!isDotId(token)) continue;
     if (DOT_KEYWORDS.has(token.toLowerCase())) {
       // A graph's or subgraph's name is not a node.
       const next = tokens[i + 1];
@@ -157,6 +169,50 @@ export function countDotNodes(source: string, limit: number): number {
     if (nodes.size > limit) break;
   }
   return nodes.size;
+}
+
+/**
+ * How many edges a DOT source draws, estimated like the nodes: each `->` or `--` joins its
+ * left and right operands, a `{…}` (or `subgraph {…}`) operand counting as every ID it holds,
+ * so `{a b c} -> {d e}` is six. A few hundred bytes of such products would make a million
+ * edges, and Graphviz's memory grows with them faster than the time cap stops it.
+ */
+export function countDotEdges(source: string): number {
+  const tokens = dotTokens(source);
+  // The IDs each brace group holds, by the index of its `{` and of its `}`.
+  const sizes = new Map<number, number>();
+  const open: { at: number; ids: number }[] = [];
+  let bracketDepth = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i];
+    if (token === '[') bracketDepth++;
+    else if (token === ']') bracketDepth = Math.max(0, bracketDepth - 1);
+    else if (token === '{') open.push({ at: i, ids: 0 });
+    else if (token === '}') {
+      const group = open.pop();
+      if (!group) continue;
+      sizes.set(group.at, group.ids).set(i, group.ids);
+      if (open.length > 0) open[open.length - 1].ids += group.ids;
+    } else if (
+      bracketDepth === 0 &&
+      open.length > 0 &&
+      isDotId(token) &&
+      !DOT_KEYWORDS.has(token.toLowerCase()) &&
+      tokens[i + 1] !== '=' &&
+      tokens[i - 1] !== '='
+    )
+      open[open.length - 1].ids++;
+  }
+  let edges = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    if (tokens[i] !== '->' && tokens[i] !== '--') continue;
+    const left = sizes.get(i - 1) ?? 1;
+    let j = i + 1;
+    if (tokens[j]?.toLowerCase() === 'subgraph') j += tokens[j + 1] === '{' ? 1 : 2;
+    const right = sizes.get(j) ?? 1;
+    edges += Math.max(1, left) * Math.max(1, right);
+  }
+  return edges;
 }
 
 function escapeHtml(text: string): string {
@@ -202,6 +258,10 @@ export function renderGraphviz(
   if (countDotNodes(source, DIAGRAM_LIMITS.maxNodes) > DIAGRAM_LIMITS.maxNodes)
     return why(
       `it has more than ${DIAGRAM_LIMITS.maxNodes.toLocaleString('en')} nodes (the limit).`,
+    );
+  if (countDotEdges(source) > DIAGRAM_LIMITS.maxEdges)
+    return why(
+      `it has more than ${DIAGRAM_LIMITS.maxEdges.toLocaleString('en')} edges (the limit).`,
     );
   if (source.length > DIAGRAM_LIMITS.maxSourceChars)
     return why(
