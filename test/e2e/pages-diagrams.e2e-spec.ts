@@ -10,6 +10,7 @@ import { createTestApp, DB_TYPE, TestApp } from '../support/test-app';
 import { Client, signedIn } from '../support/users';
 import { binary } from '../support/export-fixtures';
 import { MERMAID_NOTE } from '../../src/pages/rendering/diagrams';
+import { RenderPool } from '../../src/pages/rendering/render-pool';
 import { RerenderDiagrams1795834500000 } from '../../src/common/database/migrations/1795834500000-RerenderDiagrams';
 
 /** A design note with a Graphviz diagram, a Mermaid one and a hostile DOT input. */
@@ -64,6 +65,8 @@ describe('pages: Graphviz and Mermaid diagrams', () => {
     const { body } = await editor.get('/api/pages/design/pipeline').expect(200);
     const html = body.html as string;
     expect(body.content).toBe(DESIGN);
+    // The first write waited for a render worker to start rather than lay out on the main thread.
+    expect(t.get(RenderPool).served).toBeGreaterThan(0);
     const figures = html.match(
       /<figure class="kb-diagram kb-diagram-graphviz">[\s\S]*?<\/figure>/g,
     )!;

@@ -93,7 +93,8 @@ class GraphvizEngine {
       const left = deadline - Date.now();
       if (left <= 0) {
         this.stop();
-        return { refused: `its layout took longer than ${timeoutMs / 1000} seconds (the limit).` };
+        const seconds = Math.round(timeoutMs / 100) / 10;
+        return { refused: `its layout took longer than ${seconds} seconds (the limit).` };
       }
       Atomics.wait(signal, 0, answered, left);
     }
@@ -272,6 +273,7 @@ export function renderGraphviz(
   const layout = graphviz.layout(source, Math.min(DIAGRAM_LIMITS.timeoutMs, left));
   budget.spentMs += Date.now() - started;
   if ('refused' in layout) return why(layout.refused);
+  // Far too large even before sanitising (which drops about a third): not worth sanitising.
   if (layout.svg.length > DIAGRAM_LIMITS.maxSvgChars * 4)
     return why(
       `its drawing is larger than ${DIAGRAM_LIMITS.maxSvgChars / 1_000_000} MB (the limit).`,

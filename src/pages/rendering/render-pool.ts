@@ -90,8 +90,11 @@ export class RenderPool implements OnModuleDestroy {
     try {
       return await pool.run(request);
     } catch {
-      // The worker died with the render in hand (it is being replaced): render here.
-      return undefined;
+      // The worker died with the render in hand (it is being replaced): render here, or, for
+      // a Graphviz diagram, in the worker that replaces it.
+      if (!mayHoldGraphviz(markdown)) return undefined;
+      await this.workerStarted(pool);
+      return pool.ready ? pool.run(request).catch(() => undefined) : undefined;
     }
   }
 
