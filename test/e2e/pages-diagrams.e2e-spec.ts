@@ -21,6 +21,7 @@ digraph pipeline {
   rankdir=LR;
   Checkout -> Build -> Canary -> Production;
   Build [URL="javascript:alert(1)" tooltip="builds"];
+  Production [URL="#deploy-pipeline"];
 }
 \`\`\`
 
@@ -36,6 +37,25 @@ digraph hostile {
 }
 \`\`\`
 `;
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const domino = require('@mixmark-io/domino') as {
+  createDocument(html: string): {
+    body: {
+      querySelectorAll(
+        selector: string,
+      ): ArrayLike<{ attributes: ArrayLike<{ name: string; value: string }> }>;
+    };
+  };
+};
+
+/** Every attribute of every element, as a browser parses the HTML. */
+function attributesOf(html: string): { name: string; value: string }[] {
+  const document = domino.createDocument(`<!doctype html><html><body>${html}</body></html>`);
+  return Array.from(document.body.querySelectorAll('*')).flatMap((element) =>
+    Array.from(element.attributes).map(({ name, value }) => ({ name, value })),
+  );
+}
 
 /** 10,000 nodes, one per line. */
 const HUGE =
@@ -78,6 +98,11 @@ describe('pages: Graphviz and Mermaid diagrams', () => {
       expect(figures[0]).toContain(`>${label}</text>`);
     // The hostile diagram is drawn, with its label as text and none of its references.
     expect(figures[1]).toContain('&lt;script&gt;alert(1)&lt;/script&gt;</text>');
+    // Parsed as a browser would: no handler, and links only to fragments of the page.
+    const attributes = attributesOf(html);
+    expect(attributes.filter(({ name }) => /^on|src|style/i.test(name))).toEqual([]);
+    const links = attributes.filter(({ name }) => /href$/i.test(name)).map((a) => a.value);
+    expect(links).toEqual(['#deploy-pipeline']);
     expect(html).not.toMatch(
       /<script|javascript:|evil\.example|data:text|\/etc\/passwd|<image|xlink|xmlns|onload/,
     );

@@ -34,7 +34,7 @@ describe('the diagram SVG sanitiser', () => {
     );
   });
 
-  it('keeps links only to fragments of the diagram, and url() only to its own ids', () => {
+  it('keeps links only to fragments of the page, and url() only to its own ids', () => {
     const out = clean(
       '<svg><defs><linearGradient id="l_1"><stop offset="0" stop-color="red"/></linearGradient></defs>' +
         '<a xlink:href="javascript:alert(1)"><text>js</text></a>' +
@@ -49,7 +49,7 @@ describe('the diagram SVG sanitiser', () => {
       '<svg role="img" aria-label="Graphviz diagram"><defs><linearGradient id="kb-d0-l_1">' +
         '<stop offset="0" stop-color="red" /></linearGradient></defs>' +
         '<a><text>js</text></a><a><text>web</text></a><a><text>relative</text></a>' +
-        '<a href="#kb-d0-node1"><text>inside</text></a>' +
+        '<a href="#node1"><text>inside</text></a>' +
         '<polygon fill="url(#kb-d0-l_1)" points="1,2" />' +
         '<rect width="1" height="1" /><rect width="2" height="2" /></svg>',
     );

@@ -3,9 +3,9 @@ import sanitizeHtml from 'sanitize-html';
 /**
  * A diagram's SVG as a page may carry it: an allow-list of drawing elements and presentation
  * attributes, nothing else. No script, style, foreignObject, image, event handler or
- * animation; a link only to a fragment of the same diagram; `url(…)` only as `url(#id)`. Ids
- * get the diagram's prefix (two diagrams on a page, or a heading, never share one), and the
- * references to them follow.
+ * animation; a link only to a fragment of the page (`#heading`); `url(…)` only as `url(#id)`.
+ * Ids get the diagram's prefix (two diagrams on a page, or a heading, never share one), and
+ * the `url(#id)` references to them follow.
  */
 
 const SVG_TAGS = [
@@ -107,7 +107,8 @@ function prefixedAttributes(
     const value = raw.trim();
     if (name === 'href' || name === 'xlink:href') {
       const fragment = FRAGMENT_HREF.exec(value);
-      if (fragment) kept.href = `#${prefix}${fragment[1]}`;
+      // Not prefixed: a diagram links to the page's headings (`URL="#deploy"` in DOT).
+      if (fragment) kept.href = `#${fragment[1]}`;
       continue;
     }
     if (name === 'id') {
