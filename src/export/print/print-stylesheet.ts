@@ -66,6 +66,9 @@ hr.footnotes-sep { margin-top: 2em; }
 div.kb-math { margin: 0.8em 0; text-align: center; break-inside: avoid; page-break-inside: avoid; }
 .kb-math-error code { color: #b31d28; }
 .kb-math-error-message { color: #b31d28; font-size: 9pt; }
+figure.kb-diagram { margin: 0.8em 0; text-align: center; break-inside: avoid; page-break-inside: avoid; }
+figure.kb-diagram svg { max-width: 100%; height: auto; }
+.kb-diagram-note { color: #6a737d; font-size: 9pt; font-style: italic; margin-bottom: 2pt; }
 `
   .trim()
   .replace(/\n+/g, '\n');

@@ -8,7 +8,7 @@ import { CALLOUT_CLASSES, CALLOUT_TITLE_CLASS, calloutsPlugin } from './callouts
 import { codeLanguagePlugin } from './code-language';
 import { headingIdsPlugin } from './heading-ids';
 import { EMPHASIS_TAGS, TABLE_TAGS } from './html-tags';
-import { insertMath, richContentPlugin, RichEnv } from './rich-content';
+import { insertRichContent, richContentPlugin, RichEnv } from './rich-content';
 
 /** A rendered page: its sanitised HTML and the internal slugs it links to. */
 export interface RenderedPage {
@@ -219,7 +219,7 @@ export class MarkdownRenderer {
   ): string {
     const env: RenderEnv = { baseSlug: options.baseSlug ?? null };
     const html = this.md.render(substituteVariables(markdown, variables), env as unknown as MdEnv);
-    return insertMath(sanitizeHtml(html, SANITIZE), env);
+    return insertRichContent(sanitizeHtml(html, SANITIZE), env);
   }
 
   /**
@@ -235,7 +235,7 @@ export class MarkdownRenderer {
       };
     const env: RenderEnv = { baseSlug, links: new Set<string>() };
     const html = sanitizeHtml(this.md.render(markdown, env as unknown as MdEnv), SANITIZE);
-    return { html: insertMath(html, env), links: [...env.links!] };
+    return { html: insertRichContent(html, env), links: [...env.links!] };
   }
 
   /**

@@ -4,6 +4,7 @@ import type { PoolStats } from '../../common/database/database';
 import { KbMetrics } from '../../common/metrics/kb-metrics';
 import { WorkerPool } from '../../common/workers/worker-pool';
 import { MarkdownRenderer, RenderedPage } from './markdown-renderer';
+import { mayHoldGraphviz } from './diagrams';
 import { mayHoldRichContent } from './rich-content';
 
 /**
@@ -20,6 +21,12 @@ export type RenderRequest = { markdown: string; variables: Record<string, string
  * page takes ~1.9 ms.
  */
 export const MIN_OFFLOADED_CHARS = 1_000;
+
+/**
+ * Longest a render holding a Graphviz diagram waits for a render worker to start: a layout
+ * blocks the thread that waits for it (up to the diagram time cap), so it is not done here.
+ */
+const WORKER_START_WAIT_MS = 30_000;
 
 const WORKER_ENTRY = `${__dirname}/render-worker${__filename.slice(__filename.lastIndexOf('.'))}`;
 
@@ -78,13 +85,24 @@ export class RenderPool implements OnModuleDestroy {
     const { markdown } = request;
     if (markdown.length < MIN_OFFLOADED_CHARS && !mayHoldRichContent(markdown)) return undefined;
     pool.start();
+    if (!pool.ready && mayHoldGraphviz(markdown)) await this.workerStarted(pool);
     if (!pool.ready) return undefined;
     try {
       return await pool.run(request);
     } catch {
-      // The worker died with the render in hand (it is being replaced): render here.
-      return undefined;
+      // The worker died with the render in hand (it is being replaced): render here, or, for
+      // a Graphviz diagram, in the worker that replaces it.
+      if (!mayHoldGraphviz(markdown)) return undefined;
+      await this.workerStarted(pool);
+      return pool.ready ? pool.run(request).catch(() => undefined) : undefined;
     }
+  }
+
+  /** Waits (up to WORKER_START_WAIT_MS) until a worker of `pool` is ready. */
+  private async workerStarted(pool: WorkerPool<RenderRequest, RenderedPage>): Promise<void> {
+    const deadline = Date.now() + WORKER_START_WAIT_MS;
+    while (!pool.ready && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 10));
   }
 
   /** Whether a worker can take a render now (a lazy pool: after the first long page). */

@@ -64,9 +64,9 @@ describe('rich content in the one renderer', () => {
     });
 
     it('cannot be faked by a page: a NUL in the Markdown is not a placeholder', () => {
-      const html = render('a \u0000kbmath:0\u0000 b $x$');
+      const html = render('a \u0000kbinsert:0\u0000 b $x$');
       expect(html).not.toMatch(/^<p>a <span class="kb-math">/);
-      expect(html).toContain('\uFFFDkbmath:0\uFFFD');
+      expect(html).toContain('\uFFFDkbinsert:0\uFFFD');
     });
   });
 

@@ -4,11 +4,18 @@ import mathPlugin from '@vscode/markdown-it-katex';
 import container from 'markdown-it-container';
 import { full as emoji } from 'markdown-it-emoji';
 import footnote from 'markdown-it-footnote';
+import {
+  diagramSource,
+  MERMAID_NOTE,
+  renderGraphviz,
+  startDiagramEngine,
+  type DiagramBudget,
+} from './diagrams';
 
 /**
  * What engineers write beyond CommonMark and GFM, rendered at write time (the stored HTML
  * carries it, so the API, print and PDF show the same): highlighted code, math, footnotes, a
- * `[[toc]]` marker, collapsible sections and emoji shortcodes.
+ * `[[toc]]` marker, collapsible sections, emoji shortcodes and diagrams (diagrams.ts).
  */
 
 type Md = InstanceType<typeof MarkdownIt>;
@@ -16,9 +23,13 @@ type Token = ReturnType<Md['parse']>[number];
 type CoreRule = Parameters<Md['core']['ruler']['push']>[1];
 type RenderRule = NonNullable<Md['renderer']['rules']['fence']>;
 
-/** What a render collects beside the HTML: math is typeset after sanitising (below). */
+/**
+ * What a render collects beside the HTML: typeset math and drawn diagrams, put in place of
+ * their placeholders after sanitising (below), and what the diagrams used of their limits.
+ */
 export interface RichEnv {
-  math?: string[];
+  inserts?: string[];
+  diagrams?: DiagramBudget;
 }
 
 /** What kb uses of highlight.js (its own types pull the DOM library into the server build). */
@@ -42,13 +53,14 @@ const typesetter = (): typeof katexModule =>
   (katex ??= require('katex') as typeof katexModule);
 
 /**
- * Loads highlight.js and KaTeX now: a render worker does it as it starts, so that no render
- * waits for it; the main thread loads them only if it ever renders such Markdown itself (no
- * render worker, or none ready yet).
+ * Loads highlight.js and KaTeX and starts the Graphviz worker now: a render worker does it as
+ * it starts, so that no render waits for it; the main thread loads them only if it ever renders
+ * such Markdown itself (no render worker, or none ready yet).
  */
 export function loadRichContentLibraries(): void {
   highlighter();
   typesetter();
+  startDiagramEngine();
 }
 
 /** Whether Markdown may hold code to highlight or math to typeset (a worker renders it). */
@@ -100,7 +112,7 @@ export function highlightCode(code: string, language: string): string {
  */
 const MAX_FORMULA_CHARS = 10_000;
 // eslint-disable-next-line no-control-regex -- NUL marks a placeholder no page can contain
-const PLACEHOLDER = /\u0000kbmath:(\d+)\u0000/g;
+const PLACEHOLDER = /\u0000kbinsert:(\d+)\u0000/g;
 
 function escapeHtml(text: string): string {
   return text.replace(
@@ -139,17 +151,22 @@ export function typesetMath(latex: string, display: boolean): string {
   }
 }
 
-function mathPlaceholder(env: RichEnv, latex: string, display: boolean): string {
-  const math = (env.math ??= []);
-  math.push(typesetMath(latex, display));
-  return `\u0000kbmath:${math.length - 1}\u0000`;
+/** A placeholder for HTML the renderer made itself (typeset math, a diagram). */
+function placeholder(env: RichEnv, html: string): string {
+  const inserts = (env.inserts ??= []);
+  inserts.push(html);
+  return `\u0000kbinsert:${inserts.length - 1}\u0000`;
 }
 
-/** Puts the typeset math in place of its placeholders (after sanitising). */
-export function insertMath(html: string, env: RichEnv): string {
-  const math = env.math;
-  if (!math || math.length === 0) return html;
-  return html.replace(PLACEHOLDER, (_all, index: string) => math[Number(index)] ?? '');
+function mathPlaceholder(env: RichEnv, latex: string, display: boolean): string {
+  return placeholder(env, typesetMath(latex, display));
+}
+
+/** Puts the typeset math and the diagrams in place of their placeholders (after sanitising). */
+export function insertRichContent(html: string, env: RichEnv): string {
+  const inserts = env.inserts;
+  if (!inserts || inserts.length === 0) return html;
+  return html.replace(PLACEHOLDER, (_all, index: string) => inserts[Number(index)] ?? '');
 }
 
 /** `$…$`, `$$…$$` and ```` ```math ```` as placeholders for typeset math. */
@@ -167,6 +184,26 @@ function mathSupport(md: Md): void {
     tokens[idx].info === 'math'
       ? block(tokens, idx, options, env, self)
       : fence(tokens, idx, options, env, self);
+}
+
+/**
+ * ```` ```dot ````, ```` ```graphviz ```` and ```` ```mermaid ```` fences as placeholders for
+ * their diagrams (or their source with a note): the SVG, like KaTeX's output, is sanitised by
+ * its own allow-list (svg-sanitiser.ts), not the authored HTML's.
+ */
+function diagramSupport(md: Md): void {
+  const fence = md.renderer.rules.fence!;
+  md.renderer.rules.fence = (tokens, idx, options, env, self) => {
+    const token = tokens[idx];
+    const language = token.info.trim().split(/\s+/)[0].toLowerCase();
+    const rich = env as RichEnv;
+    if (language === 'mermaid')
+      return placeholder(rich, diagramSource(language, token.content, MERMAID_NOTE));
+    if (language !== 'dot' && language !== 'graphviz')
+      return fence(tokens, idx, options, env, self);
+    const budget = (rich.diagrams ??= { drawn: 0, spentMs: 0 });
+    return placeholder(rich, renderGraphviz(language, token.content, budget, budget.drawn));
+  };
 }
 
 /** The heading's text for the table of contents: text and code spans, no markup. */
@@ -264,6 +301,7 @@ function detailsContainer(md: Md): void {
 export function richContentPlugin(md: Md): void {
   md.set({ highlight: (code, language) => highlightCode(code, language) });
   mathSupport(md);
+  diagramSupport(md);
   md.use(footnote);
   md.use(emoji);
   detailsContainer(md);

@@ -1,0 +1,228 @@
+import { createPage } from '../support/pages';
+import {
+  itWithChromium,
+  readPdf,
+  RunningPdfService,
+  startPdfService,
+  CHROMIUM_AVAILABLE,
+} from '../support/pdf';
+import { createTestApp, DB_TYPE, TestApp } from '../support/test-app';
+import { Client, signedIn } from '../support/users';
+import { binary } from '../support/export-fixtures';
+import { MERMAID_NOTE } from '../../src/pages/rendering/diagrams';
+import { RenderPool } from '../../src/pages/rendering/render-pool';
+import { RerenderDiagrams1795834500000 } from '../../src/common/database/migrations/1795834500000-RerenderDiagrams';
+
+/** A design note with a Graphviz diagram, a Mermaid one and a hostile DOT input. */
+const DESIGN = `# Deploy pipeline
+
+\`\`\`dot
+digraph pipeline {
+  rankdir=LR;
+  Checkout -> Build -> Canary -> Production;
+  Build [URL="javascript:alert(1)" tooltip="builds"];
+  Production [URL="#deploy-pipeline"];
+}
+\`\`\`
+
+\`\`\`mermaid
+sequenceDiagram
+  Alice->>Bob: Hello
+\`\`\`
+
+\`\`\`dot
+digraph hostile {
+  Evil [label="<script>alert(1)</script>" URL="https://evil.example/x" image="/etc/passwd"];
+  Evil -> Other [href="data:text/html,<script>alert(2)</script>"];
+}
+\`\`\`
+`;
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const domino = require('@mixmark-io/domino') as {
+  createDocument(html: string): {
+    body: {
+      querySelectorAll(
+        selector: string,
+      ): ArrayLike<{ attributes: ArrayLike<{ name: string; value: string }> }>;
+    };
+  };
+};
+
+/** Every attribute of every element, as a browser parses the HTML. */
+function attributesOf(html: string): { name: string; value: string }[] {
+  const document = domino.createDocument(`<!doctype html><html><body>${html}</body></html>`);
+  return Array.from(document.body.querySelectorAll('*')).flatMap((element) =>
+    Array.from(element.attributes).map(({ name, value }) => ({ name, value })),
+  );
+}
+
+/** 10,000 nodes, one per line. */
+const HUGE =
+  '```dot\ndigraph huge {\n' +
+  Array.from({ length: 10_000 }, (_, i) => `  n${i};`).join('\n') +
+  '\n}\n```\n';
+
+describe('pages: Graphviz and Mermaid diagrams', () => {
+  let t: TestApp;
+  let editor: Client;
+  let service: RunningPdfService | undefined;
+
+  beforeAll(async () => {
+    if (CHROMIUM_AVAILABLE && DB_TYPE === 'sqlite') service = await startPdfService();
+    t = await createTestApp(
+      service ? { PDF_SERVICE_URL: service.url, PDF_SERVICE_TIMEOUT_MS: '30000' } : {},
+    );
+    editor = await signedIn(t, 'editor');
+    await createPage(editor, 'design/pipeline', { title: 'Pipeline', content: DESIGN });
+  }, 60_000);
+  afterAll(async () => {
+    await t?.close();
+    await service?.stop();
+  });
+
+  it('stores and answers the Graphviz SVG, sanitised, and Mermaid as source with a note', async () => {
+    const { body } = await editor.get('/api/pages/design/pipeline').expect(200);
+    const html = body.html as string;
+    expect(body.content).toBe(DESIGN);
+    // The first write waited for a render worker to start rather than lay out on the main thread.
+    expect(t.get(RenderPool).served).toBeGreaterThan(0);
+    const figures = html.match(
+      /<figure class="kb-diagram kb-diagram-graphviz">[\s\S]*?<\/figure>/g,
+    )!;
+    expect(figures).toHaveLength(2);
+    expect(figures[0]).toMatch(
+      /^<figure class="kb-diagram kb-diagram-graphviz"><svg [^>]*role="img" aria-label="Graphviz diagram">/,
+    );
+    for (const label of ['Checkout', 'Build', 'Canary', 'Production'])
+      expect(figures[0]).toContain(`>${label}</text>`);
+    // The hostile diagram is drawn, with its label as text and none of its references.
+    expect(figures[1]).toContain('&lt;script&gt;alert(1)&lt;/script&gt;</text>');
+    // Parsed as a browser would: no handler, and links only to fragments of the page.
+    const attributes = attributesOf(html);
+    expect(attributes.filter(({ name }) => /^on|src|style/i.test(name))).toEqual([]);
+    const links = attributes.filter(({ name }) => /href$/i.test(name)).map((a) => a.value);
+    expect(links).toEqual(['#deploy-pipeline']);
+    expect(html).not.toMatch(
+      /<script|javascript:|evil\.example|data:text|\/etc\/passwd|<image|xlink|xmlns|onload/,
+    );
+    expect(html).toContain(
+      `<div class="kb-diagram-source"><p class="kb-diagram-note">${MERMAID_NOTE}</p>` +
+        '<pre><code class="language-mermaid">sequenceDiagram\n  Alice-&gt;&gt;Bob: Hello\n</code></pre></div>',
+    );
+  });
+
+  it('refuses a 10,000-node graph with a clear note in place of the diagram', async () => {
+    await createPage(editor, 'design/huge', { title: 'Huge', content: HUGE });
+    const { body } = await editor.get('/api/pages/design/huge').expect(200);
+    const html = body.html as string;
+    expect(html).toMatch(
+      /^<div class="kb-diagram-source"><p class="kb-diagram-note">Graphviz diagram not drawn: it has more than 5,000 nodes \(the limit\)\.<\/p><pre><code class="language-dot">digraph huge \{\n {2}n0;\n/,
+    );
+    expect(html).not.toContain('<svg');
+
+    // A few lines that would draw a million edges are refused the same way.
+    const names = Array.from({ length: 1_000 }, (_, i) => `n${i}`).join(' ');
+    const bomb = `\`\`\`dot\ndigraph { {${names}} -> {${names}} }\n\`\`\`\n`;
+    await createPage(editor, 'design/bomb', { title: 'Bomb', content: bomb });
+    const res = await editor.get('/api/pages/design/bomb').expect(200);
+    expect(res.body.html).toMatch(
+      /^<div class="kb-diagram-source"><p class="kb-diagram-note">Graphviz diagram not drawn: it has more than 20,000 edges \(the limit\)\.<\/p>/,
+    );
+  });
+
+  it('stops a layout that overruns the time cap and shows the source instead', async () => {
+    // Each node with an edge to a scattered other: thousands of crossings to minimise.
+    let dot = 'digraph tangled {\n';
+    for (let i = 0; i < 4_000; i++) dot += `  n${i} -> n${(i * 7919 + 13) % 4_000};\n`;
+    const started = Date.now();
+    const creating = createPage(editor, 'design/tangled', {
+      title: 'Tangled',
+      content: '```dot\n' + dot + '}\n```\n',
+    });
+    // The layout runs off the event loop: the server answers meanwhile.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const during = Date.now();
+    await editor.get('/api/pages/design/pipeline').expect(200);
+    expect(Date.now() - during).toBeLessThan(1_000);
+    await creating;
+    expect(Date.now() - started).toBeLessThan(8_000);
+    const { body } = await editor.get('/api/pages/design/tangled').expect(200);
+    expect(body.html).toMatch(
+      /^<div class="kb-diagram-source"><p class="kb-diagram-note">Graphviz diagram not drawn: its layout took longer than 4 seconds \(the limit\)\.<\/p><pre><code class="language-dot">digraph tangled \{\n/,
+    );
+    // The next diagram is drawn by a new engine.
+    await createPage(editor, 'design/after', {
+      title: 'After',
+      content: '```dot\ndigraph { Next }\n```\n',
+    });
+    const after = await editor.get('/api/pages/design/after').expect(200);
+    expect(after.body.html).toContain('>Next</text>');
+  }, 30_000);
+
+  it('previews the same diagrams before saving', async () => {
+    const { body } = await editor
+      .post('/api/preview')
+      .send({ content: '```dot\ngraph { Preview -- Shown }\n```\n' })
+      .expect(200);
+    expect(body.html).toMatch(/^<figure class="kb-diagram kb-diagram-graphviz"><svg /);
+    expect(body.html).toContain('>Preview</text>');
+  });
+
+  it('keeps the SVG in the self-contained print document', async () => {
+    const { body } = await editor.post('/export/preview/design/pipeline').send({}).expect(200);
+    const doc = body.document as string;
+    expect(doc).toMatch(
+      /<figure class="kb-diagram kb-diagram-graphviz"><svg [^>]*aria-label="Graphviz diagram">/,
+    );
+    expect(doc).toContain('>Canary</text>');
+    expect(doc).toContain(MERMAID_NOTE);
+    expect(doc).toMatch(/figure\.kb-diagram svg \{ max-width: 100%; height: auto; \}/);
+    expect(doc).not.toMatch(/(src|href)="(https?:)?\/\/|url\((?!data:|#)|@import/);
+  });
+
+  it('draws pages stored by the previous renderer after the upgrade, and only those', async () => {
+    await createPage(editor, 'old/dot', {
+      title: 'Old',
+      content: '~~~dot\ngraph { Upgraded }\n~~~\n',
+    });
+    await createPage(editor, 'old/plain', { title: 'Plain', content: 'No diagram.\n' });
+    const before = '<pre><code class="language-dot">graph { Upgraded }\n</code></pre>\n';
+    await t.dataSource.query('UPDATE pages SET html = ? WHERE slug = ?', [before, 'old/dot']);
+    await t.dataSource.query('UPDATE pages SET html = ? WHERE slug = ?', [
+      '<p>kept</p>',
+      'old/plain',
+    ]);
+    const runner = t.dataSource.createQueryRunner();
+    try {
+      await new RerenderDiagrams1795834500000().up(runner);
+    } finally {
+      await runner.release();
+    }
+    const rows: { slug: string; html: string | null }[] = await t.dataSource.query(
+      "SELECT slug, html FROM pages WHERE slug IN ('old/dot', 'old/plain') ORDER BY slug",
+    );
+    expect(rows).toEqual([
+      { slug: 'old/dot', html: null },
+      { slug: 'old/plain', html: '<p>kept</p>' },
+    ]);
+    const { body } = await editor.get('/api/pages/old/dot').expect(200);
+    expect(body.html).toMatch(/^<figure class="kb-diagram kb-diagram-graphviz"><svg /);
+    expect(body.html).toContain('>Upgraded</text>');
+  });
+
+  itWithChromium('draws the diagram into a real PDF', async () => {
+    if (!service) return; // the PDF service runs in the SQLite run only (one Chromium)
+    const res = await editor
+      .post('/export/pdf/design/pipeline')
+      .send({})
+      .buffer(true)
+      .parse(binary)
+      .expect(200);
+    const text = (await readPdf(res.body as Buffer)).text.replace(/\s+/g, ' ');
+    for (const label of ['Checkout', 'Build', 'Canary', 'Production'])
+      expect(text).toContain(label);
+    expect(text).toContain('Mermaid diagrams are shown as source');
+    expect(text).toContain('Alice->>Bob: Hello');
+  });
+});
