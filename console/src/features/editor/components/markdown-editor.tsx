@@ -137,11 +137,7 @@ export function MarkdownEditor({ value, resetKey, onChange, onFiles, handle }: P
           formatKeymap,
           oneListMarker,
           // No Tab binding: Tab leaves the editor, as keyboard users expect.
-          keymap.of([
-            ...defaultKeymap,
-            ...historyKeymap,
-            ...searchKeymap,
-          ]),
+          keymap.of([...defaultKeymap, ...historyKeymap, ...searchKeymap]),
           placeholder('Write Markdown here…'),
           theme,
           EditorView.contentAttributes.of({
