@@ -9,6 +9,8 @@ import { createValidationPipe } from '../common/problems/validation';
 import { RateLimitGuard } from '../common/rate-limit/rate-limit.guard';
 import type { RateLimitClass } from '../common/rate-limit/rate-limit-policy';
 import { CreatePageDto, UpdatePageDto } from '../pages/dto/page.dto';
+import { MovePagesDto, MoveResultResponse } from '../pages/dto/page-move.dto';
+import { PageMoveService } from '../pages/page-move.service';
 import { PageBrowseService } from '../pages/page-browse.service';
 import type { PageLinkResponse, PageResponse, PageSummaryResponse } from '../pages/pages.mapper';
 import { PagesService } from '../pages/pages.service';
@@ -20,6 +22,7 @@ import type {
   createPageInput,
   listRecentInput,
   listTreeInput,
+  movePageInput,
   searchPagesInput,
   updatePageInput,
 } from './mcp-schemas';
@@ -50,6 +53,7 @@ export class McpPagesService {
     private readonly browse: PageBrowseService,
     private readonly tree: PageTreeService,
     private readonly searches: SearchService,
+    private readonly moves: PageMoveService,
     private readonly rateLimits: RateLimitGuard,
   ) {}
 
@@ -124,6 +128,17 @@ export class McpPagesService {
     )) as UpdatePageDto;
     const read = await this.pages.update(slug, body, user, { baseRevision: body.baseRevision });
     return read.body;
+  }
+
+  /** POST /api/pages/move: the same plan, 409 naming every taken slug, redirects left behind. */
+  async move(user: AuthUser, args: z.infer<typeof movePageInput>): Promise<MoveResultResponse> {
+    this.requireWriter(user);
+    await this.spend(user, 'write');
+    const body = (await this.validation.transform(args, {
+      type: 'body',
+      metatype: MovePagesDto,
+    })) as MovePagesDto;
+    return this.moves.move(body, user);
   }
 
   private requireWriter(user: AuthUser): void {

@@ -47,6 +47,16 @@ export const createPageInput = z.strictObject({
   title: z.string().min(1),
   ...pageFields,
 });
+export const movePageInput = z.strictObject({
+  from: slug.describe('the slug of the page (or, with subtree, the folder) to move'),
+  to: z.string().min(1).describe('its new slug'),
+  subtree: z.boolean().optional().describe('also every page under `from` (default false)'),
+  rewriteLinks: z
+    .boolean()
+    .optional()
+    .describe('rewrite links to the old slugs in the pages you can see (default false)'),
+  dryRun: z.boolean().optional().describe('answer what would move, change nothing'),
+});
 export const updatePageInput = z.strictObject({
   slug,
   baseRevision: z
@@ -89,4 +99,9 @@ export const treeOutput = paged(
     hasChildren: z.boolean(),
   }),
 );
+export const moveOutput = z.looseObject({
+  dryRun: z.boolean(),
+  moved: z.array(z.object({ from: z.string(), to: z.string() })),
+  rewritten: z.array(z.object({ slug: z.string(), revision: z.number().int() })),
+});
 export const backlinksOutput = z.object({ slug: z.string(), backlinks: z.array(pageLink) });

@@ -20,6 +20,8 @@ import {
   searchOutput,
   searchPagesInput,
   treeOutput,
+  movePageInput,
+  moveOutput,
   updatePageInput,
 } from './mcp-schemas';
 
@@ -171,6 +173,18 @@ export class McpService {
         annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
       },
       (args) => run(() => this.pages.update(user, args)),
+    );
+    server.registerTool(
+      'move_page',
+      {
+        title: 'Move a page',
+        description:
+          'Gives a page (or, with `subtree`, a folder) a new slug in one transaction; the old slugs become redirects. A taken target fails with `slug_taken` naming every taken slug; `dryRun` answers what would move.',
+        inputSchema: movePageInput,
+        outputSchema: moveOutput,
+        annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
+      },
+      (args) => run(() => this.pages.move(user, args)),
     );
     server.registerResource(
       'page',

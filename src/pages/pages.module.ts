@@ -72,6 +72,7 @@ import { PageTreeService } from './tree/page-tree.service';
     PagesService,
     PageBrowseService,
     PageTreeService,
+    PageMoveService,
     MarkdownRenderer,
     RenderPool,
     SiteVariablesService,

@@ -13,6 +13,7 @@ const TOOLS = [
   'list_backlinks',
   'list_recent',
   'list_tree',
+  'move_page',
   'read_page',
   'search_pages',
   'update_page',
@@ -250,6 +251,38 @@ describe('MCP server at /mcp', () => {
     expect((await editor.get('/api/pages/notes/busy').expect(200)).body).toEqual(
       expect.objectContaining({ content: 'second', revision: 2 }),
     );
+  });
+
+  it('moves a page as POST /api/pages/move does: a redirect behind, taken targets refused', async () => {
+    const editor = await signedIn(t, 'editor');
+    await createPage(editor, 'mcp-move/a', { content: 'A' });
+    await createPage(editor, 'mcp-move/b', { content: 'B links [a](/mcp-move/a)' });
+    await createPage(editor, 'mcp-move/taken', { content: 'T' });
+    const mcp = await mcpAs(editor);
+
+    const taken = await call(mcp, 'move_page', { from: 'mcp-move/a', to: 'mcp-move/taken' });
+    expect(toolProblem(taken)).toMatchObject({ status: 409, code: 'slug_taken' });
+    await editor.get('/api/pages/mcp-move/a').expect(200);
+
+    const moved = await call(mcp, 'move_page', {
+      from: 'mcp-move/a',
+      to: 'mcp-move/renamed',
+      rewriteLinks: true,
+    });
+    expect(moved.isError).toBeFalsy();
+    expect(moved.structuredContent).toMatchObject({
+      dryRun: false,
+      moved: [{ from: 'mcp-move/a', to: 'mcp-move/renamed' }],
+      rewritten: [{ slug: 'mcp-move/b', revision: 2 }],
+    });
+    const old = await editor.get('/api/pages/mcp-move/a').expect(308);
+    expect(old.headers.location).toBe('/api/pages/mcp-move/renamed');
+    expect((await editor.get('/api/pages/mcp-move/b').expect(200)).body.content).toBe(
+      'B links [a](/mcp-move/renamed)',
+    );
+    const reader = await mcpAs(await signedIn(t, 'reader'));
+    const refused = await call(reader, 'move_page', { from: 'mcp-move/b', to: 'mcp-move/c' });
+    expect(toolProblem(refused)).toEqual(problem(403, 'insufficient_role', { instance: '/mcp' }));
   });
 
   it("refuses writes to a reader and to a read-scoped token, with kb's problem code", async () => {
