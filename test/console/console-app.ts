@@ -94,7 +94,8 @@ export async function signIn(page: Page, user: TestUser, path = '/'): Promise<vo
   await page.getByLabel('Username').fill(user.username);
   await page.getByLabel('Password').fill(user.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('searchbox', { name: 'Search' }).waitFor();
+  // The header's box (a "Not found" screen has a search box of its own).
+  await page.getByRole('searchbox', { name: 'Search', exact: true }).waitFor();
 }
 
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');

@@ -33,7 +33,7 @@ describe('console: live updates, quick switcher, missing links, watch', () => {
 
   it('shows pages imported from another browser context in the tree and Recent within 2 s, without a reload', async () => {
     await page.goto('/');
-    await tree().getByRole('link', { name: 'Handbook' }).waitFor();
+    await tree().getByRole('treeitem', { name: 'Handbook', exact: true }).waitFor();
     const loaded = await page.evaluate(() => performance.timeOrigin);
 
     // An administrator imports 60 pages in another browser context.
@@ -55,9 +55,7 @@ describe('console: live updates, quick switcher, missing links, watch', () => {
       expect(res.status()).toBe(200);
       const imported = Date.now();
       await tree()
-        .getByRole('link', { name: 'imported' })
-        .or(tree().getByText('imported', { exact: true }))
-        .first()
+        .getByRole('treeitem', { name: 'imported', exact: true })
         .waitFor({ timeout: 2000 });
       await page
         .getByRole('region', { name: 'Recent' })

@@ -335,10 +335,12 @@ describe('input fuzz: every JSON body member of the OpenAPI document, hostile va
       for (let c = queue.shift(); c; c = queue.shift()) await check(c);
     };
     const check = async (c: Case): Promise<void> => {
-      const res = await admin
-        .request(c.method as 'post', c.path)
-        .set('Content-Type', 'application/json')
-        .send(c.body);
+      // The MCP endpoint speaks JSON-RPC: sent as an MCP client sends (Accept: both kinds), its
+      // errors are JSON-RPC error objects, the protocol's own problem documents.
+      const jsonRpc = c.path === '/mcp';
+      const req = admin.request(c.method as 'post', c.path).set('Content-Type', 'application/json');
+      if (jsonRpc) req.set('Accept', 'application/json, text/event-stream');
+      const res = await req.send(c.body);
       const where = `${c.method.toUpperCase()} ${c.path}: ${c.label} -> ${res.status}`;
       if (res.status >= 500 && UPSTREAM_UNAVAILABLE.has(res.body?.code)) return;
       if (res.status >= 500) failures.push(`${where} ${JSON.stringify(res.body)}`);
@@ -348,7 +350,13 @@ describe('input fuzz: every JSON body member of the OpenAPI document, hostile va
           res.body?.status === res.status &&
           typeof res.body?.code === 'string' &&
           typeof res.body?.type === 'string';
-        if (!isProblem) failures.push(`${where} not a problem: ${res.text.slice(0, 200)}`);
+        const isJsonRpcError =
+          jsonRpc &&
+          res.body?.jsonrpc === '2.0' &&
+          typeof res.body?.error?.code === 'number' &&
+          typeof res.body?.error?.message === 'string';
+        if (!isProblem && !isJsonRpcError)
+          failures.push(`${where} not a problem: ${res.text.slice(0, 200)}`);
       }
     };
     await Promise.all([worker(), worker(), worker(), worker()]);

@@ -601,16 +601,19 @@ describe('a client generated from the OpenAPI document', () => {
     // Single sign-on: no provider is configured here; signing out through the OIDC route has
     // no provider session to end. Its sign-in redirects are checked in auth-oidc.e2e-spec.ts.
     expect((await client().GET('/auth/providers', {})).data).toEqual({ items: [] });
-    const ssoSignOut = await (await createGraceClient()).POST('/auth/oidc/logout', {});
+    // (grace changed her password on the account screen's route above.)
+    const ssoSignOut = await (
+      await createGraceClient('a longer password')
+    ).POST('/auth/oidc/logout', {});
     expect(ssoSignOut.data).toEqual({ redirectTo: null });
     const unknownProvider = await client().GET('/auth/oidc/{id}/login', {
       params: { path: { id: 'none' }, query: {} },
     });
     expect(unknownProvider.error?.code).toBe('sso_provider_not_found');
 
-    async function createGraceClient(): Promise<Api> {
+    async function createGraceClient(password = 'long-password'): Promise<Api> {
       const login = await client().POST('/auth/login', {
-        body: { username: 'grace', password: 'long-password' },
+        body: { username: 'grace', password },
       });
       return client({ Cookie: login.response.headers.get('set-cookie')!.split(';')[0] });
     }
