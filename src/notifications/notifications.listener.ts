@@ -4,9 +4,11 @@ import {
   IMPORT_FINISHED,
   ImportFinishedEvent,
   PAGE_BINNED,
+  PAGE_MOVED,
   PAGE_RESTORED,
   PAGE_UPDATED,
   PageBinnedEvent,
+  PageMovedEvent,
   PageUpdatedEvent,
 } from '../common/events/domain-events';
 import { Outbox } from '../common/events/outbox';
@@ -30,6 +32,7 @@ export class NotificationsListener implements OnModuleInit {
     this.outbox.within(PAGE_UPDATED, (tx, event) => this.onPageUpdated(tx, event));
     this.outbox.within(PAGE_RESTORED, (tx, event) => this.onPageUpdated(tx, event));
     this.outbox.within(PAGE_BINNED, (tx, event) => this.onPageBinned(tx, event));
+    this.outbox.within(PAGE_MOVED, (tx, event) => this.onPageMoved(tx, event));
     this.outbox.within(IMPORT_FINISHED, (tx, event) => this.onImportFinished(tx, event));
   }
 
@@ -84,16 +87,36 @@ export class NotificationsListener implements OnModuleInit {
     }
   }
 
-  // A page move (issue 26, item 1) notifies the same recipients: the watchers of the old slug
-  // and of the new one, through `recipients` with the event's slug.
+  /**
+   * A page took a new slug: its owner and the watchers of the old address and of the new one
+   * (a folder's watchers on either side) hear of it, as of an edit.
+   */
+  private async onPageMoved(tx: Tx, event: PageMovedEvent): Promise<void> {
+    const now = new Date();
+    for (const recipientId of await this.recipients(event, [event.from])) {
+      await this.notifications.create(
+        {
+          recipientId,
+          kind: 'page.moved',
+          page: { id: event.pageId, slug: event.slug, title: event.title },
+          actorId: event.actorId,
+          data: { from: event.from, revision: event.revision },
+        },
+        now,
+        tx,
+      );
+    }
+  }
 
   /**
-   * The owner and the watchers of the page (its own watch or a folder's above it), once each,
-   * without the actor. Watchers who may no longer see the page are left out (the owner's
-   * notices are filtered when listed, as before).
+   * The owner and the watchers of the page (its own watch or a folder's above it; also those
+   * of `alsoSlugs`, a moved page's old address), once each, without the actor. Watchers who may
+   * no longer see the page are left out (the owner's notices are filtered when listed).
    */
-  private async recipients(event: PageBinnedEvent): Promise<string[]> {
-    const watchers = await this.watches.watchersOf(event.slug);
+  private async recipients(event: PageBinnedEvent, alsoSlugs: string[] = []): Promise<string[]> {
+    const watchers = new Set(await this.watches.watchersOf(event.slug));
+    for (const slug of alsoSlugs)
+      for (const userId of await this.watches.watchersOf(slug)) watchers.add(userId);
     const result = new Set<string>();
     if (event.ownerId && event.ownerId !== event.actorId) result.add(event.ownerId);
     for (const userId of watchers) {

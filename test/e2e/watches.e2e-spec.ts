@@ -127,7 +127,7 @@ describe('watches: PUT, DELETE and GET /api/watches, and the notices watchers ge
       createdAt: ISO,
       actor: expect.objectContaining({ id: editor.user!.id }),
       page: { id: expect.any(String), slug: 'team/handbook', title: 'Handbook v2' },
-      data: { revision: 2, updates: 1 },
+      data: { revision: 2, updates: 1, summary: null },
     });
     const forMember = await eventually(async () => {
       const body = await inbox(member);
@@ -152,6 +152,27 @@ describe('watches: PUT, DELETE and GET /api/watches, and the notices watchers ge
         'page.binned',
       ]),
     );
+  });
+
+  it('tells watchers of the old and of the new address when a page moves', async () => {
+    await createPage(editor, 'guides/setup');
+    await createPage(editor, 'handbook/intro');
+    await reader.put('/api/watches').send({ slug: 'guides', subtree: true }).expect(200);
+    await member.put('/api/watches').send({ slug: 'handbook', subtree: true }).expect(200);
+    await editor
+      .post('/api/pages/move')
+      .send({ from: 'guides/setup', to: 'handbook/setup' })
+      .expect(200);
+    for (const watcher of [reader, member]) {
+      const [notice] = (await inbox(watcher)).items;
+      expect(notice).toMatchObject({
+        kind: 'page.moved',
+        page: { slug: 'handbook/setup' },
+        data: { from: 'guides/setup', revision: 2 },
+      });
+    }
+    // Never the mover, and the owner (the mover here) hears nothing either.
+    expect((await inbox(editor)).items).toEqual([]);
   });
 
   it('never tells a watcher who can no longer see the page', async () => {

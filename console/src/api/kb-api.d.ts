@@ -2120,7 +2120,7 @@ export interface components {
             nextCursor: string | null;
         };
         /** @enum {string} */
-        NotificationKind: "page.updated" | "page.binned" | "page.review_due" | "import.finished";
+        NotificationKind: "page.updated" | "page.binned" | "page.moved" | "page.review_due" | "import.finished";
         NotificationPageRef: {
             /** Format: uuid */
             id: string;
@@ -2130,8 +2130,10 @@ export interface components {
             title: string;
         };
         NotificationData: {
-            /** @description page.updated: the revision written. */
+            /** @description page.updated, page.moved: the revision written. */
             revision?: number;
+            /** @description page.moved: the slug the page had (now a redirect). */
+            from?: string;
             /** @description page.updated: edits folded into it. */
             updates?: number;
             /** @description page.updated: the change summary of the newest edit folded into it (null: that edit gave none). */

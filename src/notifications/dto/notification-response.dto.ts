@@ -18,8 +18,14 @@ export class NotificationPageRef {
 
 /** Kind-specific details. */
 export class NotificationData {
-  @ApiPropertyOptional({ type: 'integer', description: 'page.updated: the revision written.' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    description: 'page.updated, page.moved: the revision written.',
+  })
   revision?: number;
+
+  @ApiPropertyOptional({ description: 'page.moved: the slug the page had (now a redirect).' })
+  from?: string;
 
   @ApiPropertyOptional({ type: 'integer', description: 'page.updated: edits folded into it.' })
   updates?: number;

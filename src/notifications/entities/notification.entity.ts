@@ -5,6 +5,7 @@ import { column, entityColumns, RowOf, valueOf } from '../../common/database/col
 export const NOTIFICATION_KINDS = [
   'page.updated',
   'page.binned',
+  'page.moved',
   'page.review_due',
   'import.finished',
 ] as const;

@@ -44,6 +44,14 @@ export function NotificationText({
         </>
       );
       break;
+    case 'page.moved':
+      text = (
+        <>
+          {who(item)} moved {link}
+          {item.data.from ? ` from ${item.data.from}` : ''}
+        </>
+      );
+      break;
     case 'page.review_due':
       text = <>{link} is due for review</>;
       break;
