@@ -76,6 +76,7 @@ describe('GET /api/events/stream: the live, visibility-filtered event stream', (
         slug: 'open/notes',
         title: 'Title of open/notes',
         revision: 2,
+        summary: null,
         actorId: admin.user!.id,
       },
     });
