@@ -7,6 +7,7 @@ import * as redirects from './redirects';
 import * as moves from './page-moves';
 import { listRevisions } from './revisions';
 import { searchPages } from './search/search-pages';
+import { suggestPages } from './search/suggest-pages';
 
 describe('PAGES_READ_QUERIES', () => {
   it('holds every ReadQuery of the pages store under its own name', () => {
@@ -19,6 +20,7 @@ describe('PAGES_READ_QUERIES', () => {
         listTreeLevel,
         listRevisions,
         searchPages,
+        suggestPages,
       ] as unknown[]
     ).filter(
       (value): value is AnyReadQuery =>
