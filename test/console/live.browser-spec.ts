@@ -262,10 +262,15 @@ describe('console: live updates, quick switcher, missing links, watch', () => {
     await updatePage(app.as.editor, 'handbook/tools', { title: 'Tools we love' });
     await page.goto('/notifications');
     await page.getByText('Tools we love').first().waitFor({ timeout: 10_000 });
-    await app.as.reader
-      .delete('/api/watches')
-      .send({ slug: 'handbook', subtree: true })
-      .expect(204);
+    // The Account screen lists what the person watches, and stops watching from there.
+    await page.goto('/account');
+    const watching = page.getByRole('region', { name: 'Watching' });
+    await watching.getByRole('link', { name: 'handbook' }).waitFor();
+    await watching
+      .getByRole('button', { name: 'Stop watching handbook and the pages under it' })
+      .click();
+    await watching.getByText('You watch no pages.').waitFor();
+    expect((await app.as.reader.get('/api/watches').expect(200)).body.items).toEqual([]);
   });
 
   it('warns in the editor before Save that a newer revision exists', async () => {

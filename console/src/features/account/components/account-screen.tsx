@@ -9,6 +9,7 @@ import { Spinner } from '../../../components/spinner';
 import { useDocumentTitle } from '../../../components/use-document-title';
 import { formatDateTime, formatRelative } from '../../../lib/format';
 import { paths } from '../../../lib/slugs';
+import { useToggleWatch, useWatches } from '../../notifications/api/watches';
 import { useTokens } from '../../tokens/api/tokens';
 import {
   useAccount,
@@ -262,7 +263,49 @@ function TokensSection() {
   );
 }
 
-/** The signed-in person's own account: profile, password, sessions and tokens. */
+/** What the person watches: pages and folders whose edits, moves and binning reach the inbox. */
+function WatchingSection() {
+  const watches = useWatches();
+  const toggle = useToggleWatch();
+  const items = watches.data?.items ?? [];
+  return (
+    <section className="account__section" aria-labelledby="watching-title">
+      <h2 id="watching-title" className="section-title">
+        Watching
+      </h2>
+      {watches.isPending ? (
+        <p className="account__note">Reading what you watch…</p>
+      ) : items.length === 0 ? (
+        <p className="account__note">
+          You watch no pages. “Watch” on a page tells you of its edits, moves and binning.
+        </p>
+      ) : (
+        <ul className="account__watches">
+          {items.map((watch) => (
+            <li key={`${watch.slug}:${watch.subtree}`}>
+              <Link to={paths.page(watch.slug)}>{watch.slug}</Link>
+              {watch.subtree ? ' and the pages under it ' : ' '}
+              <button
+                type="button"
+                className="button"
+                disabled={toggle.isPending}
+                aria-label={`Stop watching ${watch.slug}${watch.subtree ? ' and the pages under it' : ''}`}
+                onClick={() =>
+                  toggle.mutate({ watch: { slug: watch.slug, subtree: watch.subtree }, on: false })
+                }
+              >
+                Stop watching
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <ProblemMessage error={watches.error ?? toggle.error} />
+    </section>
+  );
+}
+
+/** The signed-in person's own account: profile, password, sessions, tokens, watches. */
 export function AccountScreen() {
   useDocumentTitle('Account');
   const account = useAccount();
@@ -287,6 +330,7 @@ export function AccountScreen() {
           </div>
           <SessionsRegion />
           <TokensSection />
+          <WatchingSection />
         </>
       )}
     </section>
