@@ -1,12 +1,6 @@
 import { createPage } from '../support/pages';
-import {
-  itWithChromium,
-  readPdf,
-  RunningPdfService,
-  startPdfService,
-  CHROMIUM_AVAILABLE,
-} from '../support/pdf';
-import { createTestApp, DB_TYPE, TestApp } from '../support/test-app';
+import { createPdfTestApp, itPrintingPdfs, readPdf } from '../support/pdf';
+import { TestApp } from '../support/test-app';
 import { Client, signedIn } from '../support/users';
 import { binary } from '../support/export-fixtures';
 import { MERMAID_NOTE } from '../../src/pages/rendering/diagrams';
@@ -66,20 +60,15 @@ const HUGE =
 describe('pages: Graphviz and Mermaid diagrams', () => {
   let t: TestApp;
   let editor: Client;
-  let service: RunningPdfService | undefined;
+  let app: Awaited<ReturnType<typeof createPdfTestApp>>;
 
   beforeAll(async () => {
-    if (CHROMIUM_AVAILABLE && DB_TYPE === 'sqlite') service = await startPdfService();
-    t = await createTestApp(
-      service ? { PDF_SERVICE_URL: service.url, PDF_SERVICE_TIMEOUT_MS: '30000' } : {},
-    );
+    app = await createPdfTestApp();
+    t = app.t;
     editor = await signedIn(t, 'editor');
     await createPage(editor, 'design/pipeline', { title: 'Pipeline', content: DESIGN });
   }, 60_000);
-  afterAll(async () => {
-    await t?.close();
-    await service?.stop();
-  });
+  afterAll(() => app?.close());
 
   it('stores and answers the Graphviz SVG, sanitised, and Mermaid as source with a note', async () => {
     const { body } = await editor.get('/api/pages/design/pipeline').expect(200);
@@ -211,8 +200,7 @@ describe('pages: Graphviz and Mermaid diagrams', () => {
     expect(body.html).toContain('>Upgraded</text>');
   });
 
-  itWithChromium('draws the diagram into a real PDF', async () => {
-    if (!service) return; // the PDF service runs in the SQLite run only (one Chromium)
+  itPrintingPdfs('draws the diagram into a real PDF', async () => {
     const res = await editor
       .post('/export/pdf/design/pipeline')
       .send({})

@@ -1,12 +1,6 @@
 import { createPage } from '../support/pages';
-import {
-  itWithChromium,
-  readPdf,
-  RunningPdfService,
-  startPdfService,
-  CHROMIUM_AVAILABLE,
-} from '../support/pdf';
-import { createTestApp, DB_TYPE, TestApp } from '../support/test-app';
+import { createPdfTestApp, itPrintingPdfs, readPdf } from '../support/pdf';
+import { TestApp } from '../support/test-app';
 import { Client, signedIn } from '../support/users';
 import { binary } from '../support/export-fixtures';
 import { RerenderRichContent1795834442844 } from '../../src/common/database/migrations/1795834442844-RerenderRichContent';
@@ -54,20 +48,15 @@ A typo: $\\frac{1}{$ stays readable.
 describe('pages: highlighted code, math, footnotes, [[toc]], details, emoji', () => {
   let t: TestApp;
   let editor: Client;
-  let service: RunningPdfService | undefined;
+  let app: Awaited<ReturnType<typeof createPdfTestApp>>;
 
   beforeAll(async () => {
-    if (CHROMIUM_AVAILABLE && DB_TYPE === 'sqlite') service = await startPdfService();
-    t = await createTestApp(
-      service ? { PDF_SERVICE_URL: service.url, PDF_SERVICE_TIMEOUT_MS: '30000' } : {},
-    );
+    app = await createPdfTestApp();
+    t = app.t;
     editor = await signedIn(t, 'editor');
     await createPage(editor, 'ops/runbook', { title: 'Runbook', content: SHOWCASE });
   }, 60_000);
-  afterAll(async () => {
-    await t?.close();
-    await service?.stop();
-  });
+  afterAll(() => app?.close());
 
   it('stores and answers the rendered HTML with every feature', async () => {
     const { body } = await editor.get('/api/pages/ops/runbook').expect(200);
@@ -122,8 +111,7 @@ describe('pages: highlighted code, math, footnotes, [[toc]], details, emoji', ()
     expect(body.html).toContain('<span class="hljs-keyword">const</span>');
   });
 
-  itWithChromium('prints formulas, footnotes and highlighted code into a real PDF', async () => {
-    if (!service) return; // the PDF service runs in the SQLite run only (one Chromium)
+  itPrintingPdfs('prints formulas, footnotes and highlighted code into a real PDF', async () => {
     const res = await editor
       .post('/export/pdf/ops/runbook')
       .send({})

@@ -4,6 +4,7 @@ import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http
 import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import Busboy from 'busboy';
+import { createTestApp, TestApp } from './test-app';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 /** True when the real Chromium-backed PDF service can run here (CI installs Chromium). */
@@ -225,4 +226,31 @@ export async function readPdf(pdf: Buffer): Promise<PdfContent> {
 /** The text of a PDF, page after page. */
 export async function pdfText(pdf: Buffer): Promise<string> {
   return (await readPdf(pdf)).text;
+}
+
+/**
+ * Whether this run prints real PDFs: Chromium is installed and the run is SQLite's (one
+ * Chromium-backed service is enough; the PDF path does not depend on the database).
+ */
+export const PRINTS_PDFS = CHROMIUM_AVAILABLE && (process.env.DB_TYPE ?? 'sqlite') === 'sqlite';
+
+/** `it` in a run that prints PDFs, otherwise a skip that says why. */
+export const itPrintingPdfs = (name: string, fn: () => Promise<void>, timeout?: number): void => {
+  if (PRINTS_PDFS) it(name, fn, timeout);
+  else it.skip(`${name} [real PDFs are printed in the SQLite run, with Chromium]`, fn);
+};
+
+/** An app of its own, with the real PDF service beside it in a run that prints PDFs. */
+export async function createPdfTestApp(): Promise<{ t: TestApp; close(): Promise<void> }> {
+  const service = PRINTS_PDFS ? await startPdfService() : undefined;
+  const t = await createTestApp(
+    service ? { PDF_SERVICE_URL: service.url, PDF_SERVICE_TIMEOUT_MS: '30000' } : {},
+  );
+  return {
+    t,
+    close: async () => {
+      await t.close();
+      await service?.stop();
+    },
+  };
 }
