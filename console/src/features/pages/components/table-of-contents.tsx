@@ -16,10 +16,13 @@ export function headingsOf(html: string): Heading[] {
   }));
 }
 
-/** "Contents" for a page with three or more headings: links to each, indented by level. */
+/**
+ * "Contents" for a page with three or more headings: links to each, indented by level. Not
+ * when the author placed a table of contents with `[[toc]]` (the renderer's `nav.kb-toc`).
+ */
 export function TableOfContents({ html }: { html: string }) {
   const headings = useMemo(() => headingsOf(html), [html]);
-  if (headings.length < 3) return null;
+  if (headings.length < 3 || html.includes('<nav class="kb-toc">')) return null;
   const top = Math.min(...headings.map((h) => h.level));
   return (
     <nav className="toc" aria-labelledby="toc-title">
