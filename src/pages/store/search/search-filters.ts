@@ -3,11 +3,6 @@ import type { SearchFilters } from '../../search/search-terms';
 import type { SqlCondition } from '../../../common/database/sql';
 import { Viewer, visibleSql } from '../visibility-sql';
 
-/** A slug prefix as a LIKE pattern matching the folder itself and everything under it. */
-function likePrefix(prefix: string): string {
-  return `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}/%`;
-}
-
 /**
  * The search filters (`tag:`, `under:`, …) as one SQL condition over pages aliased `p`: plain
  * parameters, never text spliced into the statement. `is:missing-links` counts a link target
@@ -26,8 +21,9 @@ export function filterSql(filters: SearchFilters, viewer: Viewer): SqlCondition 
     params.push(filters.owner);
   }
   if (filters.under !== undefined && filters.under !== '') {
-    parts.push("(p.live_slug = ? OR p.live_slug LIKE ? ESCAPE '\\')");
-    params.push(filters.under, likePrefix(filters.under));
+    // The page itself, and the range of slugs under it (the live-slug index, no LIKE escaping).
+    parts.push('(p.live_slug = ? OR (p.live_slug >= ? AND p.live_slug < ?))');
+    params.push(filters.under, `${filters.under}/`, `${filters.under}/\u{10FFFF}`);
   }
   if (filters.lifecycle !== undefined) {
     parts.push('p.lifecycle = ?');
@@ -52,7 +48,7 @@ export function filterSql(filters: SearchFilters, viewer: Viewer): SqlCondition 
   if (filters.missingLinks) {
     const target = visibleSql(viewer, 'lt');
     parts.push(
-      'EXISTS (SELECT 1 FROM page_links fl WHERE fl.page_id = p.id ' +
+      'EXISTS (SELECT 1 FROM page_links fl WHERE fl.source_page_id = p.id ' +
         `AND NOT EXISTS (SELECT 1 FROM pages lt WHERE lt.live_slug = fl.target_slug AND ${target.sql}) ` +
         'AND NOT EXISTS (SELECT 1 FROM page_redirects fr WHERE fr.from_slug = fl.target_slug))',
     );

@@ -212,7 +212,7 @@ function needsSnippetsInCode(terms: SearchTerms): boolean {
 }
 
 export function toScoreParts(row: Record<string, unknown>): ScoreParts {
-  const n = (v: unknown) => Math.round(Number(v ?? 0) * 1e4) / 1e4;
+  const n = (v: unknown) => Number(Number(v ?? 0).toPrecision(6));
   return {
     score: n(row.score),
     title: n(row.title),
