@@ -1,8 +1,8 @@
 import { Body, Controller, Get, Put, Query } from '@nestjs/common';
-import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '../../common/auth/auth-user';
 import { AdminOnly, CurrentUser } from '../../common/auth/route-policy';
-import { ApiResult } from '../../common/openapi/api-result.decorator';
+import { ApiResult, ApiSchemaResult } from '../../common/openapi/api-result.decorator';
 import { ExplainList, SearchResultList, SuggestionList } from './search-response.dto';
 import { SearchQueryDto, SuggestQueryDto } from './search-query.dto';
 import { SearchAnswer, SearchService } from './search.service';
@@ -62,7 +62,7 @@ export class SearchController {
   @Get('synonyms')
   @AdminOnly()
   @ApiOperation({ summary: 'Search synonyms: sets of terms that find each other (admin)' })
-  @ApiOkResponse({ schema: SYNONYM_SETS })
+  @ApiSchemaResult(SYNONYM_SETS)
   listSynonyms(): Promise<string[][]> {
     return this.synonyms.list();
   }
@@ -74,7 +74,7 @@ export class SearchController {
       'Replace the search synonyms, e.g. [["k8s", "kubernetes"], ["db", "database"]] (admin)',
   })
   @ApiBody({ schema: SYNONYM_SETS })
-  @ApiOkResponse({ schema: SYNONYM_SETS })
+  @ApiSchemaResult(SYNONYM_SETS)
   replaceSynonyms(@Body() body: unknown): Promise<string[][]> {
     return this.synonyms.replace(body);
   }
