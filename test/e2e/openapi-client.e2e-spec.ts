@@ -193,6 +193,11 @@ describe('a client generated from the OpenAPI document', () => {
       params: { query: { q: 'guides/' } },
     });
     expect(suggested.data?.items.map((i) => i.slug)).toEqual(['guides/intro']);
+    const explained = await admin.GET('/api/search/explain', { params: { query: { q: 'again' } } });
+    expect(explained.data?.items.map((i) => i.slug)).toEqual(['guides/intro']);
+    const synonyms = await admin.PUT('/api/search/synonyms', { body: [['again', 'anew']] });
+    expect(synonyms.data).toEqual([['again', 'anew']]);
+    expect((await admin.GET('/api/search/synonyms', {})).data).toEqual([['again', 'anew']]);
 
     // Watches: put, list, delete.
     const watched = await admin.PUT('/api/watches', { body: { slug: 'guides', subtree: true } });
