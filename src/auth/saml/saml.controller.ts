@@ -10,11 +10,11 @@ import {
   Req,
   Res,
 } from '@nestjs/common';
-import { ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Public } from '../../common/auth/route-policy';
 import { APP_CONFIG, AppConfig } from '../../common/config/app-config';
-import { ApiProblems } from '../../common/openapi/api-result.decorator';
+import { ApiFileResult, ApiProblems } from '../../common/openapi/api-result.decorator';
 import { PayloadTooLargeProblem, UnsupportedMediaTypeProblem } from '../../common/problems/problem';
 import { SsoLoginQuery } from '../oidc/sso.dto';
 import { browserAware } from '../oidc/sso-flow';
@@ -39,13 +39,9 @@ export class SamlController {
     summary: "kb's SAML service provider metadata for the identity provider to import",
     security: [],
   })
-  @ApiProduces('application/samlmetadata+xml')
-  @ApiResponse({
-    status: 200,
-    description: 'The EntityDescriptor (entity id, assertion consumer).',
-  })
+  @ApiFileResult({ 'application/samlmetadata+xml': 'text' })
   @ApiProblems(404)
-  metadata(@Param('id') id: string): string {
+  samlMetadata(@Param('id') id: string): string {
     return this.saml.metadata(id);
   }
 
