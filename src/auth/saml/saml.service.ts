@@ -317,7 +317,7 @@ export class SamlService {
       assertionId,
       inResponseTo: inAssertion ?? inResponse,
       // Kept until the confirmation can no longer be accepted by any instance.
-      expiresAt: new Date(Math.min(notOnOrAfter, now + 86_400_000) + SKEW_MS),
+      expiresAt: new Date(notOnOrAfter + SKEW_MS),
     };
   }
 
