@@ -70,9 +70,9 @@ describe('OpenID Connect sign-in behind nginx across two instances', () => {
     });
     for (const port of ports) {
       const instance = await createPeerApp(base, {
-        publicUrl: sso.publicUrl,
-        oidcProviders: sso.oidcProviders,
-        samlProviders: sso.samlProviders,
+        http: { ...base.config.http, publicUrl: sso.http.publicUrl },
+        oidc: sso.oidc,
+        saml: sso.saml,
       });
       await instance.app.listen(port, '127.0.0.1');
       instances.push(instance);

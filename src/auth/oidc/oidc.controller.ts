@@ -1,9 +1,10 @@
-import { Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiCookieAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { AuthUser } from '../../common/auth/auth-user';
 import { CurrentUser, Public, SessionOnly } from '../../common/auth/route-policy';
-import { APP_CONFIG, AppConfig } from '../../common/config/app-config';
+import { InjectConfig } from '../../common/config/app-config';
+import type { HttpConfig } from '../../common/config/http-config';
 import { ApiProblems, ApiResult } from '../../common/openapi/api-result.decorator';
 import { AuthService } from '../auth.service';
 import { clearSessionCookie, setSessionCookie } from '../session-cookie';
@@ -23,7 +24,7 @@ export class OidcController {
     private readonly oidc: OidcService,
     private readonly saml: SamlService,
     private readonly auth: AuthService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('http') private readonly httpConfig: HttpConfig,
   ) {}
 
   @Public()
@@ -117,6 +118,6 @@ export class OidcController {
   }
 
   private browserAware(req: Request, res: Response, work: () => Promise<void>): Promise<void> {
-    return browserAware(this.config.publicUrl, req, res, work);
+    return browserAware(this.httpConfig.publicUrl, req, res, work);
   }
 }

@@ -1,19 +1,9 @@
-import {
-  Controller,
-  Get,
-  Header,
-  HttpCode,
-  Inject,
-  Param,
-  Post,
-  Query,
-  Req,
-  Res,
-} from '@nestjs/common';
+import { Controller, Get, Header, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Public } from '../../common/auth/route-policy';
-import { APP_CONFIG, AppConfig } from '../../common/config/app-config';
+import { InjectConfig } from '../../common/config/app-config';
+import type { HttpConfig } from '../../common/config/http-config';
 import { ApiFileResult, ApiProblems } from '../../common/openapi/api-result.decorator';
 import { PayloadTooLargeProblem, UnsupportedMediaTypeProblem } from '../../common/problems/problem';
 import { SsoLoginQuery } from '../oidc/sso.dto';
@@ -29,7 +19,7 @@ const MAX_FORM_BYTES = 512 * 1024;
 export class SamlController {
   constructor(
     private readonly saml: SamlService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('http') private readonly httpConfig: HttpConfig,
   ) {}
 
   @Public()
@@ -60,7 +50,7 @@ export class SamlController {
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
-    await browserAware(this.config.publicUrl, req, res, async () => {
+    await browserAware(this.httpConfig.publicUrl, req, res, async () => {
       res.redirect(302, await this.saml.start(id, query.returnTo));
     });
   }
@@ -83,7 +73,7 @@ export class SamlController {
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
-    await browserAware(this.config.publicUrl, req, res, async () => {
+    await browserAware(this.httpConfig.publicUrl, req, res, async () => {
       const post = await readForm(req);
       const signedIn = await this.saml.consume(id, post, {
         ip: req.ip ?? 'unknown',

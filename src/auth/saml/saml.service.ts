@@ -1,4 +1,4 @@
-import { HttpStatus, Inject, Injectable } from '@nestjs/common';
+import { HttpStatus, Injectable } from '@nestjs/common';
 import {
   generateServiceProviderMetadata,
   SAML,
@@ -7,7 +7,8 @@ import {
   type Profile,
 } from '@node-saml/node-saml';
 import { randomBytes } from 'node:crypto';
-import { APP_CONFIG, AppConfig } from '../../common/config/app-config';
+import { AppConfig, InjectConfig } from '../../common/config/app-config';
+import type { HttpConfig } from '../../common/config/http-config';
 import type { SamlProviderConfig } from '../../common/config/saml-config';
 import {
   BadRequestProblem,
@@ -81,13 +82,14 @@ function invalidAssertion(): Problem {
 @Injectable()
 export class SamlService {
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('saml') private readonly samlConfig: AppConfig['saml'],
+    @InjectConfig('http') private readonly httpConfig: HttpConfig,
     private readonly sso: SsoRepository,
     private readonly accounts: SsoAccountsService,
   ) {}
 
   providers(): SsoProviderSummary[] {
-    return this.config.samlProviders.map((p) => ({
+    return this.samlConfig.providers.map((p) => ({
       id: p.id,
       name: p.name,
       protocol: 'saml',
@@ -96,7 +98,7 @@ export class SamlService {
   }
 
   private provider(id: string): SamlProviderConfig {
-    const provider = this.config.samlProviders.find((p) => p.id === id);
+    const provider = this.samlConfig.providers.find((p) => p.id === id);
     if (!provider) {
       throw new NotFoundProblem('sso_provider', `No sign-in provider named "${id}" is configured.`);
     }
@@ -105,7 +107,7 @@ export class SamlService {
 
   /** The assertion consumer service: the IdP posts its Response here. */
   acsUrl(provider: SamlProviderConfig): string {
-    return `${this.config.publicUrl}/auth/saml/${provider.id}/acs`;
+    return `${this.httpConfig.publicUrl}/auth/saml/${provider.id}/acs`;
   }
 
   private saml(provider: SamlProviderConfig, requestId?: string): SAML {
@@ -160,7 +162,7 @@ export class SamlService {
       bindingHash: '',
       nonce: '',
       codeVerifier: '',
-      returnTo: safeReturnTo(this.config.publicUrl, returnTo),
+      returnTo: safeReturnTo(this.httpConfig.publicUrl, returnTo),
       expiresAt: new Date(Date.now() + FLOW_TTL_MS),
     });
     return this.saml(provider, requestId).getAuthorizeUrlAsync('', undefined, {});
@@ -232,7 +234,7 @@ export class SamlService {
       }
       returnTo = flow.returnTo;
     } else if (provider.idpInitiated) {
-      returnTo = safeReturnTo(this.config.publicUrl, post.RelayState);
+      returnTo = safeReturnTo(this.httpConfig.publicUrl, post.RelayState);
     } else {
       throw refuse(
         'idp_initiated_refused',
@@ -272,7 +274,7 @@ export class SamlService {
       throw error;
     }
     const signedIn = await this.accounts.startSession(user, key, context);
-    return { ...signedIn, returnTo: new URL(returnTo, `${this.config.publicUrl}/`).toString() };
+    return { ...signedIn, returnTo: new URL(returnTo, `${this.httpConfig.publicUrl}/`).toString() };
   }
 
   /**

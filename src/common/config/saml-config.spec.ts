@@ -45,11 +45,11 @@ describe('SAML configuration', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('has no providers unless SAML_PROVIDERS names some', () => {
-    expect(loadConfig({}).samlProviders).toEqual([]);
+    expect(loadConfig({}).saml.providers).toEqual([]);
   });
 
   it('reads a provider with its defaults', () => {
-    expect(loadConfig(base).samlProviders).toEqual([
+    expect(loadConfig(base).saml.providers).toEqual([
       {
         id: 'okta',
         name: 'Okta',
@@ -72,7 +72,7 @@ describe('SAML configuration', () => {
   it('takes the certificate from a file or as bare base64, and kb’s own key pair', () => {
     const bare = cert.replace(/-----[A-Z ]+-----|\s/g, '');
     for (const value of [join(dir, 'cert.pem'), bare]) {
-      const [p] = loadConfig({ ...base, SAML_OKTA_IDP_CERT: value }).samlProviders;
+      const [p] = loadConfig({ ...base, SAML_OKTA_IDP_CERT: value }).saml.providers;
       expect(p.idpCerts[0].replace(/\s/g, '')).toBe(cert.replace(/\s/g, ''));
     }
     const [p] = loadConfig({
@@ -82,7 +82,7 @@ describe('SAML configuration', () => {
       SAML_OKTA_IDP_INITIATED: 'true',
       SAML_OKTA_ROLE_MAP: 'kb-admins=admin',
       SAML_OKTA_GROUP_MAP: 'kb-eng=Engineering',
-    }).samlProviders;
+    }).saml.providers;
     expect(p.decryption).toEqual({ privateKey: key, cert: cert.trim() });
     expect(p.idpInitiated).toBe(true);
     expect(p.roleMap).toEqual([{ idpGroup: 'kb-admins', role: 'admin' }]);
