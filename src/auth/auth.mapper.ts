@@ -90,6 +90,7 @@ export function toSessionResponse(session: SessionEntity, currentId?: string): S
     browser: describeBrowser(session.userAgent),
     ip: session.ip,
     userAgent: session.userAgent,
+    method: session.method,
     createdAt: session.createdAt.toISOString(),
     lastSeenAt: session.lastSeenAt.toISOString(),
   };

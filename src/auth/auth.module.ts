@@ -33,6 +33,9 @@ import { OidcController } from './oidc/oidc.controller';
 import { OidcService } from './oidc/oidc.service';
 import { SsoAccountsService } from './oidc/sso-accounts.service';
 import { SsoRepository } from './oidc/sso.repository';
+import { LdapDirectory } from './ldap/ldap-directory';
+import { LdapLogin } from './ldap/ldap-login.service';
+import { LoginPolicy } from './login-policy';
 
 /** Purges expired sessions and login-throttle rows every hour. */
 @Injectable()
@@ -96,6 +99,9 @@ class AuthHousekeeping implements OnApplicationBootstrap, OnApplicationShutdown 
     OidcService,
     SsoAccountsService,
     SsoRepository,
+    LdapDirectory,
+    LdapLogin,
+    LoginPolicy,
     { provide: APP_GUARD, useClass: AuthGuard },
   ],
   exports: [UsersService, GroupsService, AccountsService],

@@ -139,6 +139,12 @@ export class SessionResponse {
   @ApiProperty({ type: String, nullable: true })
   userAgent: string | null;
 
+  @ApiProperty({
+    example: 'password',
+    description: 'How the session was made: `password`, `ldap`, `oidc:<id>`, …',
+  })
+  method: string;
+
   @ApiProperty(DATE_TIME)
   createdAt: string;
 

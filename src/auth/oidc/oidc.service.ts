@@ -204,7 +204,9 @@ export class OidcService {
           subject: String(claims.sub),
           username,
           displayName: stringClaim(claims, provider.displayNameClaim),
-          email: stringClaim(claims, provider.emailClaim),
+          // Only an address the provider vouches for may join a local account (SSO_LINK_BY_EMAIL).
+          email:
+            claims.email_verified === true ? stringClaim(claims, provider.emailClaim) : undefined,
           groups: listClaim(claims, provider.groupsClaim),
         },
         provider,
@@ -213,7 +215,12 @@ export class OidcService {
       if (error instanceof Problem) this.failed(providerKey, error.code, context.ip);
       throw error;
     }
-    const { secret, session } = await this.sessions.start(user.id, context.ip, context.userAgent);
+    const { secret, session } = await this.sessions.start(
+      user.id,
+      context.ip,
+      context.userAgent,
+      providerKey,
+    );
     await this.sso.markSession(session.id, providerKey);
     audit('auth.sso.login.succeeded', {
       actorId: user.id,

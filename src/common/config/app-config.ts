@@ -9,6 +9,7 @@ import {
 } from '../rate-limit/rate-limit-policy';
 import { bool, ConfigError, Env, int, oneOf, str, url, urlList } from './env-values';
 import { OidcProviderConfig, oidcProviders } from './oidc-config';
+import { LdapConfig, ldapConfig, LoginPolicyConfig, loginPolicy } from './ldap-config';
 
 export { ConfigError } from './env-values';
 
@@ -127,6 +128,10 @@ export interface AppConfig {
   mcpEnabled: boolean;
   /** OpenID Connect providers (OIDC_PROVIDERS, OIDC_<ID>_*): docs/sso.md. */
   oidcProviders: OidcProviderConfig[];
+  /** LDAP / Active Directory (LDAP_*): docs/sso.md; null without LDAP_URL. */
+  ldap: LdapConfig | null;
+  /** LOCAL_LOGIN, LOCAL_LOGIN_ACCOUNTS, SSO_LINK_BY_EMAIL: docs/sso.md. */
+  loginPolicy: LoginPolicyConfig;
 }
 
 /** Idempotency-Key requests (IDEMPOTENCY_*). */
@@ -303,6 +308,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     shutdownTimeoutSeconds: int(env, 'SHUTDOWN_TIMEOUT_SECONDS', 25, 1, 3600),
     mcpEnabled: bool(env, 'MCP_ENABLED', true),
     oidcProviders: oidcProviders(env, kbPublicUrl),
+    ldap: ldapConfig(env),
+    loginPolicy: loginPolicy(env),
   };
 }
 

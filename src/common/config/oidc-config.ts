@@ -27,12 +27,15 @@ const CLAIM_PATTERN = /^[A-Za-z0-9_.:/-]{1,128}$/;
 /** As GROUP_NAME_PATTERN of the group DTO (kb stores group names in lowercase). */
 const KB_GROUP_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
-/** `a=b,c=d` with `=` splitting at the last one, so a provider group may itself hold one. */
+/**
+ * `a=b,c=d` with `=` splitting at the last one, so a provider group may itself hold one. Pairs
+ * are separated by `;` when the value holds one (an LDAP group DN holds commas), else by `,`.
+ */
 function pairs(env: Env, name: string): [string, string][] {
   const raw = str(env, name);
   if (raw === undefined) return [];
   return raw
-    .split(',')
+    .split(raw.includes(';') ? ';' : ',')
     .map((item) => item.trim())
     .filter(Boolean)
     .map((item) => {
@@ -44,6 +47,37 @@ function pairs(env: Env, name: string): [string, string][] {
       }
       return [left, right];
     });
+}
+
+/**
+ * A provider's `<prefix>ROLE_MAP` and `<prefix>GROUP_MAP` (OIDC, LDAP): provider group → role
+ * and provider group → kb group; `key` gives the form provider groups are compared in.
+ */
+export function groupMappings(
+  env: Env,
+  prefix: string,
+  key: (idpGroup: string) => string = (group) => group,
+): Pick<OidcProviderConfig, 'roleMap' | 'groupMap'> {
+  return {
+    roleMap: pairs(env, `${prefix}ROLE_MAP`).map(([idpGroup, role]) => {
+      if (!isRole(role)) {
+        throw new ConfigError(
+          `${prefix}ROLE_MAP`,
+          `must map to admin, editor or reader, got "${role}"`,
+        );
+      }
+      return { idpGroup: key(idpGroup), role };
+    }),
+    groupMap: pairs(env, `${prefix}GROUP_MAP`).map(([idpGroup, kbGroup]) => {
+      if (!KB_GROUP_PATTERN.test(kbGroup)) {
+        throw new ConfigError(
+          `${prefix}GROUP_MAP`,
+          `must map to kb group names (1-64 letters, digits, ".", "_" or "-"), got "${kbGroup}"`,
+        );
+      }
+      return { idpGroup: key(idpGroup), kbGroup: kbGroup.toLowerCase() };
+    }),
+  };
 }
 
 function claim(env: Env, name: string, fallback: string): string {
@@ -102,24 +136,7 @@ function provider(env: Env, id: string): OidcProviderConfig {
     displayNameClaim: claim(env, `${prefix}DISPLAY_NAME_CLAIM`, 'name'),
     emailClaim: claim(env, `${prefix}EMAIL_CLAIM`, 'email'),
     groupsClaim: claim(env, `${prefix}GROUPS_CLAIM`, 'groups'),
-    roleMap: pairs(env, `${prefix}ROLE_MAP`).map(([idpGroup, role]) => {
-      if (!isRole(role)) {
-        throw new ConfigError(
-          `${prefix}ROLE_MAP`,
-          `must map to admin, editor or reader, got "${role}"`,
-        );
-      }
-      return { idpGroup, role };
-    }),
-    groupMap: pairs(env, `${prefix}GROUP_MAP`).map(([idpGroup, kbGroup]) => {
-      if (!KB_GROUP_PATTERN.test(kbGroup)) {
-        throw new ConfigError(
-          `${prefix}GROUP_MAP`,
-          `must map to kb group names (1-64 letters, digits, ".", "_" or "-"), got "${kbGroup}"`,
-        );
-      }
-      return { idpGroup, kbGroup: kbGroup.toLowerCase() };
-    }),
+    ...groupMappings(env, prefix),
   };
 }
 

@@ -1,0 +1,35 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '../common/config/app-config';
+import { audit } from '../common/logging/audit';
+import { ForbiddenProblem } from '../common/problems/problem';
+import type { UserEntity } from './entities/user.entity';
+
+/** LOCAL_LOGIN and LOCAL_LOGIN_ACCOUNTS: who may sign in with a kb password (docs/sso.md). */
+@Injectable()
+export class LoginPolicy {
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  /** Whether `user` may sign in with their local password. */
+  allowsPassword(user: UserEntity): boolean {
+    const policy = this.config.loginPolicy;
+    return policy.localLogin || policy.localLoginAccounts.includes(user.usernameKey);
+  }
+
+  /**
+   * The right local password of an account LOCAL_LOGIN=off keeps out: said in words (the
+   * password was right, so this tells the person nothing they did not know).
+   */
+  refuse(user: UserEntity, ip: string): never {
+    audit('auth.login.refused', {
+      actorId: null,
+      target: `user:${user.id}`,
+      username: user.username,
+      reason: 'local_login_off',
+      ip,
+    });
+    throw new ForbiddenProblem(
+      'local_login_off',
+      'Passwords kept by kb are turned off for this account: sign in with your organisation’s single sign-on or directory account.',
+    );
+  }
+}
