@@ -24,6 +24,12 @@ function account(groups: string[], extra: Partial<IdpAccount> = {}): IdpAccount 
   };
 }
 
+function withOwnEmails(accounts: Record<string, IdpAccount>): Record<string, IdpAccount> {
+  return Object.fromEntries(
+    Object.entries(accounts).map(([id, a]) => [id, { ...a, email: `${id}@example.com` }]),
+  );
+}
+
 describe('OpenID Connect sign-in', () => {
   let idp: TestIdp;
   let t: TestApp;
@@ -40,7 +46,8 @@ describe('OpenID Connect sign-in', () => {
           post_logout_redirect_uris: [`${PUBLIC_URL}/login`],
         },
       ],
-      accounts: {
+      // Each person their own verified address: kb keeps it, and one address is one person.
+      accounts: withOwnEmails({
         ada: account(['idp-eng', 'idp-editors'], { name: 'Ada Lovelace' }),
         grace: account(['idp-readers']),
         linus: account(['idp-eng']),
@@ -52,7 +59,7 @@ describe('OpenID Connect sign-in', () => {
         eve: account(['idp-eng']),
         pat: account(['idp-ops']),
         hedy: account([], { username: 'Hedy.Lamarr@example.com' }),
-      },
+      }),
     });
     logs = captureLogs();
     t = await createTestApp({
@@ -237,6 +244,9 @@ describe('OpenID Connect sign-in', () => {
     const first = await signInAs('dora');
     const session = sessionOf(first);
     const me = await session.get('/api/me').expect(200);
+    // The session says how it was made.
+    const mine = await session.get('/api/me/sessions').expect(200);
+    expect(mine.body.items).toEqual([expect.objectContaining({ method: 'oidc:test' })]);
     await admin.patch(`/api/users/${me.body.id}`).send({ disabled: true }).expect(200);
     expect((await session.get('/api/me').expect(401)).body).toEqual(
       problem(401, 'session_expired'),

@@ -81,7 +81,8 @@ export class LdapDirectory {
       url: ldap.url,
       connectTimeout: ldap.connectTimeoutMs,
       timeout: ldap.timeoutMs,
-      tlsOptions: this.tls(ldap),
+      // ldapts speaks TLS from the start whenever tlsOptions are given: only for ldaps://.
+      ...(ldap.url.startsWith('ldaps:') ? { tlsOptions: this.tls(ldap) } : {}),
     });
   }
 
