@@ -3,7 +3,7 @@ import { cookieValue, signInAtIdp } from '../support/oidc-flow';
 import { IdpAccount, startIdp, TestIdp } from '../support/oidc-idp';
 import { problem, PROBLEM_CONTENT_TYPE } from '../support/problems';
 import { createPeerApp, createTestApp, TestApp } from '../support/test-app';
-import { Client, createGroup, createUser, signedIn } from '../support/users';
+import { Client, createGroup, createUser, login, signedIn } from '../support/users';
 
 /**
  * OpenID Connect sign-in against a real provider (oidc-provider, test/support/oidc-idp.mjs):
@@ -59,6 +59,8 @@ describe('OpenID Connect sign-in', () => {
         eve: account(['idp-eng']),
         pat: account(['idp-ops']),
         hedy: account([], { username: 'Hedy.Lamarr@example.com' }),
+        lin: account(['idp-eng']),
+        unverified: account([], { emailVerified: false }),
       }),
     });
     logs = captureLogs();
@@ -281,6 +283,51 @@ describe('OpenID Connect sign-in', () => {
     expect(res.status).toBe(409);
     expect(res.body).toEqual(problem(409, 'sso_username_taken'));
     await expectNobodySignedIn(res, sessions);
+  });
+
+  it('joins a local account of the same verified email only when SSO_LINK_BY_EMAIL is on', async () => {
+    const local = await createUser(t, 'editor', { username: 'lin-local' });
+    await admin.patch(`/api/users/${local.id}`).send({ email: 'LIN@example.com' }).expect(200);
+    const sessions = await countSessions();
+    const refused = await signInAs('lin');
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual(problem(409, 'sso_email_in_use'));
+    await expectNobodySignedIn(refused, sessions);
+
+    await t.restart({ SSO_LINK_BY_EMAIL: 'on' });
+    try {
+      const res = await signInAs('lin');
+      expect(res.status).toBe(303);
+      const me = await sessionOf(res).get('/api/me').expect(200);
+      expect(me.body).toMatchObject({
+        id: local.id,
+        username: 'lin-local',
+        groups: ['engineering'],
+      });
+      expect(logs.lines()).toContainEqual(
+        expect.objectContaining({
+          event: 'sso.identity.linked',
+          target: `user:${local.id}`,
+          provider: 'oidc:test',
+        }),
+      );
+    } finally {
+      await t.restart();
+      admin = await login(t, admin.user!);
+    }
+  });
+
+  it('never links nor keeps an address the provider does not vouch for', async () => {
+    const local = await createUser(t, 'editor', { username: 'unverified-local' });
+    await admin
+      .patch(`/api/users/${local.id}`)
+      .send({ email: 'unverified@example.com' })
+      .expect(200);
+    const res = await signInAs('unverified');
+    expect(res.status).toBe(303);
+    const me = await sessionOf(res).get('/api/me/account').expect(200);
+    expect(me.body).toMatchObject({ username: 'unverified', email: null });
+    expect(me.body.id).not.toBe(local.id);
   });
 
   /** What the verification said, per kind of bad token (openid-client's words). */
