@@ -54,7 +54,8 @@ export class AuthService {
       ? await this.passwords.verify(user.passwordHash, input.password)
       : await this.passwords.verifyAgainstNothing(input.password);
     const local = user && valid && this.policy.allowsPassword(user) ? user : null;
-    const ldap = local ? null : await this.ldap.signIn(input.username, input.password);
+    // The canonical name, as the throttle counts it: no spelling of a name is another account.
+    const ldap = local ? null : await this.ldap.signIn(username, input.password);
     const signedIn = local ?? (ldap && 'user' in ldap ? ldap.user : null);
     if (!signedIn) {
       if (user && valid) this.policy.refuse(user, context.ip);
