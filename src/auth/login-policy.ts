@@ -1,5 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '../common/config/app-config';
+import { Injectable } from '@nestjs/common';
+import { InjectConfig } from '../common/config/app-config';
+import type { LoginPolicyConfig } from '../common/config/ldap-config';
 import { audit } from '../common/logging/audit';
 import { ForbiddenProblem } from '../common/problems/problem';
 import type { UserEntity } from './entities/user.entity';
@@ -7,12 +8,11 @@ import type { UserEntity } from './entities/user.entity';
 /** LOCAL_LOGIN and LOCAL_LOGIN_ACCOUNTS: who may sign in with a kb password (docs/sso.md). */
 @Injectable()
 export class LoginPolicy {
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(@InjectConfig('loginPolicy') private readonly policy: LoginPolicyConfig) {}
 
   /** Whether `user` may sign in with their local password. */
   allowsPassword(user: UserEntity): boolean {
-    const policy = this.config.loginPolicy;
-    return policy.localLogin || policy.localLoginAccounts.includes(user.usernameKey);
+    return this.policy.localLogin || this.policy.localLoginAccounts.includes(user.usernameKey);
   }
 
   /**

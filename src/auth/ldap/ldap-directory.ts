@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { isIP } from 'node:net';
 import type { ConnectionOptions } from 'node:tls';
 import {
@@ -8,8 +8,8 @@ import {
   InvalidCredentialsError,
   SizeLimitExceededError,
 } from 'ldapts';
-import { APP_CONFIG, AppConfig } from '../../common/config/app-config';
-import { ldapGroupKey, type LdapConfig } from '../../common/config/ldap-config';
+import { InjectConfig } from '../../common/config/app-config';
+import { ldapGroupKey, type LdapConfig, type LdapGroup } from '../../common/config/ldap-config';
 import { Problem } from '../../common/problems/problem';
 import type { SsoIdentity } from '../oidc/sso-accounts.service';
 
@@ -31,15 +31,15 @@ export type LdapAnswer = { identity: SsoIdentity } | { refused: LdapRefusal };
 export class LdapDirectory {
   private readonly logger = new Logger('LdapDirectory');
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(@InjectConfig('ldap') private readonly config: LdapGroup) {}
 
   get configured(): boolean {
-    return this.config.ldap !== null;
+    return this.config.directory !== null;
   }
 
   /** Who `username` is in the directory if `password` is theirs; 503 when it cannot be asked. */
   async authenticate(username: string, password: string): Promise<LdapAnswer> {
-    const ldap = this.config.ldap;
+    const ldap = this.config.directory;
     if (!ldap) return { refused: 'not_found' };
     // An empty password makes a simple bind "unauthenticated" (RFC 4513 5.1.2), which many
     // directories accept: it would sign anyone in.

@@ -1,5 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '../../common/config/app-config';
+import { Injectable } from '@nestjs/common';
+import { InjectConfig } from '../../common/config/app-config';
+import type { LdapGroup } from '../../common/config/ldap-config';
 import type { UserEntity } from '../entities/user.entity';
 import { SsoAccountsService } from '../oidc/sso-accounts.service';
 import { LdapDirectory, type LdapRefusal } from './ldap-directory';
@@ -14,14 +15,14 @@ export class LdapLogin {
   constructor(
     private readonly directory: LdapDirectory,
     private readonly accounts: SsoAccountsService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('ldap') private readonly config: LdapGroup,
   ) {}
 
   async signIn(
     username: string,
     password: string,
   ): Promise<{ user: UserEntity } | { refused: LdapRefusal } | null> {
-    const ldap = this.config.ldap;
+    const ldap = this.config.directory;
     if (!ldap) return null;
     const answer = await this.directory.authenticate(username.trim(), password);
     if ('refused' in answer) return answer;

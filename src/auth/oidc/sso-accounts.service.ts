@@ -1,7 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { ROLES, type Role } from '../../common/auth/roles';
-import { APP_CONFIG, AppConfig } from '../../common/config/app-config';
+import { InjectConfig } from '../../common/config/app-config';
+import type { LoginPolicyConfig } from '../../common/config/ldap-config';
 import { Database } from '../../common/database/database';
 import { audit } from '../../common/logging/audit';
 import { ConflictProblem, ForbiddenProblem } from '../../common/problems/problem';
@@ -67,7 +68,7 @@ export class SsoAccountsService {
     private readonly groups: GroupsService,
     private readonly sso: SsoRepository,
     private readonly cache: AuthCache,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('loginPolicy') private readonly policy: LoginPolicyConfig,
   ) {}
 
   /** The active account to sign in; refuses a disabled one (403 `account_disabled`). */
@@ -94,7 +95,7 @@ export class SsoAccountsService {
     if (!identity.email) return null;
     const holders = await this.users.findByEmail(identity.email);
     if (holders.length === 0) return null;
-    if (!this.config.loginPolicy.linkByEmail) {
+    if (!this.policy.linkByEmail) {
       throw new ConflictProblem(
         'sso_email_in_use',
         'A kb account already has your email address, and kb does not join sign-in identities to existing accounts by email. Ask an administrator (SSO_LINK_BY_EMAIL).',

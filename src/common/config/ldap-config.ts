@@ -27,6 +27,11 @@ export interface LdapConfig {
   timeoutMs: number;
 }
 
+/** The `ldap` configuration group. */
+export interface LdapGroup {
+  directory: LdapConfig | null;
+}
+
 /** Who may use a local password, and whether SSO identities join local accounts by email. */
 export interface LoginPolicyConfig {
   /** LOCAL_LOGIN=on (default): every account may; off: only `localLoginAccounts`. */
