@@ -166,7 +166,7 @@ function first(entry: Entry, name: string): string | undefined {
 }
 
 /** A group DN also counts by its name (the value of its first RDN: `cn=editors,…` → editors). */
-function groupKeys(groups: string[]): string[] {
+export function groupKeys(groups: string[]): string[] {
   const keys = groups.flatMap((group) => {
     const rdn = /^[^=,]+=((?:\\.|[^,+\\])+)/.exec(group.trim());
     return rdn ? [group, rdn[1]] : [group];
