@@ -372,6 +372,22 @@ describe('LDAP / Active Directory sign-in', () => {
     await admin.patch(`/api/users/${res.body.id}`).send({ disabled: false }).expect(200);
   });
 
+  it('reads groups with a group search (LDAP_GROUP_FILTER) where there is no memberOf', async () => {
+    await server.setGroups('dora', ['editors', 'ops']);
+    await t.restart({
+      LDAP_GROUPS_ATTRIBUTE: 'description',
+      LDAP_GROUP_FILTER: '(&(objectClass=groupOfNames)(member={dn}))',
+      LDAP_GROUP_SEARCH_BASE: LDAP_GROUPS,
+    });
+    try {
+      const res = await signIn('dora', 'dora-dir-pw').expect(200);
+      expect(res.body).toMatchObject({ username: 'dora', role: 'editor', groups: ['ops'] });
+    } finally {
+      await t.restart(ldapEnv(server));
+      admin = await login(t, admin.user!);
+    }
+  });
+
   describe('TLS', () => {
     afterAll(async () => {
       await t.restart(ldapEnv(server));
