@@ -35,6 +35,9 @@ import { SsoAccountsService } from './oidc/sso-accounts.service';
 import { SsoRepository } from './oidc/sso.repository';
 import { SamlController } from './saml/saml.controller';
 import { SamlService } from './saml/saml.service';
+import { LdapDirectory } from './ldap/ldap-directory';
+import { LdapLogin } from './ldap/ldap-login.service';
+import { LoginPolicy } from './login-policy';
 
 /** Purges expired sessions and login-throttle rows every hour. */
 @Injectable()
@@ -100,6 +103,9 @@ class AuthHousekeeping implements OnApplicationBootstrap, OnApplicationShutdown 
     SsoAccountsService,
     SsoRepository,
     SamlService,
+    LdapDirectory,
+    LdapLogin,
+    LoginPolicy,
     { provide: APP_GUARD, useClass: AuthGuard },
   ],
   exports: [UsersService, GroupsService, AccountsService],

@@ -6,6 +6,8 @@ import { ForbiddenProblem, UnauthorizedProblem } from '../common/problems/proble
 import { MeResponse, toAccountResponse } from './auth.mapper';
 import { CredentialsService } from './credentials.service';
 import { LoginDto } from './dto/user.dto';
+import { LdapLogin } from './ldap/ldap-login.service';
+import { LoginPolicy } from './login-policy';
 import { LoginThrottleService } from './login-throttle.service';
 import { PasswordService } from './password.service';
 import { SessionsService } from './sessions.service';
@@ -32,6 +34,8 @@ export class AuthService {
     private readonly sessions: SessionsService,
     private readonly throttle: LoginThrottleService,
     private readonly credentials: CredentialsService,
+    private readonly policy: LoginPolicy,
+    private readonly ldap: LdapLogin,
   ) {}
 
   async login(input: LoginDto, context: LoginContext): Promise<LoginResult> {
@@ -41,16 +45,25 @@ export class AuthService {
     // One form for the throttle and the lookup: every spelling of a name is the same account.
     const username = canonicalUsername(input.username);
     // Counted before the password is checked, so concurrent guesses cannot pass the limit.
+    // LDAP failures count too: the attempt is counted whichever way it is checked.
     await this.throttle.registerAttempt(username, context.ip);
+    // A local password first (the break-glass administrator signs in with the directory down),
+    // then the directory: docs/sso.md "Which way is tried first".
     const user = await this.users.findActiveByUsername(username);
     const valid = user
       ? await this.passwords.verify(user.passwordHash, input.password)
       : await this.passwords.verifyAgainstNothing(input.password);
-    if (!user || !valid) {
+    const local = user && valid && this.policy.allowsPassword(user) ? user : null;
+    // The canonical name, as the throttle counts it: no spelling of a name is another account.
+    const ldap = local ? null : await this.ldap.signIn(username, input.password);
+    const signedIn = local ?? (ldap && 'user' in ldap ? ldap.user : null);
+    if (!signedIn) {
+      if (user && valid) this.policy.refuse(user, context.ip);
       audit('auth.login.failed', {
         actorId: null,
         target: `username:${username}`,
         reason: user ? 'wrong_password' : 'unknown_or_disabled_user',
+        ...(ldap && 'refused' in ldap ? { ldap: ldap.refused } : {}),
         ip: context.ip,
       });
       throw new UnauthorizedProblem(
@@ -58,16 +71,23 @@ export class AuthService {
         'The username or password is wrong, or the account is disabled.',
       );
     }
+    const method = local ? 'password' : 'ldap';
     await this.throttle.recordSuccess(username, context.ip);
-    const { secret, session } = await this.sessions.start(user.id, context.ip, context.userAgent);
-    await this.users.recordSignIn(user.id, session.createdAt);
+    const { secret, session } = await this.sessions.start(
+      signedIn.id,
+      context.ip,
+      context.userAgent,
+      method,
+    );
+    await this.users.recordSignIn(signedIn.id, session.createdAt);
     audit('auth.login.succeeded', {
-      actorId: user.id,
-      target: `user:${user.id}`,
-      username: user.username,
+      actorId: signedIn.id,
+      target: `user:${signedIn.id}`,
+      username: signedIn.username,
+      method,
       ip: context.ip,
     });
-    return { secret, maxAgeMs: this.sessions.absoluteMs, me: toAccountResponse(user) };
+    return { secret, maxAgeMs: this.sessions.absoluteMs, me: toAccountResponse(signedIn) };
   }
 
   async logout(user: AuthUser): Promise<void> {

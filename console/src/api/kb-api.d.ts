@@ -1495,6 +1495,11 @@ export interface components {
             /** @example 203.0.113.7 */
             ip: string | null;
             userAgent: string | null;
+            /**
+             * @description How the session was made: `password`, `ldap`, `oidc:<id>`, …
+             * @example password
+             */
+            method: string;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -1523,6 +1528,14 @@ export interface components {
              * @description The last sign-in; null: none known.
              */
             lastLoginAt: string | null;
+            /**
+             * @description How the person can sign in: `local` (a password kept by kb), `ldap`, `oidc:<id>` (identities linked at their sign-ins).
+             * @example [
+             *       "local",
+             *       "ldap"
+             *     ]
+             */
+            signIn: string[];
             /** @description Too many failed sign-ins: the account cannot sign in until its window ends or an administrator unlocks it (POST /api/users/{id}/unlock). */
             locked: boolean;
             /** @description A disabled account cannot sign in; its tokens stop working. */

@@ -56,6 +56,14 @@ export class UserResponse extends MeResponse {
   lastLoginAt: string | null;
 
   @ApiProperty({
+    type: [String],
+    example: ['local', 'ldap'],
+    description:
+      'How the person can sign in: `local` (a password kept by kb), `ldap`, `oidc:<id>` (identities linked at their sign-ins).',
+  })
+  signIn: string[];
+
+  @ApiProperty({
     description:
       'Too many failed sign-ins: the account cannot sign in until its window ends or an administrator unlocks it (POST /api/users/{id}/unlock).',
   })
@@ -138,6 +146,12 @@ export class SessionResponse {
 
   @ApiProperty({ type: String, nullable: true })
   userAgent: string | null;
+
+  @ApiProperty({
+    example: 'password',
+    description: 'How the session was made: `password`, `ldap`, `oidc:<id>`, …',
+  })
+  method: string;
 
   @ApiProperty(DATE_TIME)
   createdAt: string;

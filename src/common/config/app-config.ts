@@ -6,6 +6,7 @@ import type { Env } from './env-values';
 import { HttpConfig, httpConfig } from './http-config';
 import { IdempotencyConfig } from './idempotency-config';
 import { ImportConfig } from './import-config';
+import { LdapGroup, ldapConfig, LoginPolicyConfig, loginPolicy } from './ldap-config';
 import { LogConfig } from './log-config';
 import { McpConfig } from './mcp-config';
 import { MediaConfig, mediaConfig } from './media-config';
@@ -37,6 +38,10 @@ export interface AppConfig {
   oidc: { providers: OidcProviderConfig[] };
   /** SAML 2.0 identity providers (SAML_PROVIDERS, SAML_<ID>_*): docs/sso.md. */
   saml: { providers: SamlProviderConfig[] };
+  /** LDAP / Active Directory (LDAP_*): docs/sso.md; `directory` null without LDAP_URL. */
+  ldap: LdapGroup;
+  /** LOCAL_LOGIN, LOCAL_LOGIN_ACCOUNTS, SSO_LINK_BY_EMAIL: docs/sso.md. */
+  loginPolicy: LoginPolicyConfig;
   pages: PagesConfig;
   media: MediaConfig;
   import: ImportConfig;
@@ -61,6 +66,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     auth: authConfig(env),
     oidc: { providers: oidcProviders(env, http.publicUrl) },
     saml: { providers: samlProviders(env, http.publicUrl) },
+    ldap: { directory: ldapConfig(env) },
+    loginPolicy: loginPolicy(env),
     pages: pagesConfig(env),
     media: mediaConfig(env),
     import: readGroup(ImportConfig, env),

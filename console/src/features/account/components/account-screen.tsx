@@ -163,6 +163,7 @@ function SessionRow({ session }: { session: Session }) {
         {session.current && <span className="account__this">This session</span>}
         <ProblemMessage error={end.error} />
       </th>
+      <td data-label="Signed in with">{session.method}</td>
       <td data-label="Address">{session.ip ?? '—'}</td>
       <td data-label="Last seen">
         <time dateTime={session.lastSeenAt} title={formatDateTime(session.lastSeenAt)}>
@@ -209,7 +210,7 @@ function SessionsRegion() {
       ) : (
         <RecordTable
           caption="Your sessions"
-          columns={['Browser', 'Address', 'Last seen']}
+          columns={['Browser', 'Signed in with', 'Address', 'Last seen']}
           actions
           rows={sessions.items}
           rowKey={(s) => s.id}

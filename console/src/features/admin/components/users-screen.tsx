@@ -147,6 +147,7 @@ function UserRow({
         </select>
       </td>
       <td data-label="Groups">{user.groups.join(', ') || '—'}</td>
+      <td data-label="Sign-in">{user.signIn.join(', ') || '—'}</td>
       <td data-label="Last sign-in">
         {user.lastLoginAt ? (
           <time dateTime={user.lastLoginAt} title={formatDateTime(user.lastLoginAt)}>
@@ -242,7 +243,7 @@ export function UsersScreen() {
         <RecordTable
           caption="Users"
           className="users-table"
-          columns={['User', 'Email', 'Role', 'Groups', 'Last sign-in', 'Status']}
+          columns={['User', 'Email', 'Role', 'Groups', 'Sign-in', 'Last sign-in', 'Status']}
           actions
           rows={users.items}
           empty={applied.trim() ? `No user matches “${applied.trim()}”.` : undefined}
