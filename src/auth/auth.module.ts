@@ -33,6 +33,12 @@ import { OidcController } from './oidc/oidc.controller';
 import { OidcService } from './oidc/oidc.service';
 import { SsoAccountsService } from './oidc/sso-accounts.service';
 import { SsoRepository } from './oidc/sso.repository';
+import { RateLimitModule } from '../common/rate-limit/rate-limit.module';
+import { InvitationLinksController, InvitationsController } from './mail/invitations.controller';
+import { InvitationsService } from './mail/invitations.service';
+import { MailLinksRepository } from './mail/mail-links.repository';
+import { PasswordResetController } from './mail/password-reset.controller';
+import { PasswordResetService } from './mail/password-reset.service';
 
 /** Purges expired sessions and login-throttle rows every hour. */
 @Injectable()
@@ -66,6 +72,7 @@ class AuthHousekeeping implements OnApplicationBootstrap, OnApplicationShutdown 
 }
 
 @Module({
+  imports: [RateLimitModule],
   controllers: [
     AuthController,
     MeController,
@@ -74,6 +81,9 @@ class AuthHousekeeping implements OnApplicationBootstrap, OnApplicationShutdown 
     GroupsController,
     TokensController,
     OidcController,
+    InvitationsController,
+    InvitationLinksController,
+    PasswordResetController,
   ],
   providers: [
     AccountsService,
@@ -96,6 +106,9 @@ class AuthHousekeeping implements OnApplicationBootstrap, OnApplicationShutdown 
     OidcService,
     SsoAccountsService,
     SsoRepository,
+    InvitationsService,
+    MailLinksRepository,
+    PasswordResetService,
     { provide: APP_GUARD, useClass: AuthGuard },
   ],
   exports: [UsersService, GroupsService, AccountsService],

@@ -66,10 +66,15 @@ describe('route policy', () => {
     ).toEqual([
       'GET /auth/oidc/:id/callback',
       'GET /auth/oidc/:id/login',
+      'GET /auth/password-reset',
       'GET /auth/providers',
       'GET /healthz',
       'GET /readyz',
+      'POST /auth/invitations/accept',
+      'POST /auth/invitations/lookup',
       'POST /auth/login',
+      'POST /auth/password-reset',
+      'POST /auth/password-reset/confirm',
     ]);
   });
 
