@@ -1,7 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { AuthUser } from '../../common/auth/auth-user';
-import { APP_CONFIG, AppConfig } from '../../common/config/app-config';
+import { InjectConfig } from '../../common/config/app-config';
+import type { HttpConfig } from '../../common/config/http-config';
 import { Database } from '../../common/database/database';
 import { Created, locationOf } from '../../common/http/created';
 import { audit } from '../../common/logging/audit';
@@ -62,7 +63,7 @@ export class InvitationsService {
     private readonly passwords: PasswordService,
     private readonly cache: AuthCache,
     private readonly mailer: Mailer,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('http') private readonly http: HttpConfig,
   ) {}
 
   /** POST /api/invitations: a pending invitation to the same address is replaced. */
@@ -86,7 +87,7 @@ export class InvitationsService {
       acceptedUserId: null,
       revokedAt: null,
     };
-    const link = consoleLink(this.config.publicUrl, '/invitation', token);
+    const link = consoleLink(this.http.publicUrl, '/invitation', token);
     const replaced = await this.db.transaction(async (tx) => {
       const revoked = await this.links.revokeOpenTo(input.email, now, tx);
       await this.links.insertInvitation(row, tx);

@@ -1,5 +1,7 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '../../common/config/app-config';
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectConfig } from '../../common/config/app-config';
+import type { HttpConfig } from '../../common/config/http-config';
+import type { MailConfig } from '../../common/config/mail-config';
 import { Database } from '../../common/database/database';
 import { audit } from '../../common/logging/audit';
 import { composeMessage } from '../../common/mail/message';
@@ -45,7 +47,8 @@ export class PasswordResetService {
     private readonly cache: AuthCache,
     private readonly mailer: Mailer,
     private readonly rateLimits: RateLimitGuard,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('http') private readonly http: HttpConfig,
+    @InjectConfig('mail') private readonly mail: MailConfig,
   ) {}
 
   get enabled(): boolean {
@@ -65,7 +68,7 @@ export class PasswordResetService {
   async request(email: string, ip: string): Promise<PasswordResetRequested> {
     this.assertEnabled();
     const address = email.trim().toLowerCase();
-    const { resetLimitPerAddress, resetLimitPerClient } = this.config.mail;
+    const { resetLimitPerAddress, resetLimitPerClient } = this.mail;
     const refused =
       (await this.rateLimits.spendOn('reset-client', ip, resetLimitPerClient)) ??
       (await this.rateLimits.spendOn('reset-address', address, resetLimitPerAddress));
@@ -103,7 +106,7 @@ export class PasswordResetService {
         usedAt: null,
       });
       this.mailer.send(
-        this.message(user, consoleLink(this.config.publicUrl, '/reset-password', token)),
+        this.message(user, consoleLink(this.http.publicUrl, '/reset-password', token)),
       );
     }
   }

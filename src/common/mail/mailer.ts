@@ -1,6 +1,7 @@
-import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { createTransport, type Transporter } from 'nodemailer';
-import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { InjectConfig } from '../config/app-config';
+import type { MailConfig } from '../config/mail-config';
 
 /** One email: plain text and a simple HTML part saying the same. */
 export interface MailMessage {
@@ -40,8 +41,8 @@ export class Mailer implements OnApplicationShutdown {
   private readonly inFlight = new Set<Promise<void>>();
   private closed = false;
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
-    const { smtpUrl } = config.mail;
+  constructor(@InjectConfig('mail') private readonly mail: MailConfig) {
+    const { smtpUrl } = mail;
     this.transport = smtpUrl
       ? createTransport(smtpUrl, {
           connectionTimeout: 10_000,
@@ -75,7 +76,7 @@ export class Mailer implements OnApplicationShutdown {
   private async deliver(message: MailMessage, failures: number): Promise<void> {
     try {
       await this.transport!.sendMail({
-        from: this.config.mail.from,
+        from: this.mail.from,
         to: message.to,
         subject: message.subject,
         text: message.text,

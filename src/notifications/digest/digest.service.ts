@@ -1,13 +1,9 @@
-import {
-  Inject,
-  Injectable,
-  Logger,
-  OnApplicationBootstrap,
-  OnApplicationShutdown,
-} from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { AuthUser } from '../../common/auth/auth-user';
-import { APP_CONFIG, AppConfig } from '../../common/config/app-config';
+import { InjectConfig } from '../../common/config/app-config';
+import type { HttpConfig } from '../../common/config/http-config';
+import type { MailConfig } from '../../common/config/mail-config';
 import { composeMessage } from '../../common/mail/message';
 import { Mailer } from '../../common/mail/mailer';
 import { UsersService } from '../../auth/users.service';
@@ -67,11 +63,12 @@ export class DigestService implements OnApplicationBootstrap, OnApplicationShutd
     private readonly notifications: NotificationsService,
     private readonly users: UsersService,
     private readonly mailer: Mailer,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('http') private readonly http: HttpConfig,
+    @InjectConfig('mail') private readonly mail: MailConfig,
   ) {}
 
   onApplicationBootstrap(): void {
-    const seconds = this.config.mail.digestIntervalSeconds;
+    const seconds = this.mail.digestIntervalSeconds;
     if (seconds <= 0 || !this.mailer.enabled) return;
     this.timer = setInterval(
       () =>
@@ -119,7 +116,7 @@ export class DigestService implements OnApplicationBootstrap, OnApplicationShutd
       return await this.sendAll(now);
     } finally {
       // Without a schedule (0), a run started by hand still counts for a day.
-      const period = this.config.mail.digestIntervalSeconds || 86_400;
+      const period = this.mail.digestIntervalSeconds || 86_400;
       const next = new Date(now.getTime() + period * 1000);
       await this.digests.release(DIGEST_JOB, this.owner, new Date(), next);
     }
@@ -159,7 +156,7 @@ export class DigestService implements OnApplicationBootstrap, OnApplicationShutd
     const { items, total } = await this.notifications.unreadSince(viewer, since, DIGEST_ITEMS);
     await this.digests.markCovered(user.id, now);
     if (total === 0) return false;
-    const base = this.config.publicUrl ?? '';
+    const base = this.http.publicUrl ?? '';
     const lines = items.map((n) => {
       const link = n.page ? ` — ${base}/wiki/${n.page.slug}` : '';
       return `• ${digestLine(n)}${link}`;
