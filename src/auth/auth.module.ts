@@ -40,7 +40,7 @@ import { MailLinksRepository } from './mail/mail-links.repository';
 import { PasswordResetController } from './mail/password-reset.controller';
 import { PasswordResetService } from './mail/password-reset.service';
 
-/** Purges expired sessions and login-throttle rows every hour. */
+/** Purges expired sessions, login-throttle rows and password reset links every hour. */
 @Injectable()
 class AuthHousekeeping implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('AuthHousekeeping');
@@ -49,6 +49,7 @@ class AuthHousekeeping implements OnApplicationBootstrap, OnApplicationShutdown 
   constructor(
     private readonly sessions: SessionsService,
     private readonly throttle: LoginThrottleService,
+    private readonly mailLinks: MailLinksRepository,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -68,6 +69,7 @@ class AuthHousekeeping implements OnApplicationBootstrap, OnApplicationShutdown 
   async purgeExpired(): Promise<void> {
     await this.sessions.purgeExpired();
     await this.throttle.purgeExpired();
+    await this.mailLinks.purge(new Date());
   }
 }
 

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { MailLinksRepository } from '../../src/auth/mail/mail-links.repository';
 import { UsersService } from '../../src/auth/users.service';
 import { Mailer } from '../../src/common/mail/mailer';
 import { DigestService } from '../../src/notifications/digest/digest.service';
@@ -371,6 +372,22 @@ describe('email: invitations, password reset, digest', () => {
         .expect(410);
       expect(expired.body).toEqual(problem(410, 'reset_link_expired'));
       await login(t, user);
+
+      // The hourly housekeeping drops links a day past their end.
+      await t.get(MailLinksRepository).purge(new Date());
+      const kept = await t.dataSource.query('SELECT 1 FROM password_resets WHERE user_id = ?', [
+        user.id,
+      ]);
+      expect(kept).toHaveLength(1);
+      await t.dataSource.query('UPDATE password_resets SET expires_at = ? WHERE user_id = ?', [
+        at(Date.now() - 2 * 86_400_000),
+        user.id,
+      ]);
+      await t.get(MailLinksRepository).purge(new Date());
+      const purged = await t.dataSource.query('SELECT 1 FROM password_resets WHERE user_id = ?', [
+        user.id,
+      ]);
+      expect(purged).toEqual([]);
     });
 
     it('limits requests per address and per client, whether or not the address is known', async () => {

@@ -167,7 +167,7 @@ export class MailLinksRepository {
     return true;
   }
 
-  /** Drops reset links and invitations that ended more than a day ago. */
+  /** Drops reset links that expired more than a day ago (invitations stay as their record). */
   async purge(now: Date): Promise<void> {
     const dayAgo = new Date(now.getTime() - 86_400_000);
     await this.db.write((t) =>
