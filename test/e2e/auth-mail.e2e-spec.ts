@@ -319,14 +319,19 @@ describe('email: invitations, password reset, digest', () => {
     });
 
     it('answers an unknown address exactly as a known one, and mails nobody', async () => {
-      const user = await createUser(t, 'reader');
-      await t.get(UsersService).update(user.id, { email: 'known@example.com' }, admin.user!.id);
+      // One account per sample: the per-address limit (3 an hour here) stays out of it.
+      for (let i = 0; i < 5; i++) {
+        const user = await createUser(t, 'reader');
+        await t
+          .get(UsersService)
+          .update(user.id, { email: `known-${i}@example.com` }, admin.user!.id);
+      }
       const timings: Record<'known' | 'unknown', number[]> = { known: [], unknown: [] };
       const answers: Record<'known' | 'unknown', unknown[]> = { known: [], unknown: [] };
-      for (let i = 0; i < 3; i++) {
+      for (let i = 0; i < 5; i++) {
         for (const [kind, email] of [
           ['unknown', `nobody-${i}@example.com`],
-          ['known', 'known@example.com'],
+          ['known', `known-${i}@example.com`],
         ] as const) {
           const started = performance.now();
           const res = await requestReset(email);
@@ -336,13 +341,15 @@ describe('email: invitations, password reset, digest', () => {
             body: res.body,
             type: res.headers['content-type'],
           });
+          // The work after the answer (lookup, link, mail) settles before the next measurement.
+          if (kind === 'known') await smtp.waitFor(email);
+          await t.get(Mailer).idle();
         }
       }
       expect(answers.unknown).toEqual(answers.known);
       expect(answers.known[0]).toMatchObject({ status: 202 });
-      const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[1];
+      const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[2];
       expect(Math.abs(median(timings.known) - median(timings.unknown))).toBeLessThan(100);
-      await smtp.waitFor('known@example.com', 3);
       expect(smtp.messages.filter((m) => m.to.some((a) => a.startsWith('nobody-')))).toEqual([]);
     });
 
