@@ -7,8 +7,8 @@ import { columns, references } from '../migration-helpers';
  * wants the daily inbox digest, and `scheduler_leases`, which lets one instance of several run a
  * periodic job (the digest) once per period.
  */
-export class MailInvitationsResets1795843197964 implements MigrationInterface {
-  name = 'MailInvitationsResets1795843197964';
+export class MailInvitationsResets1795847583124 implements MigrationInterface {
+  name = 'MailInvitationsResets1795847583124';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     const c = columns(queryRunner);
