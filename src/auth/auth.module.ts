@@ -39,6 +39,8 @@ import { InvitationsService } from './mail/invitations.service';
 import { MailLinksRepository } from './mail/mail-links.repository';
 import { PasswordResetController } from './mail/password-reset.controller';
 import { PasswordResetService } from './mail/password-reset.service';
+import { SamlController } from './saml/saml.controller';
+import { SamlService } from './saml/saml.service';
 
 /** Purges expired sessions, login-throttle rows and password reset links every hour. */
 @Injectable()
@@ -86,6 +88,7 @@ class AuthHousekeeping implements OnApplicationBootstrap, OnApplicationShutdown 
     InvitationsController,
     InvitationLinksController,
     PasswordResetController,
+    SamlController,
   ],
   providers: [
     AccountsService,
@@ -111,6 +114,7 @@ class AuthHousekeeping implements OnApplicationBootstrap, OnApplicationShutdown 
     InvitationsService,
     MailLinksRepository,
     PasswordResetService,
+    SamlService,
     { provide: APP_GUARD, useClass: AuthGuard },
   ],
   exports: [UsersService, GroupsService, AccountsService],

@@ -68,6 +68,8 @@ describe('route policy', () => {
       'GET /auth/oidc/:id/login',
       'GET /auth/password-reset',
       'GET /auth/providers',
+      'GET /auth/saml/:id/login',
+      'GET /auth/saml/:id/metadata',
       'GET /healthz',
       'GET /readyz',
       'POST /auth/invitations/accept',
@@ -75,6 +77,7 @@ describe('route policy', () => {
       'POST /auth/login',
       'POST /auth/password-reset',
       'POST /auth/password-reset/confirm',
+      'POST /auth/saml/:id/acs',
     ]);
   });
 
