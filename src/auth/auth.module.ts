@@ -33,13 +33,19 @@ import { OidcController } from './oidc/oidc.controller';
 import { OidcService } from './oidc/oidc.service';
 import { SsoAccountsService } from './oidc/sso-accounts.service';
 import { SsoRepository } from './oidc/sso.repository';
+import { RateLimitModule } from '../common/rate-limit/rate-limit.module';
+import { InvitationLinksController, InvitationsController } from './mail/invitations.controller';
+import { InvitationsService } from './mail/invitations.service';
+import { MailLinksRepository } from './mail/mail-links.repository';
+import { PasswordResetController } from './mail/password-reset.controller';
+import { PasswordResetService } from './mail/password-reset.service';
 import { SamlController } from './saml/saml.controller';
 import { SamlService } from './saml/saml.service';
 import { LdapDirectory } from './ldap/ldap-directory';
 import { LdapLogin } from './ldap/ldap-login.service';
 import { LoginPolicy } from './login-policy';
 
-/** Purges expired sessions and login-throttle rows every hour. */
+/** Purges expired sessions, login-throttle rows and password reset links every hour. */
 @Injectable()
 class AuthHousekeeping implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('AuthHousekeeping');
@@ -48,6 +54,7 @@ class AuthHousekeeping implements OnApplicationBootstrap, OnApplicationShutdown 
   constructor(
     private readonly sessions: SessionsService,
     private readonly throttle: LoginThrottleService,
+    private readonly mailLinks: MailLinksRepository,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -67,10 +74,12 @@ class AuthHousekeeping implements OnApplicationBootstrap, OnApplicationShutdown 
   async purgeExpired(): Promise<void> {
     await this.sessions.purgeExpired();
     await this.throttle.purgeExpired();
+    await this.mailLinks.purge(new Date());
   }
 }
 
 @Module({
+  imports: [RateLimitModule],
   controllers: [
     AuthController,
     MeController,
@@ -79,6 +88,9 @@ class AuthHousekeeping implements OnApplicationBootstrap, OnApplicationShutdown 
     GroupsController,
     TokensController,
     OidcController,
+    InvitationsController,
+    InvitationLinksController,
+    PasswordResetController,
     SamlController,
   ],
   providers: [
@@ -102,6 +114,9 @@ class AuthHousekeeping implements OnApplicationBootstrap, OnApplicationShutdown 
     OidcService,
     SsoAccountsService,
     SsoRepository,
+    InvitationsService,
+    MailLinksRepository,
+    PasswordResetService,
     SamlService,
     LdapDirectory,
     LdapLogin,

@@ -8,6 +8,9 @@
 export const CONSOLE_ROUTES = [
   '/',
   '/login',
+  '/forgot-password',
+  '/reset-password',
+  '/invitation',
   '/search',
   '/new',
   '/notifications',

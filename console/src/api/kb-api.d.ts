@@ -402,6 +402,110 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Invitations neither accepted nor revoked, newest first (admin) */
+        get: operations["listInvitations"];
+        put?: never;
+        /** Invite someone by email with a role and groups (admin); without SMTP the answer holds the link to pass on */
+        post: operations["createInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invitations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a pending invitation: its link stops working (admin) */
+        delete: operations["revokeInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/invitations/lookup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** An invitation link's address, role and a suggested username */
+        post: operations["lookupInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/invitations/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Accept an invitation: creates the account with a username and password (single use) */
+        post: operations["acceptInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether "Forgot password?" works here (SMTP configured) */
+        get: operations["status"];
+        put?: never;
+        /** Mail a single-use reset link (30 minutes) to the accounts with this address; the same answer whether or not one has it */
+        post: operations["requestPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/password-reset/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set a new password with a reset link's token; ends every session of the account */
+        post: operations["resetPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/saml/{id}/metadata": {
         parameters: {
             query?: never;
@@ -977,6 +1081,24 @@ export interface paths {
         post?: never;
         /** Stop watching (idempotent) */
         delete: operations["unwatchPage"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/digest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether you get the daily email digest of your inbox */
+        get: operations["getDigest"];
+        /** Turn the daily email digest of your inbox on or off */
+        put: operations["setDigest"];
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1686,6 +1808,101 @@ export interface components {
             /** @description The provider's end-session address when the session was made through a provider that has one (RP-initiated logout): send the browser there to end the provider's session too; null otherwise. */
             redirectTo: string | null;
         };
+        CreatedInvitationResponse: {
+            /** Format: uuid */
+            id: string;
+            email: string;
+            /** @enum {string} */
+            role: "reader" | "editor" | "admin";
+            groups: string[];
+            /** @description who sent it (username) */
+            invitedBy: string | null;
+            createdAt: string;
+            /** @description the link works until then (7 days after it was sent) */
+            expiresAt: string;
+            /** @enum {string} */
+            status: "pending" | "expired";
+            /** @description whether the invitation went out by email (SMTP configured) */
+            emailSent: boolean;
+            /** @description without SMTP: the link to pass on to the invitee (shown once; kb keeps only its hash); null when it was mailed */
+            link: string | null;
+        };
+        CreateInvitationDto: {
+            /** @example ada@example.com */
+            email: string;
+            /** @enum {string} */
+            role: "reader" | "editor" | "admin";
+            /** @description group names; each must exist */
+            groups?: string[];
+        };
+        InvitationResponse: {
+            /** Format: uuid */
+            id: string;
+            email: string;
+            /** @enum {string} */
+            role: "reader" | "editor" | "admin";
+            groups: string[];
+            /** @description who sent it (username) */
+            invitedBy: string | null;
+            createdAt: string;
+            /** @description the link works until then (7 days after it was sent) */
+            expiresAt: string;
+            /** @enum {string} */
+            status: "pending" | "expired";
+        };
+        InvitationList: {
+            items: components["schemas"]["InvitationResponse"][];
+        };
+        InvitationDetails: {
+            email: string;
+            /** @enum {string} */
+            role: "reader" | "editor" | "admin";
+            /** @description a free username made from the address, to accept or change */
+            suggestedUsername: string;
+            expiresAt: string;
+        };
+        LinkTokenDto: {
+            /** @description the token from the link */
+            token: string;
+        };
+        AccountReadyResponse: {
+            /** @description the username to sign in with */
+            username: string;
+        };
+        AcceptInvitationDto: {
+            /** @description the token from the link */
+            token: string;
+            /**
+             * @description username must be 2-64 letters, digits, ".", "_" or "-", starting with a letter or digit
+             * @example ada
+             */
+            username: string;
+            password: string;
+            displayName?: string;
+        };
+        PasswordResetStatus: {
+            /** @description whether "Forgot password?" works (SMTP is configured) */
+            enabled: boolean;
+        };
+        PasswordResetRequested: {
+            /** @description the same words whether or not an account has the address */
+            detail: string;
+        };
+        RequestPasswordResetDto: {
+            /** @example ada@example.com */
+            email: string;
+        };
+        PasswordResetDone: {
+            /** @description the username to sign in with */
+            username: string;
+            /** @description how many sessions of the account ended */
+            sessionsEnded: number;
+        };
+        ResetPasswordDto: {
+            /** @description the token from the link */
+            token: string;
+            password: string;
+        };
         /** @enum {string} */
         Lifecycle: "draft" | "published" | "in_review" | "deprecated" | "archived";
         PageSummaryResponse: {
@@ -2288,6 +2505,18 @@ export interface components {
             /** @description Watch the page at `slug` and every page under it (default false). */
             subtree?: boolean;
         };
+        DigestSettingsResponse: {
+            /** @description whether a daily email digest of your unread inbox is sent */
+            enabled: boolean;
+            /** @description where it goes: your account's email (none set: nothing is sent) */
+            email: string | null;
+            /** @description whether this server sends mail at all (SMTP configured) */
+            mailConfigured: boolean;
+        };
+        UpdateDigestDto: {
+            /** @description true: send me the daily digest; false: stop */
+            enabled: boolean;
+        };
         /** @enum {string} */
         ImportFormat: "markdown" | "wikijs" | "confluence";
         ImportPageOutcome: {
@@ -2751,6 +2980,15 @@ export interface components {
         };
         /** @description The request conflicts with the current state: a taken slug or name, a stale `baseRevision` (`revision_conflict`, with `currentRevision`), media still in use, the last administrator. */
         Conflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description A single-use link that was used, withdrawn or has expired (`invitation_used`, `invitation_revoked`, `invitation_expired`, `reset_link_used`, `reset_link_expired`). */
+        Gone: {
             headers: {
                 [name: string]: unknown;
             };
@@ -3747,6 +3985,245 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    listInvitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    createInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateInvitationDto"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedInvitationResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    revokeInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id kb gave the resource (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    lookupInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LinkTokenDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationDetails"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["Gone"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    acceptInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AcceptInvitationDto"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountReadyResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            410: components["responses"]["Gone"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasswordResetStatus"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    requestPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RequestPasswordResetDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasswordResetRequested"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    resetPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResetPasswordDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasswordResetDone"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["Gone"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
             default: components["responses"]["UnexpectedError"];
         };
     };
@@ -5359,6 +5836,66 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    getDigest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DigestSettingsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    setDigest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateDigestDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DigestSettingsResponse"];
+                };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];

@@ -25,6 +25,22 @@ const routes: RouteObject[] = [
     }),
     errorElement: <RouteError />,
   },
+  // Where "Forgot password?" and the links of invitation and reset emails open (no shell).
+  {
+    path: '/forgot-password',
+    lazy: lazyScreen(() => import('../features/auth/components/forgot-password-screen')),
+    errorElement: <RouteError />,
+  },
+  {
+    path: '/reset-password',
+    lazy: lazyScreen(() => import('../features/auth/components/reset-password-screen')),
+    errorElement: <RouteError />,
+  },
+  {
+    path: '/invitation',
+    lazy: lazyScreen(() => import('../features/auth/components/invitation-screen')),
+    errorElement: <RouteError />,
+  },
   {
     path: '/',
     Component: AppShell,

@@ -48,6 +48,19 @@ export class UsersRepository {
       .getMany();
   }
 
+  /** Active users whose email is `email` (any case): a password reset's accounts. */
+  listActiveByEmail(email: string): Promise<UserEntity[]> {
+    return this.users()
+      .createQueryBuilder('u')
+      .where('LOWER(u.email) = :email AND u.disabled = :disabled', {
+        email: email.toLowerCase(),
+        disabled: false,
+      })
+      .orderBy('u.username', 'ASC')
+      .take(10)
+      .getMany();
+  }
+
   /** Whether an account holds the canonical form of `username`. */
   usernameTaken(username: string, tx?: Tx): Promise<boolean> {
     return this.users(tx).existsBy({ usernameKey: usernameKey(username) });

@@ -8,6 +8,7 @@ import { IdempotencyConfig } from './idempotency-config';
 import { ImportConfig } from './import-config';
 import { LdapGroup, ldapConfig, LoginPolicyConfig, loginPolicy } from './ldap-config';
 import { LogConfig } from './log-config';
+import { MailConfig, mailConfig } from './mail-config';
 import { McpConfig } from './mcp-config';
 import { MediaConfig, mediaConfig } from './media-config';
 import { NotificationsConfig } from './notifications-config';
@@ -51,6 +52,8 @@ export interface AppConfig {
   rateLimit: RateLimitConfig;
   idempotency: IdempotencyConfig;
   mcp: McpConfig;
+  /** Email: SMTP, sender, digest schedule, reset limits (docs/auth.md). */
+  mail: MailConfig;
 }
 
 /** Reads and validates the environment; throws ConfigError naming the first bad variable. */
@@ -77,6 +80,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     rateLimit: rateLimitConfig(env),
     idempotency: readGroup(IdempotencyConfig, env),
     mcp: readGroup(McpConfig, env),
+    mail: mailConfig(env, http.publicUrl),
   };
 }
 

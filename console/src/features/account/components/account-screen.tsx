@@ -1,4 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
+import { DigestSection } from './digest-section';
 import { Link } from 'react-router';
 import { ApiProblem } from '../../../api/problem';
 import { Field } from '../../../components/field';
@@ -332,6 +333,7 @@ export function AccountScreen() {
           <SessionsRegion />
           <TokensSection />
           <WatchingSection />
+          <DigestSection />
         </>
       )}
     </section>

@@ -11,6 +11,7 @@ import { useCurrentUser } from '../../auth/api/me';
 import { formatDateTime, formatRelative } from '../../../lib/format';
 import { useCreateUser, useUnlockUser, useUpdateUser, useUsers, type User } from '../api/admin';
 import { GroupChecks } from './group-checks';
+import { InviteDialog, PendingInvitations } from './invitations';
 import { ResetPasswordDialog, UserGroupsDialog } from './user-dialogs';
 
 const ROLES: Role[] = ['reader', 'editor', 'admin'];
@@ -215,6 +216,7 @@ export function UsersScreen() {
   const users = useUsers(applied);
   const [groupsOf, setGroupsOf] = useState<User | null>(null);
   const [passwordOf, setPasswordOf] = useState<User | null>(null);
+  const [inviting, setInviting] = useState(false);
 
   return (
     <section className="screen" aria-labelledby="users-title">
@@ -225,7 +227,14 @@ export function UsersScreen() {
         Who may sign in, with which role and groups. A disabled account cannot sign in and its
         tokens stop working.
       </p>
-      <CreateUserForm />
+      <div className="admin__toolbar">
+        <button type="button" className="button button--primary" onClick={() => setInviting(true)}>
+          Invite
+        </button>
+      </div>
+      {/* Out while the invitation dialog is open: its Email and Role are the only ones. */}
+      {!inviting && <CreateUserForm />}
+      <PendingInvitations />
       <h2 className="section-title">Accounts</h2>
       <Field label="Filter users" className="admin__filter">
         <input
@@ -261,6 +270,7 @@ export function UsersScreen() {
       <LoadMore list={users} />
       {groupsOf && <UserGroupsDialog user={groupsOf} onClose={() => setGroupsOf(null)} />}
       {passwordOf && <ResetPasswordDialog user={passwordOf} onClose={() => setPasswordOf(null)} />}
+      {inviting && <InviteDialog onClose={() => setInviting(false)} />}
     </section>
   );
 }

@@ -1,9 +1,10 @@
 import { useState, type FormEvent } from 'react';
-import { Navigate, useNavigate, useSearchParams } from 'react-router';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { isProblem } from '../../../api/problem';
 import { Field } from '../../../components/field';
 import { ProblemMessage } from '../../../components/problem-message';
 import { useLogin, useMe } from '../api/me';
+import { usePasswordResetStatus } from '../api/password-links';
 import { ssoErrorMessage, ssoSignInUrl, useSsoProviders } from '../api/providers';
 import { useDocumentTitle } from '../../../components/use-document-title';
 import { safeNext } from '../model/safe-next';
@@ -33,6 +34,7 @@ export function LoginScreen() {
   const me = useMe();
   const login = useLogin();
   const providers = useSsoProviders();
+  const resetEnabled = usePasswordResetStatus().data === true;
   useDocumentTitle('Sign in');
   const navigate = useNavigate();
   const [username, setUsername] = useState('');
@@ -97,6 +99,11 @@ export function LoginScreen() {
             onChange={(e) => setPassword(e.target.value)}
           />
         </Field>
+        {resetEnabled && (
+          <p className="login__link-row">
+            <Link to="/forgot-password">Forgot password?</Link>
+          </p>
+        )}
         <button
           type="submit"
           className="button button--primary button--block"
