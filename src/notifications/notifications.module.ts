@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { AuthModule } from '../auth/auth.module';
-import { PagesModule } from '../pages/pages.module';
+import { AuthModule } from '../auth/public-api';
+import { PagesModule } from '../pages/public-api';
 import { NotificationsController } from './notifications.controller';
 import { NotificationsListener } from './notifications.listener';
 import { NotificationsRepository } from './notifications.repository';
