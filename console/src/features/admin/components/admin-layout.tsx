@@ -1,5 +1,5 @@
 import { NavLink, Outlet } from 'react-router';
-import { useCurrentUser } from '../../auth/api/me';
+import { useCurrentUser } from '../../../api/me';
 import { useDocumentTitle } from '../../../components/use-document-title';
 import '../admin.css';
 

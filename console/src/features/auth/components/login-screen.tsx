@@ -3,7 +3,7 @@ import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { isProblem } from '../../../api/problem';
 import { Field } from '../../../components/field';
 import { ProblemMessage } from '../../../components/problem-message';
-import { useLogin, useMe } from '../api/me';
+import { useLogin, useMe } from '../../../api/me';
 import { ssoErrorMessage, ssoSignInUrl, useSsoProviders } from '../api/providers';
 import { useDocumentTitle } from '../../../components/use-document-title';
 import { safeNext } from '../model/safe-next';
