@@ -63,7 +63,7 @@ export function AppShell() {
             <path d="M4 7h16M4 12h16M4 17h16" />
           </svg>
         </button>
-        <Link to="/" className="brand" aria-label="kb home">
+        <Link to={paths.home()} className="brand" aria-label="kb home">
           <span className="brand__mark" aria-hidden="true">
             kb
           </span>
@@ -76,7 +76,7 @@ export function AppShell() {
             </Link>
           )}
           {me.data.role === 'admin' && (
-            <Link to="/admin" className="button button--quiet topbar__admin">
+            <Link to={paths.admin()} className="button button--quiet topbar__admin">
               Admin
             </Link>
           )}
