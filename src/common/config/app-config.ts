@@ -11,6 +11,7 @@ import { McpConfig } from './mcp-config';
 import { MediaConfig, mediaConfig } from './media-config';
 import { NotificationsConfig } from './notifications-config';
 import { OidcProviderConfig, oidcProviders } from './oidc-config';
+import { SamlProviderConfig, samlProviders } from './saml-config';
 import { PagesConfig, pagesConfig } from './pages-config';
 import { PdfConfig } from './pdf-config';
 import { RateLimitConfig, rateLimitConfig } from './rate-limit-config';
@@ -34,6 +35,8 @@ export interface AppConfig {
   auth: AuthConfig;
   /** OpenID Connect providers (OIDC_PROVIDERS, OIDC_<ID>_*): docs/sso.md. */
   oidc: { providers: OidcProviderConfig[] };
+  /** SAML 2.0 identity providers (SAML_PROVIDERS, SAML_<ID>_*): docs/sso.md. */
+  saml: { providers: SamlProviderConfig[] };
   pages: PagesConfig;
   media: MediaConfig;
   import: ImportConfig;
@@ -57,6 +60,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     workers: readGroup(WorkersConfig, env),
     auth: authConfig(env),
     oidc: { providers: oidcProviders(env, http.publicUrl) },
+    saml: { providers: samlProviders(env, http.publicUrl) },
     pages: pagesConfig(env),
     media: mediaConfig(env),
     import: readGroup(ImportConfig, env),
