@@ -31,6 +31,18 @@ const refused: [string, string, RegExp][] = [
   ['src/pages/store/lint-probe.ts', '../../media/media.repository', /src\/media\/public-api/],
   ['src/mcp/lint-probe.ts', '../pages/pages.service', /src\/pages\/public-api/],
   ['src/common/lint-probe.ts', '../pages/public-api', /common\/ is the floor/],
+  ['src/common/database/lint-probe.ts', '../../pages/public-sql', /common\/ is the floor/],
+  ['src/common/http/lint-probe.ts', '../../auth/public-sql', /common\/ is the floor/],
+  [
+    'src/common/database/migrations/lint-probe.ts',
+    '../../../pages/public-api',
+    /only through its public-sql/,
+  ],
+  [
+    'src/common/database/migrations/lint-probe.ts',
+    '../../../pages/search/search-grams',
+    /only through its public-sql/,
+  ],
   [
     'console/src/features/editor/lint-probe.ts',
     '../drafts/components/drafts-screen',
@@ -50,6 +62,7 @@ const allowed: [string, string][] = [
   ['src/pages/store/lint-probe.ts', '../../auth/public-sql'],
   ['src/pages/lint-probe.ts', './store/page-columns'],
   ['src/import/lint-probe.ts', '../common/database/database'],
+  ['src/common/database/migrations/lint-probe.ts', '../../../pages/public-sql'],
   ['src/lint-probe.ts', './pages/pages.module'],
   ['console/src/features/editor/lint-probe.ts', '../../api/drafts'],
   ['console/src/features/editor/lint-probe.ts', './model/merge'],
