@@ -6172,7 +6172,7 @@ export interface operations {
                 /** @description Only this page and the pages under this slug (as `under:`). */
                 under?: string;
                 /** @description Only pages in this lifecycle state (as `lifecycle:`). */
-                lifecycle?: "draft" | "published" | "deprecated" | "archived";
+                lifecycle?: "draft" | "published" | "in_review" | "deprecated" | "archived";
                 /** @description As `verified:`. */
                 verified?: "true" | "false";
                 /** @description Only pages in this language, e.g. `en` (as `lang:`). */
@@ -6226,7 +6226,7 @@ export interface operations {
                 /** @description Only this page and the pages under this slug (as `under:`). */
                 under?: string;
                 /** @description Only pages in this lifecycle state (as `lifecycle:`). */
-                lifecycle?: "draft" | "published" | "deprecated" | "archived";
+                lifecycle?: "draft" | "published" | "in_review" | "deprecated" | "archived";
                 /** @description As `verified:`. */
                 verified?: "true" | "false";
                 /** @description Only pages in this language, e.g. `en` (as `lang:`). */
