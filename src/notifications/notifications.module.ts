@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { AuthModule } from '../auth/auth.module';
-import { PagesModule } from '../pages/pages.module';
+import { AuthModule } from '../auth/public-api';
+import { PagesModule } from '../pages/public-api';
 import { DigestController } from './digest/digest.controller';
 import { DigestRepository } from './digest/digest.repository';
 import { DigestService } from './digest/digest.service';

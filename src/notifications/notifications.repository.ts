@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { userSql } from '../auth/store/user-sql';
+import { userSql } from '../auth/public-sql';
 import { encodeValue, rowDecoder, selectList } from '../common/database/column-defs';
 import { Database, Tx } from '../common/database/database';
 import type { CursorPosition } from '../common/http/pagination';

@@ -4,9 +4,8 @@ import type { AuthUser } from '../common/auth/auth-user';
 import type { Tx } from '../common/database/database';
 import { cursorPosition, ListRequest, toPaged } from '../common/http/pagination';
 import { NotFoundProblem } from '../common/problems/problem';
-import { PageAccessService } from '../pages/page-access.service';
-import { PagesService } from '../pages/pages.service';
-import { UsersService } from '../auth/users.service';
+import { PageAccessService, PagesService } from '../pages/public-api';
+import { UsersService } from '../auth/public-api';
 import { NotificationKind } from './entities/notification.entity';
 import {
   NotificationList,

@@ -6,7 +6,7 @@ import type { HttpConfig } from '../../common/config/http-config';
 import type { MailConfig } from '../../common/config/mail-config';
 import { composeMessage } from '../../common/mail/message';
 import { Mailer } from '../../common/mail/mailer';
-import { UsersService } from '../../auth/users.service';
+import { UsersService } from '../../auth/public-api';
 import type { NotificationResponse } from '../notifications.mapper';
 import { NotificationsService } from '../notifications.service';
 import { DigestRepository } from './digest.repository';

@@ -10,8 +10,8 @@ import { Spinner } from '../../../components/spinner';
 import { useDocumentTitle } from '../../../components/use-document-title';
 import { formatDateTime, formatRelative } from '../../../lib/format';
 import { paths } from '../../../lib/slugs';
-import { useToggleWatch, useWatches } from '../../notifications/api/watches';
-import { useTokens } from '../../tokens/api/tokens';
+import { useToggleWatch, useWatches } from '../../../api/watches';
+import { useTokens } from '../../../api/tokens';
 import {
   useAccount,
   useChangePassword,

@@ -7,7 +7,7 @@ import { ProblemMessage } from '../../../components/problem-message';
 import { RecordTable } from '../../../components/record-table';
 import { Spinner } from '../../../components/spinner';
 import { useDocumentTitle } from '../../../components/use-document-title';
-import { useCurrentUser } from '../../auth/api/me';
+import { useCurrentUser } from '../../../api/me';
 import { formatDateTime, formatRelative } from '../../../lib/format';
 import { useCreateUser, useUnlockUser, useUpdateUser, useUsers, type User } from '../api/admin';
 import { GroupChecks } from './group-checks';

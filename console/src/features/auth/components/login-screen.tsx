@@ -1,9 +1,10 @@
 import { useState, type FormEvent } from 'react';
+import { paths } from '../../../lib/routes';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { isProblem } from '../../../api/problem';
 import { Field } from '../../../components/field';
 import { ProblemMessage } from '../../../components/problem-message';
-import { useLogin, useMe } from '../api/me';
+import { useLogin, useMe } from '../../../api/me';
 import { usePasswordResetStatus } from '../api/password-links';
 import { ssoErrorMessage, ssoSignInUrl, useSsoProviders } from '../api/providers';
 import { useDocumentTitle } from '../../../components/use-document-title';
@@ -101,7 +102,7 @@ export function LoginScreen() {
         </Field>
         {resetEnabled && (
           <p className="login__link-row">
-            <Link to="/forgot-password">Forgot password?</Link>
+            <Link to={paths.forgotPassword()}>Forgot password?</Link>
           </p>
         )}
         <button

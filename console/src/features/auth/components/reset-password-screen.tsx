@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { paths } from '../../../lib/routes';
 import { Link, useLocation } from 'react-router';
 import { ApiProblem } from '../../../api/problem';
 import { ProblemMessage } from '../../../components/problem-message';
@@ -27,7 +28,7 @@ export function ResetPasswordScreen() {
         <p className="problem" role="alert">
           This link is incomplete. Open the whole link from the email, or ask for a new one.
         </p>
-        <Link to="/forgot-password">Ask for a new link</Link>
+        <Link to={paths.forgotPassword()}>Ask for a new link</Link>
       </AuthCard>
     );
   }
@@ -48,7 +49,7 @@ export function ResetPasswordScreen() {
     <AuthCard title="Reset your password" onSubmit={submit}>
       {!problems?.errors.length && <ProblemMessage error={reset.error} />}
       {problems && [404, 410].includes(problems.status) && (
-        <Link to="/forgot-password">Ask for a new link</Link>
+        <Link to={paths.forgotPassword()}>Ask for a new link</Link>
       )}
       <NewPasswordField
         value={password}

@@ -1,7 +1,7 @@
 import { useLayoutEffect, useRef, type MouseEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { consoleHrefOf, paths } from '../../../lib/slugs';
-import { enhanceCodeBlocks } from './code-blocks';
+import { consoleHrefOf, paths } from '../lib/slugs';
+import { enhanceCodeBlocks } from '../lib/code-blocks';
 
 /**
  * Page HTML as the API rendered and sanitised it, shown as is, with Copy and Line numbers on

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useSyncExternalStore } from 'react';
-import type { components } from '../../../api/kb-api';
-import { LIST_KEYS, liveStore, type LiveChange, type LiveEvent } from '../model/live-store';
+import type { components } from './kb-api';
+import { LIST_KEYS, liveStore, type LiveChange, type LiveEvent } from '../lib/live-store';
 
 /**
  * Every kind the stream names (EventSource hears only the names it listens for). Keyed by the

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, unwrap } from '../../../api/client';
-import type { AccessToken, Role } from '../../../api/types';
-import { useCursorList } from '../../../api/use-cursor-list';
+import { api, unwrap } from './client';
+import type { AccessToken, Role } from './types';
+import { useCursorList } from './use-cursor-list';
 
 const key = ['/api/tokens'] as const;
 

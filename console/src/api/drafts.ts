@@ -1,9 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, unwrap } from '../../../api/client';
-import { isProblem } from '../../../api/problem';
-import type { components } from '../../../api/kb-api';
-import type { Draft } from '../../../api/types';
-import { useCursorList } from '../../../api/use-cursor-list';
+import { api, unwrap } from './client';
+import { isProblem } from './problem';
+import type { components } from './kb-api';
+import type { Draft } from './types';
+import { useCursorList } from './use-cursor-list';
 
 export type DraftSummary = components['schemas']['DraftSummary'];
 

@@ -1,5 +1,5 @@
-import { ProblemMessage } from '../../../components/problem-message';
-import { useTreeLevel } from '../../pages/api/pages';
+import { ProblemMessage } from './problem-message';
+import { useTreeLevel } from '../api/pages';
 import { useToggleWatch, useWatches, type Watch } from '../api/watches';
 
 function WatchToggle({ watch, label, hint }: { watch: Watch; label: string; hint: string }) {

@@ -9,7 +9,7 @@ import {
   type DiffChunk,
   type DiffOp,
   type SideBySideRow,
-} from '../model/diff';
+} from '../lib/diff';
 
 interface Props {
   before: string;

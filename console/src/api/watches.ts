@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, unwrap } from '../../../api/client';
+import { api, unwrap } from './client';
 
 export const watchesKey = ['/api/watches'] as const;
 

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { api, unwrap, unwrapFile } from '../../../api/client';
-import { useCursorList } from '../../../api/use-cursor-list';
-import type { Page, PageSummary, Tag, TreeNode } from '../../../api/types';
+import { api, unwrap, unwrapFile } from './client';
+import { useCursorList } from './use-cursor-list';
+import type { Page, PageSummary, Tag, TreeNode } from './types';
 
 const PAGE_SIZE = 20;
 

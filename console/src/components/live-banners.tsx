@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Page } from '../../../api/types';
-import { getPage, pageKey } from '../../pages/api/pages';
+import type { Page } from '../api/types';
+import { getPage, pageKey } from '../api/pages';
 import { useLiveChange } from '../api/live-events';
 
 const NEWER = new Set(['page.updated', 'page.restored']);

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, unwrap } from '../../../api/client';
-import type { Me } from '../../../api/types';
+import { api, unwrap } from './client';
+import type { Me } from './types';
 
 export const meKey = ['/api/me'] as const;
 
