@@ -55,13 +55,18 @@ export function toAccountDetails(user: UserEntity): AccountResponse {
 }
 
 /** `locked`: the account's sign-in throttle is holding it (LoginThrottleService.lockedAccounts). */
-export function toUserResponse(user: UserEntity, locked = false): UserResponse {
+export function toUserResponse(
+  user: UserEntity,
+  locked = false,
+  twoFactor = { totp: false, passkeys: 0 },
+): UserResponse {
   return {
     ...toAccountResponse(user),
     email: user.email ?? null,
     lastLoginAt: user.lastLoginAt?.toISOString() ?? null,
     locked,
     disabled: user.disabled,
+    twoFactor,
     createdAt: user.createdAt.toISOString(),
     updatedAt: user.updatedAt.toISOString(),
   };
@@ -90,6 +95,7 @@ export function toSessionResponse(session: SessionEntity, currentId?: string): S
     browser: describeBrowser(session.userAgent),
     ip: session.ip,
     userAgent: session.userAgent,
+    method: session.method,
     createdAt: session.createdAt.toISOString(),
     lastSeenAt: session.lastSeenAt.toISOString(),
   };

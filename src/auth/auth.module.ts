@@ -33,6 +33,16 @@ import { OidcController } from './oidc/oidc.controller';
 import { OidcService } from './oidc/oidc.service';
 import { SsoAccountsService } from './oidc/sso-accounts.service';
 import { SsoRepository } from './oidc/sso.repository';
+import { PasskeysService } from './two-factor/passkeys.service';
+import { SignInStepsService } from './two-factor/sign-in-steps.service';
+import { TotpService } from './two-factor/totp.service';
+import {
+  TwoFactorAccountController,
+  UserTwoFactorController,
+} from './two-factor/two-factor-account.controller';
+import { TwoFactorAccountService } from './two-factor/two-factor-account.service';
+import { TwoFactorSignInController } from './two-factor/two-factor-sign-in.controller';
+import { TwoFactorRepository } from './two-factor/two-factor.repository';
 
 /** Purges expired sessions and login-throttle rows every hour. */
 @Injectable()
@@ -74,6 +84,9 @@ class AuthHousekeeping implements OnApplicationBootstrap, OnApplicationShutdown 
     GroupsController,
     TokensController,
     OidcController,
+    TwoFactorSignInController,
+    TwoFactorAccountController,
+    UserTwoFactorController,
   ],
   providers: [
     AccountsService,
@@ -96,6 +109,11 @@ class AuthHousekeeping implements OnApplicationBootstrap, OnApplicationShutdown 
     OidcService,
     SsoAccountsService,
     SsoRepository,
+    TwoFactorRepository,
+    TotpService,
+    PasskeysService,
+    SignInStepsService,
+    TwoFactorAccountService,
     { provide: APP_GUARD, useClass: AuthGuard },
   ],
   exports: [UsersService, GroupsService, AccountsService],

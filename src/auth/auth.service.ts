@@ -3,12 +3,13 @@ import type { AuthUser } from '../common/auth/auth-user';
 import { audit } from '../common/logging/audit';
 import { canonicalUsername } from '../common/text/username';
 import { ForbiddenProblem, UnauthorizedProblem } from '../common/problems/problem';
-import { MeResponse, toAccountResponse } from './auth.mapper';
+import { MeResponse } from './auth.mapper';
 import { CredentialsService } from './credentials.service';
 import { LoginDto } from './dto/user.dto';
 import { LoginThrottleService } from './login-throttle.service';
 import { PasswordService } from './password.service';
 import { SessionsService } from './sessions.service';
+import { PendingSignIn, SignInStepsService } from './two-factor/sign-in-steps.service';
 import { UsersService } from './users.service';
 
 export interface LoginContext {
@@ -32,9 +33,10 @@ export class AuthService {
     private readonly sessions: SessionsService,
     private readonly throttle: LoginThrottleService,
     private readonly credentials: CredentialsService,
+    private readonly steps: SignInStepsService,
   ) {}
 
-  async login(input: LoginDto, context: LoginContext): Promise<LoginResult> {
+  async login(input: LoginDto, context: LoginContext): Promise<LoginResult | PendingSignIn> {
     // A cross-site form must not be able to sign a victim into an attacker's account.
     if (!context.sameOrigin)
       throw new ForbiddenProblem('cross_origin_refused', 'Sign-in must come from this site.');
@@ -58,16 +60,8 @@ export class AuthService {
         'The username or password is wrong, or the account is disabled.',
       );
     }
-    await this.throttle.recordSuccess(username, context.ip);
-    const { secret, session } = await this.sessions.start(user.id, context.ip, context.userAgent);
-    await this.users.recordSignIn(user.id, session.createdAt);
-    audit('auth.login.succeeded', {
-      actorId: user.id,
-      target: `user:${user.id}`,
-      username: user.username,
-      ip: context.ip,
-    });
-    return { secret, maxAgeMs: this.sessions.absoluteMs, me: toAccountResponse(user) };
+    // A second factor due (or REQUIRE_2FA's enrolment): no session yet, a pending step instead.
+    return (await this.steps.afterPassword(user)) ?? this.steps.signIn(user, context, 'password');
   }
 
   async logout(user: AuthUser): Promise<void> {

@@ -31,6 +31,7 @@ export class SessionsService {
     userId: string,
     ip: string | undefined,
     userAgent: string | undefined,
+    method = 'password',
   ): Promise<{ secret: string; session: SessionEntity }> {
     const secret = newSessionSecret();
     const now = new Date();
@@ -43,6 +44,7 @@ export class SessionsService {
         expiresAt: new Date(now.getTime() + this.absoluteMs),
         ip: ip?.slice(0, 64) ?? null,
         userAgent: userAgent?.slice(0, 255) ?? null,
+        method,
       }),
     );
     return { secret, session };

@@ -18,6 +18,7 @@ import { PasswordService } from './password.service';
 import { newPassword } from './secrets';
 import { SessionsRepository } from './store/sessions.repository';
 import { UsersRepository } from './store/users.repository';
+import { TwoFactorRepository } from './two-factor/two-factor.repository';
 
 @Injectable()
 export class UsersService {
@@ -31,6 +32,7 @@ export class UsersService {
     private readonly passwords: PasswordService,
     private readonly cache: AuthCache,
     private readonly throttle: LoginThrottleService,
+    private readonly factors: TwoFactorRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -56,7 +58,8 @@ export class UsersService {
   /** The user as the users API answers them, with whether the sign-in throttle holds them. */
   private async respond(user: UserEntity): Promise<UserResponse> {
     const locked = await this.throttle.lockedAccounts([user.usernameKey]);
-    return toUserResponse(user, locked.has(user.usernameKey));
+    const factors = await this.factors.summaries([user.id]);
+    return toUserResponse(user, locked.has(user.usernameKey), factors.get(user.id));
   }
 
   /** `actorId`: the administrator creating the account; null for the CLI and the bootstrap. */
@@ -113,10 +116,11 @@ export class UsersService {
     const after = page.cursor ? cursorString(page.cursor, 'after') : undefined;
     const rows = await this.users.listByUsername(after, page.limit + 1, filter?.trim());
     const locked = await this.throttle.lockedAccounts(rows.map((u) => u.usernameKey));
+    const factors = await this.factors.summaries(rows.map((u) => u.id));
     return toPaged(
       rows,
       page.limit,
-      (u) => toUserResponse(u, locked.has(u.usernameKey)),
+      (u) => toUserResponse(u, locked.has(u.usernameKey), factors.get(u.id)),
       (u) => ({ after: u.username }),
     );
   }

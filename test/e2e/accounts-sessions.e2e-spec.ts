@@ -44,6 +44,7 @@ describe('accounts: your sessions and your password (the Account screen)', () =>
           browser: 'Chrome on Linux',
           ip: expect.any(String),
           userAgent: CHROME,
+          method: 'password',
           createdAt: ISO,
           lastSeenAt: ISO,
         },
@@ -53,6 +54,7 @@ describe('accounts: your sessions and your password (the Account screen)', () =>
           browser: 'Firefox on Windows',
           ip: expect.any(String),
           userAgent: FIREFOX,
+          method: 'password',
           createdAt: ISO,
           lastSeenAt: ISO,
         },
@@ -271,6 +273,7 @@ describe('accounts: the users screen (email, last sign-in, locked, filter, unloc
       role: 'editor',
       groups: [],
       disabled: false,
+      twoFactor: { totp: false, passkeys: 0 },
       createdAt: ISO,
       updatedAt: ISO,
     });

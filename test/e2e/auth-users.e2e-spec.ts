@@ -43,6 +43,7 @@ describe('auth: users and groups administration', () => {
         lastLoginAt: null,
         locked: false,
         disabled: false,
+        twoFactor: { totp: false, passkeys: 0 },
         createdAt: expect.stringMatching(ISO),
         updatedAt: expect.stringMatching(ISO),
       });
@@ -174,6 +175,7 @@ describe('auth: users and groups administration', () => {
         lastLoginAt: null,
         locked: false,
         disabled: false,
+        twoFactor: { totp: false, passkeys: 0 },
         createdAt: expect.stringMatching(ISO),
         updatedAt: expect.stringMatching(ISO),
       });

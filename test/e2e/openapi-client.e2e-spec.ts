@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import createClient, { type Client } from 'openapi-fetch';
+import { generate } from 'otplib';
 import type { GroupResponse, MeResponse, UserResponse } from '../../src/auth/auth.mapper';
 import type { CreatedTokenResponse, TokenResponse } from '../../src/auth/dto/auth-response.dto';
 import type { DraftResponse, DraftSummary } from '../../src/drafts/drafts.mapper';
@@ -669,19 +670,57 @@ describe('a client generated from the OpenAPI document', () => {
     }
   });
 
+  it('sets up two-factor, signs in with a code, turns it off and has it reset', async () => {
+    const user = await createUser(t, 'editor');
+    const signIn = () =>
+      client().POST('/auth/login', { body: { username: user.username, password: user.password } });
+    const cookieOf = (res: Response) => res.headers.get('set-cookie')!.split(';')[0];
+    const me = client({ Cookie: cookieOf((await signIn()).response) });
+    expect((await me.GET('/api/me/two-factor', {})).data?.totp).toBe(false);
+    const setup = await me.POST('/api/me/two-factor/totp', {});
+    const secret = setup.data!.secret;
+    const enabled = await me.POST('/api/me/two-factor/totp/enable', {
+      body: { code: await generate({ secret }) },
+    });
+    expect(enabled.data?.recoveryCodes).toHaveLength(10);
+    const pending = await signIn();
+    expect(pending.error?.code).toBe('second_factor_required');
+    const verified = await client({ Cookie: cookieOf(pending.response) }).POST('/auth/2fa/verify', {
+      body: { code: enabled.data!.recoveryCodes[0] },
+    });
+    expect(verified.data?.username).toBe(user.username);
+    const disabled = await me.POST('/api/me/two-factor/totp/disable', {
+      body: { password: user.password },
+    });
+    expect(disabled.response.status).toBe(204);
+    const reset = await session.POST('/api/users/{id}/two-factor/reset', {
+      params: { path: { id: user.id } },
+    });
+    expect(reset.response.status).toBe(204);
+  });
+
   it('validated a success answer of every operation the document describes', () => {
     const succeeded = new Set(
       validator.answers.filter((a) => a.status < 300).map((a) => a.operationId),
     );
     // The PDF routes need the PDF service; their documented 503 was checked above. The single
     // sign-on navigations answer redirects, not bodies (auth-oidc.e2e-spec.ts follows them).
+    // Passkeys need an authenticator (two-factor.browser-spec.ts uses Chromium's virtual one);
+    // enrolment at sign-in needs REQUIRE_2FA (auth-two-factor.e2e-spec.ts).
     const all = Object.values(validator.document.paths).flatMap((item) =>
       Object.values(item).map((operation) => String(operation.operationId)),
     );
     expect(all.filter((id) => !succeeded.has(id)).sort()).toEqual([
+      'addPasskey',
+      'finishEnrolment',
       'finishOidc',
       'getPdf',
+      'passkeyRegistrationOptions',
+      'passkeySignIn',
+      'passkeySignInOptions',
       'postPdf',
+      'removePasskey',
+      'startEnrolment',
       'startOidc',
     ]);
   });

@@ -69,7 +69,12 @@ describe('route policy', () => {
       'GET /auth/providers',
       'GET /healthz',
       'GET /readyz',
+      'POST /auth/2fa/enrol',
+      'POST /auth/2fa/enrol/enable',
+      'POST /auth/2fa/verify',
       'POST /auth/login',
+      'POST /auth/passkey/options',
+      'POST /auth/passkey/verify',
     ]);
   });
 

@@ -48,6 +48,14 @@ export class AccountResponse extends MeResponse {
   createdAt: string;
 }
 
+export class UserFactors {
+  @ApiProperty({ description: 'TOTP (an authenticator app) is on.' })
+  totp: boolean;
+
+  @ApiProperty({ type: 'integer', description: 'Registered passkeys.' })
+  passkeys: number;
+}
+
 export class UserResponse extends MeResponse {
   @ApiProperty({ type: String, nullable: true, example: 'ada@example.com' })
   email: string | null;
@@ -63,6 +71,12 @@ export class UserResponse extends MeResponse {
 
   @ApiProperty({ description: 'A disabled account cannot sign in; its tokens stop working.' })
   disabled: boolean;
+
+  @ApiProperty({
+    type: UserFactors,
+    description: 'The second factors the user has (POST /api/users/{id}/two-factor/reset).',
+  })
+  twoFactor: UserFactors;
 
   @ApiProperty(DATE_TIME)
   createdAt: string;
@@ -138,6 +152,15 @@ export class SessionResponse {
 
   @ApiProperty({ type: String, nullable: true })
   userAgent: string | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'password+totp',
+    description:
+      'How the session was made: `password`, `password+totp`, `password+recovery_code`, `password+passkey`, `passkey`, `oidc:<provider>` (null: before kb recorded it).',
+  })
+  method: string | null;
 
   @ApiProperty(DATE_TIME)
   createdAt: string;

@@ -26,4 +26,8 @@ export class SessionEntity {
 
   @Column({ type: 'varchar', length: 255, nullable: true, name: 'user_agent' })
   userAgent: string | null;
+
+  /** How the session was made: `password`, `password+totp`, `passkey`, `oidc:<id>`, … */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  method: string | null;
 }

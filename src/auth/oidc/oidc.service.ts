@@ -213,7 +213,12 @@ export class OidcService {
       if (error instanceof Problem) this.failed(providerKey, error.code, context.ip);
       throw error;
     }
-    const { secret, session } = await this.sessions.start(user.id, context.ip, context.userAgent);
+    const { secret, session } = await this.sessions.start(
+      user.id,
+      context.ip,
+      context.userAgent,
+      providerKey,
+    );
     await this.sso.markSession(session.id, providerKey);
     audit('auth.sso.login.succeeded', {
       actorId: user.id,
