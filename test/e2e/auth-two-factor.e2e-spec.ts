@@ -2,7 +2,7 @@ import { generate } from 'otplib';
 import request from 'supertest';
 import { Database } from '../../src/common/database/database';
 import { problem } from '../support/problems';
-import { createTestApp, TestApp } from '../support/test-app';
+import { createPeerApp, createTestApp, TestApp } from '../support/test-app';
 import { Client, createUser, login, TestUser } from '../support/users';
 
 /** Each test signs in from an address of its own: the per-address counter must not leak. */
@@ -183,6 +183,28 @@ describe('auth: two-factor (TOTP, recovery codes, REQUIRE_2FA)', () => {
     expect(status.body.recoveryCodesLeft).toBe(9);
     const reused = await verify(await pendingFor(user), recoveryCodes[3]).expect(401);
     expect(reused.body).toEqual(problem(401, 'invalid_code'));
+  });
+
+  it('finishes on another instance a sign-in that started on this one, once', async () => {
+    const peer = await createPeerApp(t);
+    try {
+      const user = await createUser(t, 'editor');
+      const { secret } = await enrol(await login(t, user));
+      const pending = await pendingFor(user);
+      const code = await codeAt(secret, 30);
+      const there = await peer
+        .http()
+        .post('/auth/2fa/verify')
+        .set('Cookie', pending)
+        .send({ code })
+        .expect(200);
+      expect(there.body.id).toBe(user.id);
+      // Back on the first instance, the same step is gone.
+      const replay = await verify(pending, await codeAt(secret, 60)).expect(401);
+      expect(replay.body).toEqual(problem(401, 'no_pending_sign_in'));
+    } finally {
+      await peer.close();
+    }
   });
 
   it('refuses an expired pending step and an unknown one', async () => {
