@@ -1,3 +1,6 @@
+import type { FieldError } from '../api/problem';
+import { Field } from './field';
+
 /** The secret of a TOTP setup: its QR code for an authenticator app, and as text beside it. */
 export function TotpSecret({ setup }: { setup: { secret: string; qrCode: string } }) {
   return (
@@ -38,5 +41,33 @@ export function RecoveryCodes({ codes }: { codes: string[] }) {
         ))}
       </ul>
     </div>
+  );
+}
+
+/** The one field a code is typed in: six digits, or (at sign-in) a recovery code. */
+export function CodeField({
+  value,
+  onChange,
+  errors = [],
+  autoFocus = false,
+}: {
+  value: string;
+  onChange: (value: string) => void;
+  errors?: FieldError[];
+  autoFocus?: boolean;
+}) {
+  return (
+    <Field label="Code" errors={errors}>
+      <input
+        className="input"
+        name="code"
+        autoComplete="one-time-code"
+        autoFocus={autoFocus}
+        required
+        maxLength={64}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+      />
+    </Field>
   );
 }

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { ApiProblem } from '../../../api/problem';
 import { Field } from '../../../components/field';
 import { ProblemMessage } from '../../../components/problem-message';
-import { RecoveryCodes, TotpSecret } from '../../../components/totp-setup';
+import { CodeField, RecoveryCodes, TotpSecret } from '../../../components/totp-setup';
 import { formatRelative } from '../../../lib/format';
 import { passkeyErrorMessage, passkeysSupported } from '../../../lib/passkeys';
 import {
@@ -96,17 +96,7 @@ export function TwoFactorSection() {
           <TotpSecret setup={start.data} />
           <p className="account__note">{setupNote}</p>
           <form className="two-factor__form" onSubmit={submit} aria-label="Confirm two-factor">
-            <Field label="Code" errors={enableProblems?.errorsFor('code') ?? []}>
-              <input
-                className="input"
-                inputMode="numeric"
-                autoComplete="one-time-code"
-                required
-                maxLength={64}
-                value={code}
-                onChange={(e) => setCode(e.target.value)}
-              />
-            </Field>
+            <CodeField value={code} onChange={setCode} errors={enableProblems?.errorsFor('code')} />
             <button type="submit" className="button button--primary" disabled={enable.isPending}>
               Enable
             </button>

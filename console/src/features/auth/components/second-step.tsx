@@ -1,8 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { ApiProblem, isProblem } from '../../../api/problem';
-import { Field } from '../../../components/field';
 import { ProblemMessage } from '../../../components/problem-message';
-import { RecoveryCodes, TotpSecret } from '../../../components/totp-setup';
+import { CodeField, RecoveryCodes, TotpSecret } from '../../../components/totp-setup';
 import { passkeyErrorMessage } from '../../../lib/passkeys';
 import {
   usePasskeySignIn,
@@ -49,19 +48,7 @@ function CodeStep({ step, onDone }: { step: PendingStep; onDone: () => void }) {
       )}
       {hasCode && (
         <form className="login__step" onSubmit={submit} aria-label="Second factor">
-          <Field label="Code">
-            <input
-              className="input"
-              name="code"
-              inputMode="text"
-              autoComplete="one-time-code"
-              autoFocus
-              required
-              maxLength={64}
-              value={code}
-              onChange={(e) => setCode(e.target.value)}
-            />
-          </Field>
+          <CodeField value={code} onChange={setCode} autoFocus />
           <button
             type="submit"
             className="button button--primary button--block"
@@ -132,18 +119,7 @@ function EnrolStep({ onDone }: { onDone: () => void }) {
       ) : (
         <form className="login__step" onSubmit={submit} aria-label="Set up two-factor">
           <TotpSecret setup={start.data} />
-          <Field label="Code" errors={problems?.errorsFor('code') ?? []}>
-            <input
-              className="input"
-              name="code"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              required
-              maxLength={64}
-              value={code}
-              onChange={(e) => setCode(e.target.value)}
-            />
-          </Field>
+          <CodeField value={code} onChange={setCode} errors={problems?.errorsFor('code')} />
           <button
             type="submit"
             className="button button--primary button--block"
