@@ -693,7 +693,7 @@ describe('a client generated from the OpenAPI document', () => {
       body: { password: user.password },
     });
     expect(disabled.response.status).toBe(204);
-    const reset = await session.POST('/api/users/{id}/two-factor/reset', {
+    const reset = await admin.POST('/api/users/{id}/two-factor/reset', {
       params: { path: { id: user.id } },
     });
     expect(reset.response.status).toBe(204);
