@@ -1,4 +1,4 @@
-import { HttpStatus, Inject, Injectable } from '@nestjs/common';
+import { HttpStatus, Injectable } from '@nestjs/common';
 import {
   generateAuthenticationOptions,
   generateRegistrationOptions,
@@ -9,7 +9,8 @@ import {
   type PublicKeyCredentialRequestOptionsJSON,
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
-import { APP_CONFIG, AppConfig } from '../../common/config/app-config';
+import { InjectConfig } from '../../common/config/app-config';
+import type { HttpConfig } from '../../common/config/http-config';
 import { ConflictProblem, Problem, UnauthorizedProblem } from '../../common/problems/problem';
 import { sha256Hex } from '../secrets';
 import { PasskeyRow, TwoFactorRepository } from './two-factor.repository';
@@ -51,18 +52,18 @@ const badPasskey = (detail = 'The passkey could not be verified.') =>
 export class PasskeysService {
   constructor(
     private readonly rows: TwoFactorRepository,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('http') private readonly http: HttpConfig,
   ) {}
 
   private get rp(): RelyingParty {
-    if (!this.config.publicUrl) {
+    if (!this.http.publicUrl) {
       throw new Problem(
         HttpStatus.CONFLICT,
         'passkeys_unavailable',
         'Passkeys need KB_PUBLIC_URL (the address people open kb at).',
       );
     }
-    const url = new URL(this.config.publicUrl);
+    const url = new URL(this.http.publicUrl);
     return { id: url.hostname, origin: url.origin };
   }
 

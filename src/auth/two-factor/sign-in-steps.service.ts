@@ -1,7 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import type { Role } from '../../common/auth/roles';
-import { APP_CONFIG, AppConfig } from '../../common/config/app-config';
+import { InjectConfig } from '../../common/config/app-config';
+import type { TwoFactorConfig } from '../../common/config/two-factor-config';
 import { audit } from '../../common/logging/audit';
 import { UnauthorizedProblem } from '../../common/problems/problem';
 import { toAccountResponse } from '../auth.mapper';
@@ -48,12 +49,12 @@ export class SignInStepsService {
     private readonly users: UsersService,
     private readonly sessions: SessionsService,
     private readonly throttle: LoginThrottleService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('twoFactor') private readonly config: TwoFactorConfig,
   ) {}
 
   /** Whether REQUIRE_2FA covers a person of this role. */
   requiredFor(role: Role): boolean {
-    const mode = this.config.requireTwoFactor;
+    const mode = this.config.require;
     return mode === 'everyone' || (mode === 'admins' && role === 'admin');
   }
 

@@ -1,9 +1,10 @@
-import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import type { Request, Response } from 'express';
 import { Public } from '../../common/auth/route-policy';
-import { APP_CONFIG, AppConfig } from '../../common/config/app-config';
+import { InjectConfig } from '../../common/config/app-config';
+import type { HttpConfig } from '../../common/config/http-config';
 import { JsonBodyBudget } from '../../common/http/json-budget';
 import { isSameOriginRequest } from '../../common/http/origin';
 import { ApiProblems, ApiResult } from '../../common/openapi/api-result.decorator';
@@ -29,7 +30,7 @@ import {
 export class TwoFactorSignInController {
   constructor(
     private readonly steps: SignInStepsService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('http') private readonly http: HttpConfig,
   ) {}
 
   @Public()
@@ -131,7 +132,7 @@ export class TwoFactorSignInController {
 
   /** As at POST /auth/login: a cross-site form must not drive anyone's sign-in. */
   private context(req: Request): LoginContext {
-    if (!isSameOriginRequest(req, this.config.allowedOrigins)) {
+    if (!isSameOriginRequest(req, this.http.allowedOrigins)) {
       throw new ForbiddenProblem('cross_origin_refused', 'Sign-in must come from this site.');
     }
     return { ip: req.ip ?? 'unknown', userAgent: req.get('user-agent'), sameOrigin: true };

@@ -1,8 +1,10 @@
-import { oneOf, type Env } from './env-values';
+import { Env, OneOf } from './env-schema';
 
 /** Who must have a second factor to sign in with a password (REQUIRE_2FA); docs/auth.md. */
 export type RequireTwoFactor = 'off' | 'admins' | 'everyone';
 
-export function requireTwoFactor(env: Env): RequireTwoFactor {
-  return oneOf(env, 'REQUIRE_2FA', ['off', 'admins', 'everyone'] as const, 'off');
+/** Two-factor sign-in (TOTP, passkeys). Passkeys take their RP from KB_PUBLIC_URL (`http`). */
+export class TwoFactorConfig {
+  /** REQUIRE_2FA: `admins` or `everyone` must set up a factor right after the password. */
+  @Env('REQUIRE_2FA') @OneOf(['off', 'admins', 'everyone']) require: RequireTwoFactor = 'off';
 }

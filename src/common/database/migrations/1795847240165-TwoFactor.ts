@@ -9,8 +9,8 @@ import { columns, references } from '../migration-helpers';
  * second factor is due, a WebAuthn challenge), in the database so any instance can finish a
  * flow another one started. `sessions.method` says how a session was made.
  */
-export class TwoFactor1795843266413 implements MigrationInterface {
-  name = 'TwoFactor1795843266413';
+export class TwoFactor1795847240165 implements MigrationInterface {
+  name = 'TwoFactor1795847240165';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     const c = columns(queryRunner);
