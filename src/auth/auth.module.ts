@@ -43,6 +43,8 @@ import {
 import { TwoFactorAccountService } from './two-factor/two-factor-account.service';
 import { TwoFactorSignInController } from './two-factor/two-factor-sign-in.controller';
 import { TwoFactorRepository } from './two-factor/two-factor.repository';
+import { SamlController } from './saml/saml.controller';
+import { SamlService } from './saml/saml.service';
 
 /** Purges expired sessions and login-throttle rows every hour. */
 @Injectable()
@@ -87,6 +89,7 @@ class AuthHousekeeping implements OnApplicationBootstrap, OnApplicationShutdown 
     TwoFactorSignInController,
     TwoFactorAccountController,
     UserTwoFactorController,
+    SamlController,
   ],
   providers: [
     AccountsService,
@@ -114,6 +117,7 @@ class AuthHousekeeping implements OnApplicationBootstrap, OnApplicationShutdown 
     PasskeysService,
     SignInStepsService,
     TwoFactorAccountService,
+    SamlService,
     { provide: APP_GUARD, useClass: AuthGuard },
   ],
   exports: [UsersService, GroupsService, AccountsService],

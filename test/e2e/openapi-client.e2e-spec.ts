@@ -194,6 +194,11 @@ describe('a client generated from the OpenAPI document', () => {
       params: { query: { q: 'guides/' } },
     });
     expect(suggested.data?.items.map((i) => i.slug)).toEqual(['guides/intro']);
+    const explained = await admin.GET('/api/search/explain', { params: { query: { q: 'again' } } });
+    expect(explained.data?.items.map((i) => i.slug)).toEqual(['guides/intro']);
+    const synonyms = await admin.PUT('/api/search/synonyms', { body: [['again', 'anew']] });
+    expect(synonyms.data).toEqual([['again', 'anew']]);
+    expect((await admin.GET('/api/search/synonyms', {})).data).toEqual([['again', 'anew']]);
 
     // Watches: put, list, delete.
     const watched = await admin.PUT('/api/watches', { body: { slug: 'guides', subtree: true } });
@@ -704,14 +709,16 @@ describe('a client generated from the OpenAPI document', () => {
       validator.answers.filter((a) => a.status < 300).map((a) => a.operationId),
     );
     // The PDF routes need the PDF service; their documented 503 was checked above. The single
-    // sign-on navigations answer redirects, not bodies (auth-oidc.e2e-spec.ts follows them).
-    // Passkeys need an authenticator (two-factor.browser-spec.ts uses Chromium's virtual one);
+    // sign-on navigations answer redirects, not bodies (auth-oidc.e2e-spec.ts follows them), and
+    // SAML's need a configured provider (auth-saml.e2e-spec.ts checks them and the metadata).
+    // Passkeys need an authenticator (auth-passkeys.e2e-spec.ts has a software one);
     // enrolment at sign-in needs REQUIRE_2FA (auth-two-factor.e2e-spec.ts).
     const all = Object.values(validator.document.paths).flatMap((item) =>
       Object.values(item).map((operation) => String(operation.operationId)),
     );
     expect(all.filter((id) => !succeeded.has(id)).sort()).toEqual([
       'addPasskey',
+      'consumeSaml',
       'finishEnrolment',
       'finishOidc',
       'getPdf',
@@ -720,8 +727,10 @@ describe('a client generated from the OpenAPI document', () => {
       'passkeySignInOptions',
       'postPdf',
       'removePasskey',
+      'samlMetadata',
       'startEnrolment',
       'startOidc',
+      'startSaml',
     ]);
   });
 });

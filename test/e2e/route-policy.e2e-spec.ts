@@ -67,6 +67,8 @@ describe('route policy', () => {
       'GET /auth/oidc/:id/callback',
       'GET /auth/oidc/:id/login',
       'GET /auth/providers',
+      'GET /auth/saml/:id/login',
+      'GET /auth/saml/:id/metadata',
       'GET /healthz',
       'GET /readyz',
       'POST /auth/2fa/enrol',
@@ -75,6 +77,7 @@ describe('route policy', () => {
       'POST /auth/login',
       'POST /auth/passkey/options',
       'POST /auth/passkey/verify',
+      'POST /auth/saml/:id/acs',
     ]);
   });
 

@@ -623,6 +623,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/saml/{id}/metadata": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** kb's SAML service provider metadata for the identity provider to import */
+        get: operations["samlMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/saml/{id}/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Start signing in with a SAML identity provider (a browser navigation) */
+        get: operations["startSaml"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/saml/{id}/acs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The assertion consumer: the identity provider's HTTP-POST of SAMLResponse (and RelayState); signs in and redirects */
+        post: operations["consumeSaml"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/recent": {
         parameters: {
             query?: never;
@@ -1832,7 +1883,7 @@ export interface components {
         };
         SsoProviderResponse: {
             /**
-             * @description The id from OIDC_PROVIDERS (lowercase).
+             * @description The id from OIDC_PROVIDERS or SAML_PROVIDERS (lowercase).
              * @example keycloak
              */
             id: string;
@@ -1842,9 +1893,9 @@ export interface components {
              */
             name: string;
             /** @enum {string} */
-            protocol: "oidc";
+            protocol: "oidc" | "saml";
             /**
-             * @description Open it in the browser (add `?returnTo=<path of kb>`) to start the sign-in.
+             * @description Open it in the browser (add `?returnTo=<path of kb>`) to start the sign-in (`/auth/saml/<id>/login` for SAML).
              * @example /auth/oidc/keycloak/login
              */
             signInUrl: string;
@@ -4374,6 +4425,89 @@ export interface operations {
             default: components["responses"]["UnexpectedError"];
         };
     };
+    samlMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id kb gave the resource (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/samlmetadata+xml": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    startSaml: {
+        parameters: {
+            query?: {
+                /** @description Where to land after signing in: a path of kb. Anything outside kb (another host) lands on kb’s start page instead. */
+                returnTo?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The id kb gave the resource (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the identity provider's sign-on page. */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    consumeSaml: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id kb gave the resource (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed in: the session cookie is set; on to the page the sign-in started from. */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
     listRecent: {
         parameters: {
             query?: {
@@ -6726,7 +6860,7 @@ export interface operations {
                 /** @description Only this page and the pages under this slug (as `under:`). */
                 under?: string;
                 /** @description Only pages in this lifecycle state (as `lifecycle:`). */
-                lifecycle?: "draft" | "published" | "deprecated" | "archived";
+                lifecycle?: "draft" | "published" | "in_review" | "deprecated" | "archived";
                 /** @description As `verified:`. */
                 verified?: "true" | "false";
                 /** @description Only pages in this language, e.g. `en` (as `lang:`). */
@@ -6780,7 +6914,7 @@ export interface operations {
                 /** @description Only this page and the pages under this slug (as `under:`). */
                 under?: string;
                 /** @description Only pages in this lifecycle state (as `lifecycle:`). */
-                lifecycle?: "draft" | "published" | "deprecated" | "archived";
+                lifecycle?: "draft" | "published" | "in_review" | "deprecated" | "archived";
                 /** @description As `verified:`. */
                 verified?: "true" | "false";
                 /** @description Only pages in this language, e.g. `en` (as `lang:`). */

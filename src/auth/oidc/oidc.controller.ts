@@ -6,10 +6,11 @@ import { CurrentUser, Public, SessionOnly } from '../../common/auth/route-policy
 import { InjectConfig } from '../../common/config/app-config';
 import type { HttpConfig } from '../../common/config/http-config';
 import { ApiProblems, ApiResult } from '../../common/openapi/api-result.decorator';
-import { Problem } from '../../common/problems/problem';
 import { AuthService } from '../auth.service';
 import { clearSessionCookie, setSessionCookie } from '../session-cookie';
+import { SamlService } from '../saml/saml.service';
 import { OidcService } from './oidc.service';
+import { browserAware } from './sso-flow';
 import { SsoLoginQuery, SsoLogoutResponse, SsoProviderList } from './sso.dto';
 
 /** The cookie binding a started sign-in to the browser that started it (login CSRF guard). */
@@ -21,6 +22,7 @@ const BINDING_PATH = '/auth/oidc';
 export class OidcController {
   constructor(
     private readonly oidc: OidcService,
+    private readonly saml: SamlService,
     private readonly auth: AuthService,
     @InjectConfig('http') private readonly httpConfig: HttpConfig,
   ) {}
@@ -30,7 +32,7 @@ export class OidcController {
   @ApiOperation({ summary: 'The single sign-on providers the sign-in screen offers', security: [] })
   @ApiResult(SsoProviderList)
   listProviders(): SsoProviderList {
-    return { items: this.oidc.providers() };
+    return { items: [...this.oidc.providers(), ...this.saml.providers()] };
   }
 
   @Public()
@@ -115,24 +117,7 @@ export class OidcController {
     return { redirectTo };
   }
 
-  /**
-   * A browser navigating (it asks for HTML) sees a refused sign-in on kb's sign-in screen, in
-   * words; an API client gets the problem document.
-   */
-  private async browserAware(
-    req: Request,
-    res: Response,
-    work: () => Promise<void>,
-  ): Promise<void> {
-    try {
-      await work();
-    } catch (error) {
-      const browser = req.accepts(['application/json', 'application/problem+json', 'text/html']);
-      if (!(error instanceof Problem) || browser !== 'text/html') throw error;
-      res.redirect(
-        303,
-        `${this.httpConfig.publicUrl ?? ''}/login?sso_error=${encodeURIComponent(error.code)}`,
-      );
-    }
+  private browserAware(req: Request, res: Response, work: () => Promise<void>): Promise<void> {
+    return browserAware(this.httpConfig.publicUrl, req, res, work);
   }
 }

@@ -3,25 +3,20 @@ import * as oidc from 'openid-client';
 import { AppConfig, InjectConfig } from '../../common/config/app-config';
 import type { HttpConfig } from '../../common/config/http-config';
 import type { OidcProviderConfig } from '../../common/config/oidc-config';
-import { audit } from '../../common/logging/audit';
 import { NotFoundProblem, Problem, UnauthorizedProblem } from '../../common/problems/problem';
-import { MeResponse, toAccountResponse } from '../auth.mapper';
+import type { MeResponse } from '../auth.mapper';
 import { newSessionSecret, sha256Hex } from '../secrets';
-import { SessionsService } from '../sessions.service';
 import { SsoAccountsService } from './sso-accounts.service';
+import { auditSsoFailure, CLOCK_TOLERANCE_SECONDS, FLOW_TTL_MS, safeReturnTo } from './sso-flow';
 import { SsoRepository } from './sso.repository';
 
-/** How long a started sign-in may take at the provider (its state row lives this long). */
-const FLOW_TTL_MS = 10 * 60_000;
-/** Allowed difference between kb's and the provider's clocks when checking `iat`/`exp`. */
-export const CLOCK_TOLERANCE_SECONDS = 30;
 /** Each request to a provider (discovery, token, userinfo) gives up after this long. */
 const PROVIDER_TIMEOUT_SECONDS = 10;
 
 export interface SsoProviderSummary {
   id: string;
   name: string;
-  protocol: 'oidc';
+  protocol: 'oidc' | 'saml';
   signInUrl: string;
 }
 
@@ -64,7 +59,6 @@ export class OidcService {
     @InjectConfig('http') private readonly httpConfig: HttpConfig,
     private readonly sso: SsoRepository,
     private readonly accounts: SsoAccountsService,
-    private readonly sessions: SessionsService,
   ) {}
 
   providers(): SsoProviderSummary[] {
@@ -149,24 +143,8 @@ export class OidcService {
       .toString();
   }
 
-  /**
-   * A path inside kb: `returnTo` resolved against KB_PUBLIC_URL must stay on its origin and
-   * under its path; anything else (another host, `//evil`, `javascript:`) becomes kb's start.
-   */
   safeReturnTo(returnTo: string | undefined): string {
-    const base = new URL(`${this.httpConfig.publicUrl}/`);
-    if (!returnTo || returnTo.length > 2000) return base.pathname;
-    let target: URL;
-    try {
-      target = new URL(returnTo, base);
-    } catch {
-      return base.pathname;
-    }
-    const inside =
-      target.origin === base.origin &&
-      target.pathname.startsWith(base.pathname) &&
-      !target.pathname.startsWith('//');
-    return inside ? `${target.pathname}${target.search}${target.hash}` : base.pathname;
+    return safeReturnTo(this.httpConfig.publicUrl, returnTo);
   }
 
   /** Answers the provider's redirect: verifies it, signs the person in, starts a session. */
@@ -215,24 +193,9 @@ export class OidcService {
       if (error instanceof Problem) this.failed(providerKey, error.code, context.ip);
       throw error;
     }
-    const { secret, session } = await this.sessions.start(
-      user.id,
-      context.ip,
-      context.userAgent,
-      providerKey,
-    );
-    await this.sso.markSession(session.id, providerKey);
-    audit('auth.sso.login.succeeded', {
-      actorId: user.id,
-      target: `user:${user.id}`,
-      username: user.username,
-      provider: providerKey,
-      ip: context.ip,
-    });
+    const signedIn = await this.accounts.startSession(user, providerKey, context);
     return {
-      secret,
-      maxAgeMs: this.sessions.absoluteMs,
-      me: toAccountResponse(user),
+      ...signedIn,
       returnTo: new URL(flow.returnTo, `${this.httpConfig.publicUrl}/`).toString(),
     };
   }
@@ -290,13 +253,7 @@ export class OidcService {
   }
 
   private failed(provider: string, reason: string, ip: string, detail?: string): void {
-    audit('auth.sso.login.failed', {
-      actorId: null,
-      target: `provider:${provider}`,
-      reason,
-      ...(detail ? { detail } : {}),
-      ip,
-    });
+    auditSsoFailure(provider, reason, ip, detail);
   }
 
   /**

@@ -11,6 +11,7 @@ import { McpConfig } from './mcp-config';
 import { MediaConfig, mediaConfig } from './media-config';
 import { NotificationsConfig } from './notifications-config';
 import { OidcProviderConfig, oidcProviders } from './oidc-config';
+import { SamlProviderConfig, samlProviders } from './saml-config';
 import { PagesConfig, pagesConfig } from './pages-config';
 import { PdfConfig } from './pdf-config';
 import { RateLimitConfig, rateLimitConfig } from './rate-limit-config';
@@ -37,6 +38,8 @@ export interface AppConfig {
   oidc: { providers: OidcProviderConfig[] };
   /** Second factors: REQUIRE_2FA (docs/auth.md "Two-factor and passkeys"). */
   twoFactor: TwoFactorConfig;
+  /** SAML 2.0 identity providers (SAML_PROVIDERS, SAML_<ID>_*): docs/sso.md. */
+  saml: { providers: SamlProviderConfig[] };
   pages: PagesConfig;
   media: MediaConfig;
   import: ImportConfig;
@@ -61,6 +64,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     auth: authConfig(env),
     oidc: { providers: oidcProviders(env, http.publicUrl) },
     twoFactor: readGroup(TwoFactorConfig, env),
+    saml: { providers: samlProviders(env, http.publicUrl) },
     pages: pagesConfig(env),
     media: mediaConfig(env),
     import: readGroup(ImportConfig, env),

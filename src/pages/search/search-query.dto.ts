@@ -31,7 +31,7 @@ export class SearchQueryDto extends ListQueryDto {
   under?: string;
 
   @ApiPropertyOptional({
-    enum: ['draft', 'published', 'deprecated', 'archived'],
+    enum: ['draft', 'published', 'in_review', 'deprecated', 'archived'],
     description: 'Only pages in this lifecycle state (as `lifecycle:`).',
   })
   @IsOptional()

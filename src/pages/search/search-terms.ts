@@ -1,4 +1,5 @@
 import { fieldProblem } from '../../common/problems/problem';
+import { LIFECYCLES } from '../store/page-columns';
 import { hasUnspacedScript, padToken, pairsOf, unspacedRuns } from './search-grams';
 
 /** Longest accepted query, in characters after trimming. */
@@ -66,7 +67,7 @@ const FILTER_NAMES = new Set([
   'updated',
   'is',
 ]);
-const LIFECYCLES = new Set(['draft', 'published', 'deprecated', 'archived']);
+const LIFECYCLE_NAMES = new Set<string>(LIFECYCLES);
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** Validates `q` (422 on the field `q`) and parses the query language. */
@@ -176,8 +177,8 @@ export function applyFilter(
       filters.under = value.replace(/^\/+|\/+$/g, '');
       return;
     case 'lifecycle':
-      if (!LIFECYCLES.has(value.toLowerCase()))
-        throw bad(`lifecycle is one of ${[...LIFECYCLES].join(', ')}.`);
+      if (!LIFECYCLE_NAMES.has(value.toLowerCase()))
+        throw bad(`lifecycle is one of ${LIFECYCLES.join(', ')}.`);
       filters.lifecycle = value.toLowerCase();
       return;
     case 'verified':

@@ -103,14 +103,13 @@ export class SearchService {
   private async didYouMean(query: SearchQueryDto, terms: SearchTerms): Promise<string | null> {
     const plain = terms.groups
       .flat()
-      .filter((t) => t.kind === 'word' && !t.prefix)
-      .map((t) => (t as { text: string }).text);
+      .flatMap((t) => (t.kind === 'word' ? [{ text: t.text, prefix: t.prefix }] : []));
     const q = typeof query.q === 'string' ? query.q.normalize('NFKC').trim() : '';
     if (plain.length === 0 || q === '') return null;
     const corrected = await this.db.read(correctSpelling, plain);
     if (corrected === null) return null;
     let text = q;
-    plain.forEach((word, i) => {
+    plain.forEach(({ text: word }, i) => {
       if (corrected[i] === word) return;
       text = text.replace(
         new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(word)}(?![\\p{L}\\p{N}])`, 'iu'),

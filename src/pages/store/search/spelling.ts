@@ -50,12 +50,17 @@ function allowedEdits(word: string): number {
 }
 
 /** The closest, most frequent vocabulary word within the allowed edits, or null. */
-export function closestWord(word: string, vocabulary: Iterable<VocabularyWord>): string | null {
+export function closestWord(
+  word: string,
+  vocabulary: Iterable<VocabularyWord>,
+  prefix = false,
+): string | null {
   const max = allowedEdits(word);
   if (max === 0) return null;
   let best: { term: string; distance: number; pages: number } | null = null;
   for (const candidate of vocabulary) {
-    if (candidate.term === word) return null; // the word is known: nothing to correct
+    // The word is known (or, typed as a prefix, starts a known word): nothing to correct.
+    if (candidate.term === word || (prefix && candidate.term.startsWith(word))) return null;
     const distance = editDistance(word, candidate.term, max);
     if (distance > max) continue;
     if (
@@ -118,11 +123,11 @@ function foldedWords(text: string): string[] {
  */
 export const correctSpelling = readQuery(
   'correctSpelling',
-  async (sql: Sql, words: string[]): Promise<string[] | null> => {
+  async (sql: Sql, words: { text: string; prefix: boolean }[]): Promise<string[] | null> => {
     let changed = false;
     const corrected: string[] = [];
     const mysqlWords = sql.dialect.name === 'mysql' ? await titleVocabulary(sql) : undefined;
-    for (const word of words) {
+    for (const { text: word, prefix } of words) {
       const folded = foldWord(word);
       const first = [...folded][0];
       const vocabulary = mysqlWords
@@ -130,7 +135,9 @@ export const correctSpelling = readQuery(
             .filter(([term]) => term.startsWith(first))
             .map(([term, pages]) => ({ term, pages }))
         : await sqliteVocabulary(sql, folded);
-      const better = /^[\p{L}\p{M}]+$/u.test(folded) ? closestWord(folded, vocabulary) : null;
+      const better = /^[\p{L}\p{M}]+$/u.test(folded)
+        ? closestWord(folded, vocabulary, prefix)
+        : null;
       corrected.push(better ?? word);
       if (better) changed = true;
     }
