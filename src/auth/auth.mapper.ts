@@ -57,12 +57,13 @@ export function toAccountDetails(user: UserEntity): AccountResponse {
 
 /**
  * `locked`: the account's sign-in throttle is holding it (LoginThrottleService.lockedAccounts);
- * `providers`: the sign-in identities linked to it (`ldap`, `oidc:<id>`).
+ * `providers`: the sign-in identities linked to it (`ldap`, `oidc:<id>`); `twoFactor`: its factors.
  */
 export function toUserResponse(
   user: UserEntity,
   locked = false,
   providers: string[] = [],
+  twoFactor = { totp: false, passkeys: 0 },
 ): UserResponse {
   return {
     ...toAccountResponse(user),
@@ -72,6 +73,7 @@ export function toUserResponse(
     signIn: [...(user.passwordHash !== NO_PASSWORD ? ['local'] : []), ...providers],
     locked,
     disabled: user.disabled,
+    twoFactor,
     createdAt: user.createdAt.toISOString(),
     updatedAt: user.updatedAt.toISOString(),
   };

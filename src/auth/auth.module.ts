@@ -39,6 +39,16 @@ import { InvitationsService } from './mail/invitations.service';
 import { MailLinksRepository } from './mail/mail-links.repository';
 import { PasswordResetController } from './mail/password-reset.controller';
 import { PasswordResetService } from './mail/password-reset.service';
+import { PasskeysService } from './two-factor/passkeys.service';
+import { SignInStepsService } from './two-factor/sign-in-steps.service';
+import { TotpService } from './two-factor/totp.service';
+import {
+  TwoFactorAccountController,
+  UserTwoFactorController,
+} from './two-factor/two-factor-account.controller';
+import { TwoFactorAccountService } from './two-factor/two-factor-account.service';
+import { TwoFactorSignInController } from './two-factor/two-factor-sign-in.controller';
+import { TwoFactorRepository } from './two-factor/two-factor.repository';
 import { SamlController } from './saml/saml.controller';
 import { SamlService } from './saml/saml.service';
 import { LdapDirectory } from './ldap/ldap-directory';
@@ -91,6 +101,9 @@ class AuthHousekeeping implements OnApplicationBootstrap, OnApplicationShutdown 
     InvitationsController,
     InvitationLinksController,
     PasswordResetController,
+    TwoFactorSignInController,
+    TwoFactorAccountController,
+    UserTwoFactorController,
     SamlController,
   ],
   providers: [
@@ -117,6 +130,11 @@ class AuthHousekeeping implements OnApplicationBootstrap, OnApplicationShutdown 
     InvitationsService,
     MailLinksRepository,
     PasswordResetService,
+    TwoFactorRepository,
+    TotpService,
+    PasskeysService,
+    SignInStepsService,
+    TwoFactorAccountService,
     SamlService,
     LdapDirectory,
     LdapLogin,

@@ -3,7 +3,7 @@ import type { AuthUser } from '../common/auth/auth-user';
 import { audit } from '../common/logging/audit';
 import { canonicalUsername } from '../common/text/username';
 import { ForbiddenProblem, UnauthorizedProblem } from '../common/problems/problem';
-import { MeResponse, toAccountResponse } from './auth.mapper';
+import { MeResponse } from './auth.mapper';
 import { CredentialsService } from './credentials.service';
 import { LoginDto } from './dto/user.dto';
 import { LdapLogin } from './ldap/ldap-login.service';
@@ -11,6 +11,7 @@ import { LoginPolicy } from './login-policy';
 import { LoginThrottleService } from './login-throttle.service';
 import { PasswordService } from './password.service';
 import { SessionsService } from './sessions.service';
+import { PendingSignIn, SignInStepsService } from './two-factor/sign-in-steps.service';
 import { UsersService } from './users.service';
 
 export interface LoginContext {
@@ -36,9 +37,10 @@ export class AuthService {
     private readonly credentials: CredentialsService,
     private readonly policy: LoginPolicy,
     private readonly ldap: LdapLogin,
+    private readonly steps: SignInStepsService,
   ) {}
 
-  async login(input: LoginDto, context: LoginContext): Promise<LoginResult> {
+  async login(input: LoginDto, context: LoginContext): Promise<LoginResult | PendingSignIn> {
     // A cross-site form must not be able to sign a victim into an attacker's account.
     if (!context.sameOrigin)
       throw new ForbiddenProblem('cross_origin_refused', 'Sign-in must come from this site.');
@@ -72,22 +74,11 @@ export class AuthService {
       );
     }
     const method = local ? 'password' : 'ldap';
-    await this.throttle.recordSuccess(username, context.ip);
-    const { secret, session } = await this.sessions.start(
-      signedIn.id,
-      context.ip,
-      context.userAgent,
-      method,
+    // A second factor due (or REQUIRE_2FA's enrolment): no session yet, a pending step instead.
+    return (
+      (await this.steps.afterPassword(signedIn, method)) ??
+      this.steps.signIn(signedIn, context, method)
     );
-    await this.users.recordSignIn(signedIn.id, session.createdAt);
-    audit('auth.login.succeeded', {
-      actorId: signedIn.id,
-      target: `user:${signedIn.id}`,
-      username: signedIn.username,
-      method,
-      ip: context.ip,
-    });
-    return { secret, maxAgeMs: this.sessions.absoluteMs, me: toAccountResponse(signedIn) };
   }
 
   async logout(user: AuthUser): Promise<void> {

@@ -21,6 +21,7 @@ import { PasswordService } from './password.service';
 import { newPassword } from './secrets';
 import { SessionsRepository } from './store/sessions.repository';
 import { UsersRepository } from './store/users.repository';
+import { TwoFactorRepository } from './two-factor/two-factor.repository';
 
 @Injectable()
 export class UsersService {
@@ -34,6 +35,7 @@ export class UsersService {
     private readonly passwords: PasswordService,
     private readonly cache: AuthCache,
     private readonly throttle: LoginThrottleService,
+    private readonly factors: TwoFactorRepository,
     @InjectConfig('auth') private readonly authConfig: AuthConfig,
     @InjectConfig('log') private readonly logConfig: LogConfig,
     private readonly sso: SsoRepository,
@@ -62,7 +64,13 @@ export class UsersService {
   private async respond(user: UserEntity): Promise<UserResponse> {
     const locked = await this.throttle.lockedAccounts([user.usernameKey]);
     const providers = await this.sso.providersOf([user.id]);
-    return toUserResponse(user, locked.has(user.usernameKey), providers.get(user.id));
+    const factors = await this.factors.summaries([user.id]);
+    return toUserResponse(
+      user,
+      locked.has(user.usernameKey),
+      providers.get(user.id),
+      factors.get(user.id),
+    );
   }
 
   /** `actorId`: the administrator creating the account; null for the CLI and the bootstrap. */
@@ -120,10 +128,12 @@ export class UsersService {
     const rows = await this.users.listByUsername(after, page.limit + 1, filter?.trim());
     const locked = await this.throttle.lockedAccounts(rows.map((u) => u.usernameKey));
     const providers = await this.sso.providersOf(rows.map((u) => u.id));
+    const factors = await this.factors.summaries(rows.map((u) => u.id));
     return toPaged(
       rows,
       page.limit,
-      (u) => toUserResponse(u, locked.has(u.usernameKey), providers.get(u.id)),
+      (u) =>
+        toUserResponse(u, locked.has(u.usernameKey), providers.get(u.id), factors.get(u.id)),
       (u) => ({ after: u.username }),
     );
   }

@@ -274,6 +274,7 @@ describe('accounts: the users screen (email, last sign-in, locked, filter, unloc
       role: 'editor',
       groups: [],
       disabled: false,
+      twoFactor: { totp: false, passkeys: 0 },
       createdAt: ISO,
       updatedAt: ISO,
     });

@@ -44,6 +44,7 @@ describe('auth: users and groups administration', () => {
         signIn: ['local'],
         locked: false,
         disabled: false,
+        twoFactor: { totp: false, passkeys: 0 },
         createdAt: expect.stringMatching(ISO),
         updatedAt: expect.stringMatching(ISO),
       });
@@ -176,6 +177,7 @@ describe('auth: users and groups administration', () => {
         signIn: ['local'],
         locked: false,
         disabled: false,
+        twoFactor: { totp: false, passkeys: 0 },
         createdAt: expect.stringMatching(ISO),
         updatedAt: expect.stringMatching(ISO),
       });

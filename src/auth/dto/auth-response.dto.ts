@@ -48,6 +48,14 @@ export class AccountResponse extends MeResponse {
   createdAt: string;
 }
 
+export class UserFactors {
+  @ApiProperty({ description: 'TOTP (an authenticator app) is on.' })
+  totp: boolean;
+
+  @ApiProperty({ type: 'integer', description: 'Registered passkeys.' })
+  passkeys: number;
+}
+
 export class UserResponse extends MeResponse {
   @ApiProperty({ type: String, nullable: true, example: 'ada@example.com' })
   email: string | null;
@@ -71,6 +79,12 @@ export class UserResponse extends MeResponse {
 
   @ApiProperty({ description: 'A disabled account cannot sign in; its tokens stop working.' })
   disabled: boolean;
+
+  @ApiProperty({
+    type: UserFactors,
+    description: 'The second factors the user has (POST /api/users/{id}/two-factor/reset).',
+  })
+  twoFactor: UserFactors;
 
   @ApiProperty(DATE_TIME)
   createdAt: string;
@@ -148,8 +162,9 @@ export class SessionResponse {
   userAgent: string | null;
 
   @ApiProperty({
-    example: 'password',
-    description: 'How the session was made: `password`, `ldap`, `oidc:<id>`, …',
+    example: 'password+totp',
+    description:
+      'How the session was made: `password`, `password+totp`, `password+recovery_code`, `password+passkey`, `passkey`, `ldap`, `oidc:<id>`, `saml:<id>`.',
   })
   method: string;
 

@@ -17,6 +17,7 @@ import { SamlProviderConfig, samlProviders } from './saml-config';
 import { PagesConfig, pagesConfig } from './pages-config';
 import { PdfConfig } from './pdf-config';
 import { RateLimitConfig, rateLimitConfig } from './rate-limit-config';
+import { TwoFactorConfig } from './two-factor-config';
 import { WebhooksConfig } from './webhooks-config';
 import { WorkersConfig } from './workers-config';
 
@@ -37,6 +38,8 @@ export interface AppConfig {
   auth: AuthConfig;
   /** OpenID Connect providers (OIDC_PROVIDERS, OIDC_<ID>_*): docs/sso.md. */
   oidc: { providers: OidcProviderConfig[] };
+  /** Second factors: REQUIRE_2FA (docs/auth.md "Two-factor and passkeys"). */
+  twoFactor: TwoFactorConfig;
   /** SAML 2.0 identity providers (SAML_PROVIDERS, SAML_<ID>_*): docs/sso.md. */
   saml: { providers: SamlProviderConfig[] };
   /** LDAP / Active Directory (LDAP_*): docs/sso.md; `directory` null without LDAP_URL. */
@@ -68,6 +71,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     workers: readGroup(WorkersConfig, env),
     auth: authConfig(env),
     oidc: { providers: oidcProviders(env, http.publicUrl) },
+    twoFactor: readGroup(TwoFactorConfig, env),
     saml: { providers: samlProviders(env, http.publicUrl) },
     ldap: { directory: ldapConfig(env) },
     loginPolicy: loginPolicy(env),

@@ -22,6 +22,7 @@ import {
   type Account,
   type Session,
 } from '../api/account';
+import { PasskeysSection, TwoFactorSection } from './two-factor-sections';
 
 function ProfileForm({ account }: { account: Account }) {
   const update = useUpdateAccount();
@@ -330,6 +331,8 @@ export function AccountScreen() {
             <ProfileForm account={account.data} />
             <PasswordForm />
           </div>
+          <TwoFactorSection />
+          <PasskeysSection />
           <SessionsRegion />
           <TokensSection />
           <WatchingSection />

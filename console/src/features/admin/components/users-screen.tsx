@@ -9,7 +9,14 @@ import { Spinner } from '../../../components/spinner';
 import { useDocumentTitle } from '../../../components/use-document-title';
 import { useCurrentUser } from '../../../api/me';
 import { formatDateTime, formatRelative } from '../../../lib/format';
-import { useCreateUser, useUnlockUser, useUpdateUser, useUsers, type User } from '../api/admin';
+import {
+  useCreateUser,
+  useResetTwoFactor,
+  useUnlockUser,
+  useUpdateUser,
+  useUsers,
+  type User,
+} from '../api/admin';
 import { GroupChecks } from './group-checks';
 import { InviteDialog, PendingInvitations } from './invitations';
 import { ResetPasswordDialog, UserGroupsDialog } from './user-dialogs';
@@ -109,6 +116,18 @@ function CreateUserForm() {
   );
 }
 
+const hasFactor = (user: User) => user.twoFactor.totp || user.twoFactor.passkeys > 0;
+
+/** The second factors a person has, in words. */
+function factorsOf(user: User): string {
+  const { totp, passkeys } = user.twoFactor;
+  const parts = [
+    ...(totp ? ['authenticator app'] : []),
+    ...(passkeys ? [`${passkeys} passkey${passkeys === 1 ? '' : 's'}`] : []),
+  ];
+  return `Two-factor: ${parts.length ? parts.join(', ') : 'none'}`;
+}
+
 function UserRow({
   user,
   self,
@@ -122,6 +141,7 @@ function UserRow({
 }) {
   const update = useUpdateUser();
   const unlock = useUnlockUser();
+  const resetTwoFactor = useResetTwoFactor();
   const change = (c: Parameters<typeof update.mutate>[0]['change']) =>
     update.mutate({ id: user.id, change: c });
   return (
@@ -129,7 +149,7 @@ function UserRow({
       <th scope="row">
         {user.username}
         <div className="admin__slug">{user.displayName}</div>
-        <ProblemMessage error={update.error ?? unlock.error} />
+        <ProblemMessage error={update.error ?? unlock.error ?? resetTwoFactor.error} />
       </th>
       <td data-label="Email">{user.email ?? '—'}</td>
       <td data-label="Role">
@@ -160,6 +180,7 @@ function UserRow({
       </td>
       <td data-label="Status">
         {user.disabled ? 'Disabled' : user.locked ? 'Locked (too many failed sign-ins)' : 'Active'}
+        <div className="admin__factors">{factorsOf(user)}</div>
       </td>
       <td className="admin__actions">
         {user.locked && (
@@ -187,6 +208,14 @@ function UserRow({
           onClick={onPassword}
         >
           Reset password
+        </button>
+        <button
+          type="button"
+          className="button button--small"
+          disabled={resetTwoFactor.isPending || !hasFactor(user)}
+          onClick={() => resetTwoFactor.mutate(user.id)}
+        >
+          Reset two-factor
         </button>
         {!self && (
           <button
