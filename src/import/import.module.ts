@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CommentsModule } from '../comments/comments.module';
 import { AuthModule } from '../auth/auth.module';
 import { MediaModule } from '../media/media.module';
 import { PagesModule } from '../pages/pages.module';
@@ -12,7 +13,7 @@ import { ImportJobsService } from './jobs/import-jobs.service';
 import { JobEvents } from './jobs/job-events';
 
 @Module({
-  imports: [AuthModule, PagesModule, MediaModule],
+  imports: [AuthModule, PagesModule, MediaModule, CommentsModule],
   controllers: [ImportController, ImportJobsController],
   providers: [
     ImportService,

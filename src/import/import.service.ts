@@ -11,6 +11,7 @@ import { PagesService } from '../pages/pages.service';
 import { SiteVariablesService } from '../pages/site-variables.service';
 import type { ImportReport } from './import.types';
 import { ImportRun } from './run/import-run';
+import { CommentsArchive } from '../comments/public-api';
 import type { ImportDeps, ImportUpload, RunHooks } from './run/run-types';
 
 /**
@@ -31,8 +32,9 @@ export class ImportService {
     media: MediaService,
     users: UsersService,
     outbox: Outbox,
+    comments: CommentsArchive,
   ) {
-    this.deps = { config, db, pages, siteVariables, media, users, outbox };
+    this.deps = { config, db, pages, siteVariables, media, users, outbox, comments };
   }
 
   /** The start and upload folder of each run in progress in this process. */

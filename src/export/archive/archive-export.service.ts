@@ -3,6 +3,7 @@ import { APP_CONFIG, AppConfig } from '../../common/config/app-config';
 import type { Archiver } from 'archiver';
 import type { AuthUser } from '../../common/auth/auth-user';
 import { FieldProblems } from '../../common/problems/problem';
+import { CommentsArchive } from '../../comments/public-api';
 import { MediaService } from '../../media/media.service';
 import { PagesService } from '../../pages/pages.service';
 import { SiteVariablesService } from '../../pages/site-variables.service';
@@ -40,6 +41,7 @@ export class ArchiveExportService {
     private readonly pages: PagesService,
     private readonly siteVariables: SiteVariablesService,
     private readonly media: MediaService,
+    private readonly comments: CommentsArchive,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -77,6 +79,7 @@ export class ArchiveExportService {
       pageBatch: (afterSlug) => this.pages.archiveBatch(user, request.slugs, afterSlug, PAGE_BATCH),
       siteVariables: () => this.siteVariables.get().then((s) => s.values),
       redirects: (slugs) => this.pages.redirectsTo(slugs),
+      comments: (pageIds) => this.comments.ofPages(pageIds),
       media: this.media,
       dataDir: this.config.dataDir,
     };
