@@ -1,3 +1,4 @@
+import { useRef } from 'react';
 import { Link, Navigate, useLocation, useParams } from 'react-router';
 import { isProblem } from '../../../api/problem';
 import { ProblemMessage } from '../../../components/problem-message';
@@ -11,6 +12,7 @@ import { PageHtml } from './page-html';
 import { Backlinks, LifecycleBadge, PageMeta, VerifiedMark } from './page-meta';
 import { useDocumentTitle } from '../../../components/use-document-title';
 import { LiveUpdateBanner } from '../../live/components/live-banners';
+import { CommentCount, CommentsPanel } from '../../comments/components/comments-panel';
 import { TableOfContents } from './table-of-contents';
 
 function Breadcrumbs({ slug }: { slug: string }) {
@@ -77,6 +79,7 @@ export function PageScreen() {
   const user = useCurrentUser();
   const editor = canEdit(user);
   const { data: page, error, isPending } = usePage(slug);
+  const content = useRef<HTMLDivElement>(null);
   useDocumentTitle(page?.title ?? slug);
 
   if (isPending) return <Spinner />;
@@ -123,15 +126,17 @@ export function PageScreen() {
         <div className="page__badges">
           <LifecycleBadge lifecycle={page.lifecycle} />
           {page.verified && <VerifiedMark />}
+          <CommentCount slug={page.slug} />
         </div>
         <PageActions page={page} canEdit={editor} canBin={user.role === 'admin'} />
       </header>
       <div className="page__body">
-        <div className="page__content">
+        <div className="page__content" ref={content}>
           <TableOfContents html={page.html} />
           <PageHtml html={page.html} editor={editor} />
         </div>
         <PageMeta page={page} />
+        <CommentsPanel page={page} content={content} />
       </div>
       <Backlinks page={page} />
     </article>
