@@ -8,6 +8,8 @@ import { ForbiddenProblem } from '../common/problems/problem';
 import { createValidationPipe } from '../common/problems/validation';
 import { RateLimitGuard } from '../common/rate-limit/rate-limit.guard';
 import type { RateLimitClass } from '../common/rate-limit/rate-limit-policy';
+import { CommentsService } from '../comments/comments.service';
+import { CommentResponse, CreateCommentDto } from '../comments/dto/comment.dto';
 import { CreatePageDto, UpdatePageDto } from '../pages/dto/page.dto';
 import { MovePagesDto, MoveResultResponse } from '../pages/dto/page-move.dto';
 import { PageMoveService } from '../pages/page-move.service';
@@ -19,6 +21,7 @@ import type { SearchResultItem } from '../pages/search/search.mapper';
 import type { PageTreeNodeResponse } from '../pages/tree/page-tree.dto';
 import { PageTreeService } from '../pages/tree/page-tree.service';
 import type {
+  addCommentInput,
   createPageInput,
   listRecentInput,
   listTreeInput,
@@ -55,6 +58,7 @@ export class McpPagesService {
     private readonly searches: SearchService,
     private readonly moves: PageMoveService,
     private readonly rateLimits: RateLimitGuard,
+    private readonly comments: CommentsService,
   ) {}
 
   async search(
@@ -139,6 +143,20 @@ export class McpPagesService {
       metatype: MovePagesDto,
     })) as MovePagesDto;
     return this.moves.move(body, user);
+  }
+
+  /** POST /api/comments, as the caller (readers may comment unless COMMENTS=editors). */
+  async addComment(
+    user: AuthUser,
+    args: z.infer<typeof addCommentInput>,
+  ): Promise<CommentResponse> {
+    await this.spend(user, 'write');
+    const { quote, ...rest } = args;
+    const body = (await this.validation.transform(
+      quote === undefined ? rest : { ...rest, anchor: { quote } },
+      { type: 'body', metatype: CreateCommentDto },
+    )) as CreateCommentDto;
+    return (await this.comments.create(user, body)).body;
   }
 
   private requireWriter(user: AuthUser): void {
