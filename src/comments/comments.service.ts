@@ -1,9 +1,10 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { UsersService } from '../auth/users.service';
 import { AuthUser, isAdmin } from '../common/auth/auth-user';
 import { roleAtLeast } from '../common/auth/roles';
-import { APP_CONFIG, AppConfig } from '../common/config/app-config';
+import { InjectConfig } from '../common/config/app-config';
+import type { CommentsConfig } from '../common/config/comments-config';
 import { Database } from '../common/database/database';
 import {
   COMMENT_CREATED,
@@ -66,7 +67,7 @@ export class CommentsService {
     private readonly access: PageAccessService,
     private readonly renders: RenderPool,
     private readonly users: UsersService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('comments') private readonly config: CommentsConfig,
   ) {}
 
   async list(
@@ -267,7 +268,7 @@ export class CommentsService {
   }
 
   private mayComment(user: AuthUser): void {
-    if (this.config.comments.who === 'editors' && !roleAtLeast(user.role, 'editor'))
+    if (this.config.who === 'editors' && !roleAtLeast(user.role, 'editor'))
       throw new ForbiddenProblem(
         'comments_editors_only',
         'On this site only editors and administrators comment.',

@@ -52,8 +52,8 @@ describe('OpenID Connect sign-in behind nginx across two instances', () => {
     });
     for (const port of ports) {
       const instance = await createPeerApp(base, {
-        publicUrl: sso.publicUrl,
-        oidcProviders: sso.oidcProviders,
+        http: { ...base.config.http, publicUrl: sso.http.publicUrl },
+        oidc: sso.oidc,
       });
       await instance.app.listen(port, '127.0.0.1');
       instances.push(instance);

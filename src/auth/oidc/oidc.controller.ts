@@ -1,9 +1,10 @@
-import { Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiCookieAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { AuthUser } from '../../common/auth/auth-user';
 import { CurrentUser, Public, SessionOnly } from '../../common/auth/route-policy';
-import { APP_CONFIG, AppConfig } from '../../common/config/app-config';
+import { InjectConfig } from '../../common/config/app-config';
+import type { HttpConfig } from '../../common/config/http-config';
 import { ApiProblems, ApiResult } from '../../common/openapi/api-result.decorator';
 import { Problem } from '../../common/problems/problem';
 import { AuthService } from '../auth.service';
@@ -21,7 +22,7 @@ export class OidcController {
   constructor(
     private readonly oidc: OidcService,
     private readonly auth: AuthService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('http') private readonly httpConfig: HttpConfig,
   ) {}
 
   @Public()
@@ -130,7 +131,7 @@ export class OidcController {
       if (!(error instanceof Problem) || browser !== 'text/html') throw error;
       res.redirect(
         303,
-        `${this.config.publicUrl ?? ''}/login?sso_error=${encodeURIComponent(error.code)}`,
+        `${this.httpConfig.publicUrl ?? ''}/login?sso_error=${encodeURIComponent(error.code)}`,
       );
     }
   }

@@ -1,6 +1,7 @@
-import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
+import { HttpStatus, Injectable, Logger } from '@nestjs/common';
 import * as oidc from 'openid-client';
-import { APP_CONFIG, AppConfig } from '../../common/config/app-config';
+import { AppConfig, InjectConfig } from '../../common/config/app-config';
+import type { HttpConfig } from '../../common/config/http-config';
 import type { OidcProviderConfig } from '../../common/config/oidc-config';
 import { audit } from '../../common/logging/audit';
 import { NotFoundProblem, Problem, UnauthorizedProblem } from '../../common/problems/problem';
@@ -59,14 +60,15 @@ export class OidcService {
   private readonly configurations = new Map<string, Promise<oidc.Configuration>>();
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('oidc') private readonly oidcConfig: AppConfig['oidc'],
+    @InjectConfig('http') private readonly httpConfig: HttpConfig,
     private readonly sso: SsoRepository,
     private readonly accounts: SsoAccountsService,
     private readonly sessions: SessionsService,
   ) {}
 
   providers(): SsoProviderSummary[] {
-    return this.config.oidcProviders.map((p) => ({
+    return this.oidcConfig.providers.map((p) => ({
       id: p.id,
       name: p.name,
       protocol: 'oidc',
@@ -75,7 +77,7 @@ export class OidcService {
   }
 
   private provider(id: string): OidcProviderConfig {
-    const provider = this.config.oidcProviders.find((p) => p.id === id);
+    const provider = this.oidcConfig.providers.find((p) => p.id === id);
     if (!provider) {
       throw new NotFoundProblem('sso_provider', `No sign-in provider named "${id}" is configured.`);
     }
@@ -84,7 +86,7 @@ export class OidcService {
 
   /** The exact redirect URI registered at the provider. */
   redirectUri(provider: OidcProviderConfig): string {
-    return `${this.config.publicUrl}/auth/oidc/${provider.id}/callback`;
+    return `${this.httpConfig.publicUrl}/auth/oidc/${provider.id}/callback`;
   }
 
   /** Discovered once; a failed discovery is tried again by the next sign-in. */
@@ -152,7 +154,7 @@ export class OidcService {
    * under its path; anything else (another host, `//evil`, `javascript:`) becomes kb's start.
    */
   safeReturnTo(returnTo: string | undefined): string {
-    const base = new URL(`${this.config.publicUrl}/`);
+    const base = new URL(`${this.httpConfig.publicUrl}/`);
     if (!returnTo || returnTo.length > 2000) return base.pathname;
     let target: URL;
     try {
@@ -226,7 +228,7 @@ export class OidcService {
       secret,
       maxAgeMs: this.sessions.absoluteMs,
       me: toAccountResponse(user),
-      returnTo: new URL(flow.returnTo, `${this.config.publicUrl}/`).toString(),
+      returnTo: new URL(flow.returnTo, `${this.httpConfig.publicUrl}/`).toString(),
     };
   }
 
@@ -298,7 +300,7 @@ export class OidcService {
    */
   async endSessionUrl(sessionId: string): Promise<string | null> {
     const key = await this.sso.providerOfSession(sessionId);
-    const provider = this.config.oidcProviders.find((p) => `oidc:${p.id}` === key);
+    const provider = this.oidcConfig.providers.find((p) => `oidc:${p.id}` === key);
     if (!provider) return null;
     let configuration: oidc.Configuration;
     try {
@@ -310,7 +312,7 @@ export class OidcService {
     return oidc
       .buildEndSessionUrl(configuration, {
         client_id: provider.clientId,
-        post_logout_redirect_uri: `${this.config.publicUrl}/login`,
+        post_logout_redirect_uri: `${this.httpConfig.publicUrl}/login`,
       })
       .toString();
   }
