@@ -9,6 +9,7 @@ import { OutboxModule } from './common/events/outbox.module';
 import { MailModule } from './common/mail/mail.module';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import { IdempotencyModule } from './common/idempotency/idempotency.module';
+import { CommentsModule } from './comments/comments.module';
 import { ConsoleModule } from './console/console.module';
 import { HealthController } from './common/health/health.controller';
 import { ShutdownModule } from './common/health/shutdown-state';
@@ -42,6 +43,7 @@ export class AppModule {
         DraftsModule,
         MediaModule,
         NotificationsModule,
+        CommentsModule,
         ImportModule,
         ExportModule,
         WebhooksModule,

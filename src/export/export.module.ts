@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CommentsModule } from '../comments/public-api';
 import { MediaModule } from '../media/public-api';
 import { PagesModule } from '../pages/public-api';
 import { ArchiveExportService } from './archive/archive-export.service';
@@ -12,7 +13,7 @@ import { PrintVariablesController } from './print-variables.controller';
 import { PrintVariablesService } from './print/print-variables.service';
 
 @Module({
-  imports: [PagesModule, MediaModule],
+  imports: [PagesModule, MediaModule, CommentsModule],
   controllers: [ExportController, PrintController, PrintVariablesController],
   providers: [
     PdfClient,

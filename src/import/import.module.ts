@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CommentsModule } from '../comments/public-api';
 import { AuthModule } from '../auth/public-api';
 import { MediaModule } from '../media/public-api';
 import { PagesModule } from '../pages/public-api';
@@ -12,7 +13,7 @@ import { ImportJobsService } from './jobs/import-jobs.service';
 import { JobEvents } from './jobs/job-events';
 
 @Module({
-  imports: [AuthModule, PagesModule, MediaModule],
+  imports: [AuthModule, PagesModule, MediaModule, CommentsModule],
   controllers: [ImportController, ImportJobsController],
   providers: [
     ImportService,

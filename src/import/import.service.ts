@@ -12,6 +12,7 @@ import { MediaService } from '../media/public-api';
 import { PagesService, SiteVariablesService } from '../pages/public-api';
 import type { ImportReport } from './import.types';
 import { ImportRun } from './run/import-run';
+import { CommentsArchive } from '../comments/public-api';
 import type { ImportDeps, ImportUpload, RunHooks } from './run/run-types';
 
 /**
@@ -33,6 +34,7 @@ export class ImportService {
     media: MediaService,
     users: UsersService,
     outbox: Outbox,
+    comments: CommentsArchive,
   ) {
     this.deps = {
       config: { import: importConfig, pages: pagesConfig },
@@ -42,6 +44,7 @@ export class ImportService {
       media,
       users,
       outbox,
+      comments,
     };
   }
 

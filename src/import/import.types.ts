@@ -1,3 +1,4 @@
+import type { ArchiveComment } from '../comments/public-api';
 /** Shared shapes of the import pipeline (pure; no Nest, no database). */
 import type { PublicMetadata } from '../pages/public-api';
 
@@ -71,6 +72,8 @@ export interface ConversionResult {
   siteVariables?: Record<string, string>;
   /** Redirects a kb archive restores (old slug → slug of a page), administrators only. */
   redirects?: { from: string; to: string }[];
+  /** The comments a kb archive restores, by the archive's slug of their page (administrators only). */
+  comments?: Map<string, ArchiveComment[]>;
 }
 
 /** One kind of Confluence macro met in an import. */

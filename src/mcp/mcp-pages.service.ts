@@ -8,6 +8,7 @@ import { ForbiddenProblem } from '../common/problems/problem';
 import { createValidationPipe } from '../common/problems/validation';
 import { RateLimitGuard } from '../common/rate-limit/rate-limit.guard';
 import type { RateLimitClass } from '../common/rate-limit/rate-limit-policy';
+import { CommentsService, CommentResponse, CreateCommentDto } from '../comments/public-api';
 import {
   CreatePageDto,
   UpdatePageDto,
@@ -27,6 +28,7 @@ import type {
   PageTreeNodeResponse,
 } from '../pages/public-api';
 import type {
+  addCommentInput,
   createPageInput,
   listRecentInput,
   listTreeInput,
@@ -63,6 +65,7 @@ export class McpPagesService {
     private readonly searches: SearchService,
     private readonly moves: PageMoveService,
     private readonly rateLimits: RateLimitGuard,
+    private readonly comments: CommentsService,
   ) {}
 
   async search(
@@ -147,6 +150,20 @@ export class McpPagesService {
       metatype: MovePagesDto,
     })) as MovePagesDto;
     return this.moves.move(body, user);
+  }
+
+  /** POST /api/comments, as the caller (readers may comment unless COMMENTS=editors). */
+  async addComment(
+    user: AuthUser,
+    args: z.infer<typeof addCommentInput>,
+  ): Promise<CommentResponse> {
+    await this.spend(user, 'write');
+    const { quote, ...rest } = args;
+    const body = (await this.validation.transform(
+      quote === undefined ? rest : { ...rest, anchor: { quote } },
+      { type: 'body', metatype: CreateCommentDto },
+    )) as CreateCommentDto;
+    return (await this.comments.create(user, body)).body;
   }
 
   private requireWriter(user: AuthUser): void {

@@ -57,6 +57,21 @@ export const movePageInput = z.strictObject({
     .describe('rewrite links to the old slugs in the pages you can see (default false)'),
   dryRun: z.boolean().optional().describe('answer what would move, change nothing'),
 });
+export const addCommentInput = z.strictObject({
+  slug,
+  body: z
+    .string()
+    .min(1)
+    .max(10_000)
+    .describe('Markdown; `@username` notifies someone who may read the page'),
+  quote: z
+    .string()
+    .min(1)
+    .max(1000)
+    .optional()
+    .describe("start an inline thread on this passage of the page's text"),
+  parentId: z.string().uuid().optional().describe('reply in the thread of this comment'),
+});
 export const updatePageInput = z.strictObject({
   slug,
   baseRevision: z
@@ -103,5 +118,13 @@ export const moveOutput = z.looseObject({
   dryRun: z.boolean(),
   moved: z.array(z.object({ from: z.string(), to: z.string() })),
   rewritten: z.array(z.object({ slug: z.string(), revision: z.number().int() })),
+});
+export const commentOutput = z.looseObject({
+  id: z.string(),
+  threadId: z.string(),
+  parentId: z.string().nullable(),
+  body: z.string(),
+  resolved: z.boolean(),
+  outdated: z.boolean(),
 });
 export const backlinksOutput = z.object({ slug: z.string(), backlinks: z.array(pageLink) });

@@ -5,6 +5,7 @@ import {
   NestModule,
   RequestMethod,
 } from '@nestjs/common';
+import { CommentsModule } from '../comments/public-api';
 import { InjectConfig } from '../common/config/app-config';
 import type { McpConfig } from '../common/config/mcp-config';
 import { RateLimitModule } from '../common/rate-limit/rate-limit.module';
@@ -26,7 +27,7 @@ export class McpModule implements NestModule {
   static register(config: McpConfig): DynamicModule {
     return {
       module: McpModule,
-      imports: [PagesModule, PageSearchModule, RateLimitModule],
+      imports: [PagesModule, PageSearchModule, RateLimitModule, CommentsModule],
       controllers: config.enabled ? [McpController] : [],
       providers: [McpPagesService, McpService],
     };

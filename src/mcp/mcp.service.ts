@@ -9,7 +9,9 @@ import type { ProblemBody } from '../common/problems/problem';
 import { buildProblemBody, resolveProblem } from '../common/problems/problem-response';
 import { McpPagesService } from './mcp-pages.service';
 import {
+  addCommentInput,
   backlinksOutput,
+  commentOutput,
   createPageInput,
   listBacklinksInput,
   listRecentInput,
@@ -185,6 +187,18 @@ export class McpService {
         annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
       },
       (args) => run(() => this.pages.move(user, args)),
+    );
+    server.registerTool(
+      'add_comment',
+      {
+        title: 'Comment on a page',
+        description:
+          "Adds a comment to a page you may read, as you: a thread, an inline thread on `quote` (a passage of the page's text), or a reply (`parentId`). Mentions of people who may not read the page are refused with `mention_not_allowed`.",
+        inputSchema: addCommentInput,
+        outputSchema: commentOutput,
+        annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+      },
+      (args) => run(() => this.pages.addComment(user, args)),
     );
     server.registerResource(
       'page',

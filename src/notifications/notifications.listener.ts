@@ -1,6 +1,9 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { Tx } from '../common/database/database';
 import {
+  COMMENT_CREATED,
+  COMMENT_UPDATED,
+  CommentEvent,
   IMPORT_FINISHED,
   ImportFinishedEvent,
   PAGE_BINNED,
@@ -34,6 +37,39 @@ export class NotificationsListener implements OnModuleInit {
     this.outbox.within(PAGE_BINNED, (tx, event) => this.onPageBinned(tx, event));
     this.outbox.within(PAGE_MOVED, (tx, event) => this.onPageMoved(tx, event));
     this.outbox.within(IMPORT_FINISHED, (tx, event) => this.onImportFinished(tx, event));
+    this.outbox.within(COMMENT_CREATED, (tx, event) => this.onComment(tx, event));
+    this.outbox.within(COMMENT_UPDATED, (tx, event) => this.onComment(tx, event));
+  }
+
+  /**
+   * A comment mentioned people (the comments module checked that each may see the page), or
+   * replied in a thread: its author and earlier repliers hear of it while they may see the
+   * page; a person mentioned and taking part gets the mention only, the actor nothing.
+   */
+  private async onComment(tx: Tx, event: CommentEvent): Promise<void> {
+    const now = new Date();
+    const page = { id: event.pageId, slug: event.slug, title: event.title };
+    const data = { commentId: event.commentId, threadId: event.threadId };
+    const told = new Set<string>([event.actorId]);
+    for (const recipientId of event.mentionedIds ?? []) {
+      if (told.has(recipientId)) continue;
+      told.add(recipientId);
+      await this.notifications.create(
+        { recipientId, kind: 'comment.mentioned', page, actorId: event.actorId, data },
+        now,
+        tx,
+      );
+    }
+    for (const recipientId of event.participantIds ?? []) {
+      if (told.has(recipientId)) continue;
+      told.add(recipientId);
+      if (!(await this.notifications.recipientWouldSee(recipientId, event.pageId))) continue;
+      await this.notifications.create(
+        { recipientId, kind: 'comment.replied', page, actorId: event.actorId, data },
+        now,
+        tx,
+      );
+    }
   }
 
   /**

@@ -197,9 +197,9 @@ export class PagesService {
     return this.writer.predictImported(doc, actor);
   }
 
-  /** CONTRACTS: live pages with these slugs (normalised), for import link rewriting. */
-  findLiveBySlugs(slugs: string[]): Promise<PageRecord[]> {
-    return this.pages.findLiveBySlugs([...new Set(slugs.map(normaliseSlug))]);
+  /** CONTRACTS: live pages with these slugs (normalised), for import link rewriting; in `tx` if given. */
+  findLiveBySlugs(slugs: string[], tx?: Tx): Promise<PageRecord[]> {
+    return this.pages.findLiveBySlugs([...new Set(slugs.map(normaliseSlug))], tx);
   }
 
   /** CONTRACTS: live pages strictly under `prefix` (mode=mirror imports). */
@@ -288,6 +288,12 @@ export class PagesService {
   async wouldSee(pageId: string, viewer: Viewer): Promise<boolean> {
     const page = await this.pages.findById(pageId);
     return page !== null && this.access.canSee({ ...page, liveSlug: page.slug }, viewer);
+  }
+
+  /** CONTRACTS: the live page with this id, or null; callers decide visibility (PageAccessService). */
+  async findLiveById(pageId: string): Promise<PageRecord | null> {
+    const page = await this.pages.findById(pageId);
+    return page && page.liveSlug !== null ? page : null;
   }
 
   /**

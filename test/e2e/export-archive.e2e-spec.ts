@@ -142,6 +142,7 @@ describe('export: archive (admin)', () => {
           media: [logo.id, manual.id],
           size: files['guide/intro.md'].length,
           sha256: sha256(files['guide/intro.md']),
+          comments: [],
         },
         expect.objectContaining({
           path: 'guide/old.md',
@@ -153,6 +154,7 @@ describe('export: archive (admin)', () => {
           ownerId: admin.user!.id,
           media: [logo.id, chart.id],
           sha256: sha256(files['guide/old.md']),
+          comments: [],
         }),
       ],
       media: media.map((m) => ({

@@ -9,6 +9,7 @@ import { createTestApp, TestApp } from '../support/test-app';
 import { anonymous, Client, createGroup, signedIn } from '../support/users';
 
 const TOOLS = [
+  'add_comment',
   'create_page',
   'list_backlinks',
   'list_recent',
@@ -283,6 +284,32 @@ describe('MCP server at /mcp', () => {
     const reader = await mcpAs(await signedIn(t, 'reader'));
     const refused = await call(reader, 'move_page', { from: 'mcp-move/b', to: 'mcp-move/c' });
     expect(toolProblem(refused)).toEqual(problem(403, 'insufficient_role', { instance: '/mcp' }));
+  });
+
+  it('adds comments as the caller, inline on a quote, and refuses mentions that cannot be told', async () => {
+    const editor = await signedIn(t, 'editor');
+    await createPage(editor, 'mcp-comments', { content: 'Kettles boil at sea level.' });
+    const reader = await signedIn(t, 'reader');
+    const mcp = await mcpAs(reader);
+    const made = await call(mcp, 'add_comment', {
+      slug: 'mcp-comments',
+      body: 'Not in the mountains.',
+      quote: 'boil at sea level',
+    });
+    expect(made.isError).toBeUndefined();
+    const listed = (await reader.get('/api/comments?slug=mcp-comments').expect(200)).body.items;
+    expect(listed).toEqual([made.structuredContent]);
+    expect(listed[0]).toMatchObject({
+      author: expect.objectContaining({ id: reader.user!.id }),
+      anchor: expect.objectContaining({ quote: 'boil at sea level' }),
+    });
+    const refused = await call(mcp, 'add_comment', {
+      slug: 'mcp-comments',
+      body: '@nobody-at-all',
+    });
+    expect(toolProblem(refused)).toEqual(
+      problem(422, 'mention_not_allowed', { instance: '/mcp', mentions: ['nobody-at-all'] }),
+    );
   });
 
   it("refuses writes to a reader and to a read-scoped token, with kb's problem code", async () => {

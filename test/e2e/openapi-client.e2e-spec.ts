@@ -736,6 +736,37 @@ describe('a client generated from the OpenAPI document', () => {
     expect(digest.data).toMatchObject({ enabled: true });
   });
 
+  it('comments on a page: a thread, a reply, an edit, resolve, reopen, delete', async () => {
+    await admin.POST('/api/pages', {
+      body: { slug: 'talk/here', title: 'Talk', content: 'A passage worth a word.' },
+    });
+    const thread = await admin.POST('/api/comments', {
+      body: { slug: 'talk/here', body: 'Is this right?', anchor: { quote: 'worth a word' } },
+    });
+    expect(thread.response.status).toBe(201);
+    const id = { params: { path: { id: thread.data!.id } } };
+    const reply = await admin.POST('/api/comments', {
+      body: { slug: 'talk/here', body: 'Yes.', parentId: thread.data!.id },
+    });
+    expect(reply.data?.parentId).toBe(thread.data!.id);
+    const edited = await admin.PATCH('/api/comments/{id}', { ...id, body: { body: 'Is it?' } });
+    expect(edited.data?.body).toBe('Is it?');
+    expect((await admin.POST('/api/comments/{id}/resolve', id)).data?.resolved).toBe(true);
+    expect((await admin.POST('/api/comments/{id}/reopen', id)).data?.resolved).toBe(false);
+    const listed = await admin.GET('/api/comments', {
+      params: { query: { slug: 'talk/here', state: 'all' } },
+    });
+    expect(listed.data?.items.length).toBeGreaterThan(0);
+    const people = await admin.GET('/api/comments/mentionable', {
+      params: { query: { slug: 'talk/here', q: '' } },
+    });
+    expect(Array.isArray(people.data?.items)).toBe(true);
+    const removed = await admin.DELETE('/api/comments/{id}', {
+      params: { path: { id: reply.data!.id } },
+    });
+    expect(removed.response.status).toBe(204);
+  });
+
   it('validated a success answer of every operation the document describes', () => {
     const succeeded = new Set(
       validator.answers.filter((a) => a.status < 300).map((a) => a.operationId),

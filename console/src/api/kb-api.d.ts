@@ -1325,6 +1325,108 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page's comments: ?slug=<slug>&state=open|resolved|all
+         * @description Threads in the order they were started, each followed by its replies (`parentId`). Inline threads carry their `anchor`, matched against the current revision; `outdated` when the passage is gone (the quote is kept). `threads` counts open and resolved threads. 404 `page_not_found` for a page you may not see.
+         */
+        get: operations["listComments"];
+        put?: never;
+        /**
+         * Comment on a page, start an inline thread (`anchor`) or reply (`parentId`)
+         * @description Markdown up to 10,000 characters, rendered and sanitised as pages are. `@username` puts a notice in that person's inbox; a mention of someone who cannot read the page (or of no one) refuses the comment: 422 `mention_not_allowed` with `mentions`. An anchor names a passage of the page's text: 422 `anchor_not_found` when it is not there, `anchor_out_of_range` when `start` is past the end. A reply tells the thread's author and earlier repliers. 404 for a page you may not see (or one in the bin); 403 `comments_editors_only` for readers when COMMENTS=editors.
+         */
+        post: operations["createComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/comments/mentionable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * People who may be mentioned on a page (autocomplete): ?slug=&q=
+         * @description At most ten active users who may read the page, whose username or a word of whose display name starts with `q`; only usernames and display names.
+         */
+        get: operations["listMentionable"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/comments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a comment (its author, or an administrator)
+         * @description A thread's first comment takes the thread with it; once others replied only an administrator may (409 `comment_has_replies`).
+         */
+        delete: operations["deleteComment"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit your comment
+         * @description Only its author. People mentioned for the first time are told.
+         */
+        patch: operations["updateComment"];
+        trace?: never;
+    };
+    "/api/comments/{id}/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Resolve the comment's thread (its author, editors, administrators; idempotent) */
+        post: operations["resolveComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/comments/{id}/reopen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reopen the comment's thread (its author, editors, administrators; idempotent) */
+        post: operations["reopenComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/import": {
         parameters: {
             query?: never;
@@ -2728,7 +2830,7 @@ export interface components {
             nextCursor: string | null;
         };
         /** @enum {string} */
-        NotificationKind: "page.updated" | "page.binned" | "page.moved" | "page.review_due" | "import.finished";
+        NotificationKind: "page.updated" | "page.binned" | "page.moved" | "page.review_due" | "import.finished" | "comment.mentioned" | "comment.replied";
         NotificationPageRef: {
             /** Format: uuid */
             id: string;
@@ -2757,6 +2859,16 @@ export interface components {
             counts?: {
                 [key: string]: number;
             };
+            /**
+             * Format: uuid
+             * @description comment.mentioned, comment.replied: the comment (GET /api/comments?slug=).
+             */
+            commentId?: string;
+            /**
+             * Format: uuid
+             * @description comment.mentioned, comment.replied: its thread.
+             */
+            threadId?: string;
         };
         NotificationResponse: {
             /** Format: uuid */
@@ -2808,6 +2920,90 @@ export interface components {
         UpdateDigestDto: {
             /** @description true: send me the daily digest; false: stop */
             enabled: boolean;
+        };
+        CommentAnchorResponse: {
+            quote: string;
+            prefix: string;
+            suffix: string;
+            /** @description Where the passage starts in the page's text now (last seen, when outdated). */
+            start: number;
+            end: number;
+        };
+        CommentResponse: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The thread's first comment.
+             */
+            threadId: string;
+            /**
+             * Format: uuid
+             * @description The comment replied to (null: starts a thread).
+             */
+            parentId: string | null;
+            /** @description Markdown as written. */
+            body: string;
+            /** @description The body rendered and sanitised as pages are. */
+            html: string;
+            author: components["schemas"]["UserRefResponse"] | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            editedAt: string | null;
+            /** @description Whether the thread is resolved. */
+            resolved: boolean;
+            /** Format: date-time */
+            resolvedAt: string | null;
+            /** @description An inline thread whose passage is no longer in the page (the quote is kept). */
+            outdated: boolean;
+            /** @description The passage of an inline thread (on its first comment); null otherwise. */
+            anchor: components["schemas"]["CommentAnchorResponse"] | null;
+        };
+        CommentCounts: {
+            open: number;
+            resolved: number;
+        };
+        CommentList: {
+            items: components["schemas"]["CommentResponse"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            nextCursor: string | null;
+            /** @description The page's threads by state. */
+            threads: components["schemas"]["CommentCounts"];
+        };
+        MentionCandidate: {
+            username: string;
+            displayName: string;
+        };
+        MentionCandidateList: {
+            items: components["schemas"]["MentionCandidate"][];
+        };
+        CommentAnchorDto: {
+            /** @description The selected text of the rendered page (whitespace runs count as one space), 1-1000 characters. */
+            quote: string;
+            /** @description Up to 64 characters before the quote. */
+            prefix?: string;
+            /** @description Up to 64 characters after the quote. */
+            suffix?: string;
+            /** @description Where the quote starts in the page's text (a hint; past the end: 422 `anchor_out_of_range`). */
+            start?: number;
+        };
+        CreateCommentDto: {
+            /** @description The page to comment on. */
+            slug: string;
+            /** @description Markdown, at most 10000 characters; `@username` mentions the person. */
+            body: string;
+            /** @description Makes the thread inline: anchored to this passage. Not on a reply. */
+            anchor?: components["schemas"]["CommentAnchorDto"];
+            /**
+             * Format: uuid
+             * @description Reply to this comment (in its thread).
+             */
+            parentId?: string;
+        };
+        UpdateCommentDto: {
+            /** @description The new Markdown, at most 10000 characters. */
+            body: string;
         };
         /** @enum {string} */
         ImportFormat: "markdown" | "wikijs" | "confluence";
@@ -2976,7 +3172,7 @@ export interface components {
             variables: components["schemas"]["PrintVariableResponse"][];
         };
         /** @enum {string} */
-        EventType: "page.created" | "page.updated" | "page.binned" | "page.restored" | "page.purged" | "page.moved" | "redirect.deleted" | "import.finished";
+        EventType: "page.created" | "page.updated" | "page.binned" | "page.restored" | "page.purged" | "page.moved" | "redirect.deleted" | "import.finished" | "comment.created" | "comment.updated" | "comment.deleted" | "comment.resolved" | "comment.reopened";
         WebhookCreatedResponse: {
             /** Format: uuid */
             id: string;
@@ -6586,6 +6782,242 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    listComments: {
+        parameters: {
+            query: {
+                /** @description default 20 */
+                limit?: number;
+                /** @description nextCursor from the previous page */
+                cursor?: string;
+                /** @description The page (any slug, slashes included). */
+                slug: string;
+                /** @description Which threads: open (default), resolved or all. */
+                state?: "open" | "resolved" | "all";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommentList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    createComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCommentDto"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommentResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    listMentionable: {
+        parameters: {
+            query: {
+                /** @description The page the comment is on. */
+                slug: string;
+                /** @description The start of a username or display name. */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MentionCandidateList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    deleteComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id kb gave the resource (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    updateComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id kb gave the resource (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCommentDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommentResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    resolveComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id kb gave the resource (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommentResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    reopenComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id kb gave the resource (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommentResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["UnexpectedError"];
         };

@@ -4,10 +4,11 @@ import type { components } from './kb-api';
 import { LIST_KEYS, liveStore, type LiveChange, type LiveEvent } from '../lib/live-store';
 
 /**
- * Every kind the stream names (EventSource hears only the names it listens for). Keyed by the
- * API's EventType, so a kind added to the API fails the build until it is listed here.
+ * Every kind the stream names (EventSource hears only the names it listens for); true for the
+ * page events that count as a change of the page. Keyed by the API's EventType, so a kind added
+ * to the API fails the build until it is listed here.
  */
-const EVENT_TYPES: Record<components['schemas']['EventType'], true> = {
+const EVENT_TYPES: Record<components['schemas']['EventType'], boolean> = {
   'page.created': true,
   'page.updated': true,
   'page.binned': true,
@@ -16,6 +17,11 @@ const EVENT_TYPES: Record<components['schemas']['EventType'], true> = {
   'page.moved': true,
   'redirect.deleted': true,
   'import.finished': true,
+  'comment.created': false,
+  'comment.updated': false,
+  'comment.deleted': false,
+  'comment.resolved': false,
+  'comment.reopened': false,
 };
 
 /**
@@ -44,7 +50,10 @@ export function useLiveEvents(enabled: boolean): void {
       liveStore.record({ ...event, id: message.lastEventId || event.id });
       refreshLists();
     };
-    for (const type of Object.keys(EVENT_TYPES)) source.addEventListener(type, onEvent);
+    // A comment refreshes the open page's comments, not the page.
+    const onComment = () => void queryClient.invalidateQueries({ queryKey: ['/api/comments'] });
+    for (const [type, pageChange] of Object.entries(EVENT_TYPES))
+      source.addEventListener(type, pageChange ? onEvent : onComment);
     source.addEventListener('reset', () => void queryClient.invalidateQueries());
     return () => {
       if (pending) clearTimeout(pending);

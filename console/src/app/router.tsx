@@ -1,6 +1,7 @@
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { adminRoutes } from '../features/admin/routes';
-import { PageScreen } from '../features/pages/components/page-screen';
+import { PageScreen, type PageAddOns } from '../features/pages/components/page-screen';
+import { CommentCount, CommentsPanel } from '../features/comments/components/comments-panel';
 import { AppShell } from './layout/app-shell';
 import { NotFoundScreen } from '../features/pages/components/not-found-screen';
 import { RouteError } from './route-error';
@@ -10,6 +11,9 @@ import { CONSOLE_SCREENS, paths, routePath } from '../lib/routes';
 const lazyScreen =
   (load: () => Promise<{ default: React.ComponentType }>): RouteObject['lazy'] =>
   async () => ({ Component: (await load()).default });
+
+/** What other features add to a page: the comments feature's count and panel. */
+const PAGE_ADD_ONS: PageAddOns = { Badge: CommentCount, Aside: CommentsPanel };
 
 /**
  * Console URLs, from the one table of screens (CONSOLE_SCREENS, src/console/console-routes.ts),
@@ -57,7 +61,7 @@ const routes: RouteObject[] = [
               Component: (await import('../features/pages/components/home-screen')).HomeScreen,
             }),
           },
-          { path: routePath('page'), Component: PageScreen },
+          { path: routePath('page'), element: <PageScreen addOns={PAGE_ADD_ONS} /> },
           {
             path: routePath('search'),
             lazy: lazyScreen(() => import('../features/search/components/search-screen')),

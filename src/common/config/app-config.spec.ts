@@ -349,6 +349,15 @@ describe('OIDC configuration', () => {
     }).oidc.providers;
     expect(provider.issuer).toBe('http://127.0.0.1:8080/');
   });
+
+  it('reads COMMENTS: readers by default, editors when set, anything else stops the start', () => {
+    expect(loadConfig({}).comments).toEqual({ who: 'readers' });
+    expect(loadConfig({ COMMENTS: 'editors' }).comments).toEqual({ who: 'editors' });
+    expect(failure({ COMMENTS: 'everyone' })).toEqual({
+      variable: 'COMMENTS',
+      message: 'Invalid configuration: COMMENTS must be one of readers, editors, got "everyone"',
+    });
+  });
 });
 
 const LDAP_BASE = {

@@ -1,5 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { AuthConfig, authConfig } from './auth-config';
+import { CommentsConfig } from './comments-config';
 import { DatabaseConfig, databaseConfig, FilesConfig, filesConfig } from './database-config';
 import { readGroup } from './env-schema';
 import type { Env } from './env-values';
@@ -57,6 +58,8 @@ export interface AppConfig {
   mcp: McpConfig;
   /** Email: SMTP, sender, digest schedule, reset limits (docs/auth.md). */
   mail: MailConfig;
+  /** COMMENTS: who may comment (docs/comments.md). */
+  comments: CommentsConfig;
 }
 
 /** Reads and validates the environment; throws ConfigError naming the first bad variable. */
@@ -85,6 +88,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     idempotency: readGroup(IdempotencyConfig, env),
     mcp: readGroup(McpConfig, env),
     mail: mailConfig(env, http.publicUrl),
+    comments: readGroup(CommentsConfig, env),
   };
 }
 

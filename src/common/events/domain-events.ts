@@ -14,6 +14,11 @@ export const PAGE_PURGED = 'page.purged';
 export const PAGE_MOVED = 'page.moved';
 export const REDIRECT_DELETED = 'redirect.deleted';
 export const IMPORT_FINISHED = 'import.finished';
+export const COMMENT_CREATED = 'comment.created';
+export const COMMENT_UPDATED = 'comment.updated';
+export const COMMENT_DELETED = 'comment.deleted';
+export const COMMENT_RESOLVED = 'comment.resolved';
+export const COMMENT_REOPENED = 'comment.reopened';
 
 export interface PageUpdatedEvent {
   pageId: string;
@@ -85,6 +90,26 @@ export interface ImportFinishedEvent {
   jobId?: string;
 }
 
+/**
+ * Something happened to a comment (docs/comments.md). The feed and webhooks show who acted, the
+ * comment, its thread and its page; the lists of people to tell stay internal.
+ */
+export interface CommentEvent {
+  commentId: string;
+  threadId: string;
+  parentId: string | null;
+  pageId: string;
+  slug: string;
+  title: string;
+  actorId: string;
+  /** created, updated: the Markdown body. */
+  body?: string;
+  /** Internal: people mentioned for the first time (checked: they may see the page). */
+  mentionedIds?: string[];
+  /** Internal: a reply's thread's author and earlier repliers. */
+  participantIds?: string[];
+}
+
 /** Every domain event by type, with the payload `Outbox.record` takes and listeners receive. */
 export interface DomainEventPayloads {
   'page.created': PageCreatedEvent;
@@ -95,6 +120,11 @@ export interface DomainEventPayloads {
   'page.moved': PageMovedEvent;
   'redirect.deleted': RedirectDeletedEvent;
   'import.finished': ImportFinishedEvent;
+  'comment.created': CommentEvent;
+  'comment.updated': CommentEvent;
+  'comment.deleted': CommentEvent;
+  'comment.resolved': CommentEvent;
+  'comment.reopened': CommentEvent;
 }
 
 export type DomainEventType = keyof DomainEventPayloads;

@@ -13,6 +13,11 @@ export const EVENT_TYPES = [
   'page.moved',
   'redirect.deleted',
   'import.finished',
+  'comment.created',
+  'comment.updated',
+  'comment.deleted',
+  'comment.resolved',
+  'comment.reopened',
 ] as const satisfies readonly DomainEventType[];
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -41,6 +46,21 @@ function pageEntry(event: PageEventPayload): FeedEntry {
   return { pageId: event.pageId, actorId: event.actorId, data };
 }
 
+/** What every comment event shows: `{id, threadId, parentId, pageId, slug, title, body?, actorId}`. */
+function commentEntry(event: DomainEventPayloads['comment.created']): FeedEntry {
+  const data: Record<string, unknown> = {
+    id: event.commentId,
+    threadId: event.threadId,
+    parentId: event.parentId,
+    pageId: event.pageId,
+    slug: event.slug,
+    title: event.title,
+  };
+  if (event.body !== undefined) data.body = event.body;
+  data.actorId = event.actorId;
+  return { pageId: event.pageId, actorId: event.actorId, data };
+}
+
 /** Each event type's feed entry, built from its payload (internal fields such as `ownerId` stay out). */
 export const FEED_ENTRIES: {
   [K in DomainEventType]: (event: DomainEventPayloads[K]) => FeedEntry;
@@ -52,6 +72,11 @@ export const FEED_ENTRIES: {
   'page.purged': pageEntry,
   'page.moved': pageEntry,
   'redirect.deleted': pageEntry,
+  'comment.created': commentEntry,
+  'comment.updated': commentEntry,
+  'comment.deleted': commentEntry,
+  'comment.resolved': commentEntry,
+  'comment.reopened': commentEntry,
   'import.finished': (event) => ({
     pageId: null,
     actorId: event.userId,

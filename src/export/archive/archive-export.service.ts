@@ -4,6 +4,7 @@ import type { FilesConfig } from '../../common/config/database-config';
 import type { Archiver } from 'archiver';
 import type { AuthUser } from '../../common/auth/auth-user';
 import { FieldProblems } from '../../common/problems/problem';
+import { CommentsArchive } from '../../comments/public-api';
 import { MediaService } from '../../media/public-api';
 import { PagesService, SiteVariablesService, normaliseSlug } from '../../pages/public-api';
 import type { ArchiveRequestDto } from '../dto/archive-request.dto';
@@ -39,6 +40,7 @@ export class ArchiveExportService {
     private readonly pages: PagesService,
     private readonly siteVariables: SiteVariablesService,
     private readonly media: MediaService,
+    private readonly comments: CommentsArchive,
     @InjectConfig('files') private readonly filesConfig: FilesConfig,
   ) {}
 
@@ -76,6 +78,7 @@ export class ArchiveExportService {
       pageBatch: (afterSlug) => this.pages.archiveBatch(user, request.slugs, afterSlug, PAGE_BATCH),
       siteVariables: () => this.siteVariables.get().then((s) => s.values),
       redirects: (slugs) => this.pages.redirectsTo(slugs),
+      comments: (pageIds) => this.comments.ofPages(pageIds),
       media: this.media,
       dataDir: this.filesConfig.dataDir,
     };

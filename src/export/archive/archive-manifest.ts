@@ -1,3 +1,4 @@
+import type { ArchiveComment } from '../../comments/public-api';
 import type { PublicMetadata, RevisionMetadata } from '../../pages/public-api';
 
 /**
@@ -48,6 +49,8 @@ export type ArchivePageEntry = {
     /** Size and SHA-256 (hex) of the Markdown file's bytes. */
     size: number;
     sha256: string;
+    /** The page's comments, thread by thread (docs/comments.md). */
+    comments: ArchiveComment[];
   };
 
 export interface ArchiveMediaEntry {

@@ -9,6 +9,7 @@ import { Readable } from 'node:stream';
 import type { ArchiveRequest } from './archive-export.service';
 import type { AuthUser } from '../../common/auth/auth-user';
 import { decodeCursor } from '../../common/http/pagination';
+import type { ArchiveComment } from '../../comments/public-api';
 import { MediaService } from '../../media/public-api';
 import type { MediaResponse } from '../../media/public-api';
 import { archiveMetadata } from '../../pages/public-api';
@@ -39,6 +40,8 @@ export interface ArchiveSources {
   siteVariables(): Promise<Record<string, string>>;
   /** Redirects (old slug → slug) to the pages among `slugs`, by old slug. */
   redirects(slugs: string[]): Promise<{ from: string; to: string }[]>;
+  /** The comments of the pages, by page id. */
+  comments(pageIds: string[]): Promise<Map<string, ArchiveComment[]>>;
   media: MediaService;
   dataDir: string;
 }
@@ -137,9 +140,10 @@ export class ArchiveRun {
       if (this.aborted) return count;
       const batch = await this.sources.pageBatch(after);
       if (batch.length === 0) return count;
+      const comments = await this.sources.comments(batch.map((b) => b.page.id));
       for (const { page, owner, summary } of batch) {
         if (this.aborted) return count;
-        const entry = await this.writePage(page, owner, summary);
+        const entry = await this.writePage(page, owner, summary, comments.get(page.id) ?? []);
         await writeJson(out, entry, count === 0);
         this.slugs.push(page.slug);
         count += 1;
@@ -152,6 +156,7 @@ export class ArchiveRun {
     page: PageArchiveRecord,
     owner: string | null,
     summary: string | null,
+    comments: ArchiveComment[],
   ): Promise<ArchivePageEntry> {
     const path = pageArchivePath(page.slug);
     const refs = findMediaReferences(page.content);
@@ -184,6 +189,7 @@ export class ArchiveRun {
       media: ids,
       size: bytes.length,
       sha256: createHash('sha256').update(bytes).digest('hex'),
+      comments,
     };
   }
 

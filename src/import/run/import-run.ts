@@ -1,3 +1,4 @@
+import type { ArchiveComment } from '../../comments/public-api';
 import type { AuthUser } from '../../common/auth/auth-user';
 import { isUniqueViolation } from '../../common/database/unique-violation';
 import type { Tx } from '../../common/database/database';
@@ -303,6 +304,9 @@ export class ImportRun {
             })),
             this.actor,
           );
+        // A kb archive's comments, onto the pages it wrote (administrators, like redirects).
+        if (this.actor.role === 'admin' && plan.conversion.comments?.size)
+          await this.restoreComments(tx, plan.conversion.comments);
         this.report.binned = binned.map((page) => page.slug);
         // The event commits with the pages it counts (or neither does).
         await this.deps.outbox.record(tx, IMPORT_FINISHED, {
@@ -328,6 +332,28 @@ export class ImportRun {
       throw error;
     }
     this.deps.pages.announceBinned(binned, this.actor);
+  }
+
+  /** Each archived page's comments replace those of the page now at its (prefixed) slug. */
+  private async restoreComments(tx: Tx, comments: Map<string, ArchiveComment[]>): Promise<void> {
+    const written = new Set([
+      ...this.report.created,
+      ...this.report.replaced,
+      ...this.report.unchanged,
+    ]);
+    const slugs = [...comments.keys()]
+      .map((slug) => this.prefixed(slug))
+      .filter((s) => written.has(s));
+    const pages = new Map(
+      (await this.deps.pages.findLiveBySlugs(slugs, tx)).map((page) => [page.slug, page]),
+    );
+    for (const [slug, list] of comments) {
+      const page = pages.get(this.prefixed(slug));
+      if (!page) continue;
+      this.deps.db.heartbeat();
+      await this.tick();
+      await this.deps.comments.restore(tx, page.id, page.slug, list);
+    }
   }
 
   /** A slug of the archive under the import's target prefix. */

@@ -1,3 +1,4 @@
+import type { CommentsArchive } from '../../comments/public-api';
 import type { AppConfig } from '../../common/config/app-config';
 import type { Database } from '../../common/database/database';
 import type { Outbox } from '../../common/events/outbox';
@@ -57,6 +58,8 @@ export interface ImportDeps {
   users: UsersService;
   /** Where the run records `import.finished`, inside its write transaction. */
   outbox: Outbox;
+  /** Restores a kb archive's comments with their pages. */
+  comments: CommentsArchive;
 }
 
 /** Thrown inside a run whose signal was aborted: nothing of it is committed. */

@@ -1,3 +1,4 @@
+import { readArchiveComments, type ArchiveComment } from '../../comments/public-api';
 import { ArchiveMetadata, SourceEntry } from '../import.types';
 import { decodeUtf8 } from '../source-tree';
 
@@ -12,6 +13,8 @@ export interface KbArchivePage {
   metadata: ArchiveMetadata;
   /** The change summary of the exported revision, written with the import's revision. */
   summary: string | null;
+  /** The page's comments (restored by administrators' imports; docs/comments.md). */
+  comments?: ArchiveComment[];
 }
 
 export interface KbArchive {
@@ -65,6 +68,7 @@ export function readKbArchive(entries: SourceEntry[]): KbArchive | undefined {
       slug: raw.slug,
       title: typeof raw.title === 'string' ? raw.title : '',
       summary: stringOrNull(raw.summary),
+      comments: readArchiveComments(raw.comments),
       metadata: {
         icon: stringOrNull(raw.icon),
         language: stringOrNull(raw.language),

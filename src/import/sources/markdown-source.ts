@@ -34,6 +34,11 @@ export async function convertMarkdown(
     out.keepAssets = archive.media;
     out.siteVariables = archive.siteVariables;
     out.redirects = archive.redirects;
+    out.comments = new Map(
+      [...archive.pages.values()].flatMap((page) =>
+        page.comments ? [[page.slug, page.comments] as const] : [],
+      ),
+    );
   }
   for (const [done, entry] of entries.entries()) {
     await tick();

@@ -1,3 +1,4 @@
+import type { ArchiveComment } from '../../comments/public-api';
 import { posix } from 'node:path';
 import { ImportDocument, InvalidDocument, MacroUse, SourceEntry } from '../import.types';
 import { decodeUtf8 } from '../source-tree';
@@ -35,6 +36,7 @@ export class SourceCollector {
   keepAssets?: Map<string, 'image' | 'attachment'>;
   siteVariables?: Record<string, string>;
   redirects?: { from: string; to: string }[];
+  comments?: Map<string, ArchiveComment[]>;
   private readonly slugs = new Map<string, string>();
 
   constructor(readonly options: SourceOptions) {}

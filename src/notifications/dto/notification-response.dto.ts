@@ -54,6 +54,18 @@ export class NotificationData {
     description: "import.finished: the report's counts.",
   })
   counts?: Record<string, number>;
+
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description: 'comment.mentioned, comment.replied: the comment (GET /api/comments?slug=).',
+  })
+  commentId?: string;
+
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description: 'comment.mentioned, comment.replied: its thread.',
+  })
+  threadId?: string;
 }
 
 export class NotificationResponse {

@@ -8,6 +8,8 @@ export const NOTIFICATION_KINDS = [
   'page.moved',
   'page.review_due',
   'import.finished',
+  'comment.mentioned',
+  'comment.replied',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

@@ -52,6 +52,20 @@ export function NotificationText({
         </>
       );
       break;
+    case 'comment.mentioned':
+      text = (
+        <>
+          {who(item)} mentioned you in a comment on {link}
+        </>
+      );
+      break;
+    case 'comment.replied':
+      text = (
+        <>
+          {who(item)} replied to a comment on {link}
+        </>
+      );
+      break;
     case 'page.review_due':
       text = <>{link} is due for review</>;
       break;

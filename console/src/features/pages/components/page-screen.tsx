@@ -1,3 +1,5 @@
+import { useRef, type ComponentType, type RefObject } from 'react';
+import type { Page } from '../../../api/types';
 import { Link, Navigate, useLocation, useParams } from 'react-router';
 import { isProblem } from '../../../api/problem';
 import { ProblemMessage } from '../../../components/problem-message';
@@ -71,12 +73,23 @@ function MovedNote({ state }: { state: MovedState }) {
   );
 }
 
-export function PageScreen() {
+/**
+ * What other features add to a page (the comments feature's count and panel), handed in by the
+ * app's router: a feature never imports another one (docs/architecture.md).
+ */
+export interface PageAddOns {
+  Badge?: ComponentType<{ slug: string }>;
+  Aside?: ComponentType<{ page: Page; content: RefObject<HTMLElement | null> }>;
+}
+
+export function PageScreen({ addOns = {} }: { addOns?: PageAddOns }) {
+  const { Badge, Aside } = addOns;
   const slug = slugFromSplat(useParams()['*']);
   const location = useLocation();
   const user = useCurrentUser();
   const editor = canEdit(user);
   const { data: page, error, isPending } = usePage(slug);
+  const content = useRef<HTMLDivElement>(null);
   useDocumentTitle(page?.title ?? slug);
 
   if (isPending) return <Spinner />;
@@ -123,15 +136,17 @@ export function PageScreen() {
         <div className="page__badges">
           <LifecycleBadge lifecycle={page.lifecycle} />
           {page.verified && <VerifiedMark />}
+          {Badge && <Badge slug={page.slug} />}
         </div>
         <PageActions page={page} canEdit={editor} canBin={user.role === 'admin'} />
       </header>
       <div className="page__body">
-        <div className="page__content">
+        <div className="page__content" ref={content}>
           <TableOfContents html={page.html} />
           <PageHtml html={page.html} editor={editor} />
         </div>
         <PageMeta page={page} />
+        {Aside && <Aside page={page} content={content} />}
       </div>
       <Backlinks page={page} />
     </article>
