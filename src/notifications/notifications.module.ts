@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { PagesModule } from '../pages/pages.module';
 import { NotificationsController } from './notifications.controller';
+import { ChangeRequestNotices } from './change-request-notices';
 import { NotificationsListener } from './notifications.listener';
 import { NotificationsRepository } from './notifications.repository';
 import { NotificationsService } from './notifications.service';
@@ -18,6 +19,7 @@ import { WatchesService } from './watches/watches.service';
     NotificationsRepository,
     NotificationsService,
     NotificationsListener,
+    ChangeRequestNotices,
     ReviewDueChecker,
     WatchesRepository,
     WatchesService,

@@ -23,8 +23,10 @@ export {
   MAX_SLUG_LENGTH,
   MAX_SLUG_SEGMENTS,
   normaliseSlug,
+  normaliseSlugField,
   RESERVED_LAST_SEGMENT,
   slugProblems,
 } from './slug';
 export type { PageArchiveRecord, PageRecord } from './store/page-columns';
 export { variableProblems } from './variables';
+export { linkOccurrences } from './rendering/link-occurrences';

@@ -8,6 +8,7 @@ export const NOTIFICATION_KINDS = [
   'page.moved',
   'page.review_due',
   'import.finished',
+  'change_request',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

@@ -4,10 +4,11 @@ import type { components } from '../../../api/kb-api';
 import { LIST_KEYS, liveStore, type LiveChange, type LiveEvent } from '../model/live-store';
 
 /**
- * Every kind the stream names (EventSource hears only the names it listens for). Keyed by the
- * API's EventType, so a kind added to the API fails the build until it is listed here.
+ * Every kind the stream names (EventSource hears only the names it listens for; `false`: not a
+ * page change, not listened for). Keyed by the API's EventType, so a kind added to the API
+ * fails the build until it is listed here.
  */
-const EVENT_TYPES: Record<components['schemas']['EventType'], true> = {
+const EVENT_TYPES: Record<components['schemas']['EventType'], boolean> = {
   'page.created': true,
   'page.updated': true,
   'page.binned': true,
@@ -16,6 +17,12 @@ const EVENT_TYPES: Record<components['schemas']['EventType'], true> = {
   'page.moved': true,
   'redirect.deleted': true,
   'import.finished': true,
+  'change_request.created': false,
+  'change_request.updated': false,
+  'change_request.approved': false,
+  'change_request.changes_requested': false,
+  'change_request.merged': false,
+  'change_request.closed': false,
 };
 
 /**
@@ -44,7 +51,8 @@ export function useLiveEvents(enabled: boolean): void {
       liveStore.record({ ...event, id: message.lastEventId || event.id });
       refreshLists();
     };
-    for (const type of Object.keys(EVENT_TYPES)) source.addEventListener(type, onEvent);
+    for (const [type, listen] of Object.entries(EVENT_TYPES))
+      if (listen) source.addEventListener(type, onEvent);
     source.addEventListener('reset', () => void queryClient.invalidateQueries());
     return () => {
       if (pending) clearTimeout(pending);

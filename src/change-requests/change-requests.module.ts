@@ -1,0 +1,24 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
+import { PagesModule } from '../pages/pages.module';
+import { ChangeRequestLinks } from './change-request-links';
+import { ChangeRequestMergeService } from './change-request-merge.service';
+import { ChangeRequestPlanner } from './change-request-plan';
+import { ChangeRequestsController } from './change-requests.controller';
+import { ChangeRequestsService } from './change-requests.service';
+import { ProtectedPathsController } from './protected-paths.controller';
+import { ChangeRequestsRepository } from './store/change-requests.repository';
+
+/** Change requests and protected paths (docs/review.md). */
+@Module({
+  imports: [AuthModule, PagesModule],
+  controllers: [ChangeRequestsController, ProtectedPathsController],
+  providers: [
+    ChangeRequestsRepository,
+    ChangeRequestsService,
+    ChangeRequestMergeService,
+    ChangeRequestPlanner,
+    ChangeRequestLinks,
+  ],
+})
+export class ChangeRequestsModule {}
