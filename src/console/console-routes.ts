@@ -13,6 +13,7 @@ export const CONSOLE_ROUTES = [
   '/notifications',
   '/tokens',
   '/drafts',
+  '/change-requests',
   '/account',
   '/wiki',
   '/tags',
@@ -20,6 +21,7 @@ export const CONSOLE_ROUTES = [
   '/wiki/*',
   '/edit/*',
   '/history/*',
+  '/change-requests/*',
   '/admin',
   '/admin/*',
 ] as const;

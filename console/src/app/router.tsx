@@ -81,6 +81,18 @@ const routes: RouteObject[] = [
             lazy: lazyScreen(() => import('../features/drafts/components/drafts-screen')),
           },
           {
+            path: 'change-requests',
+            lazy: lazyScreen(
+              () => import('../features/change-requests/components/change-requests-screen'),
+            ),
+          },
+          {
+            path: 'change-requests/:id',
+            lazy: lazyScreen(
+              () => import('../features/change-requests/components/change-request-screen'),
+            ),
+          },
+          {
             path: 'account',
             lazy: lazyScreen(() => import('../features/account/components/account-screen')),
           },

@@ -60,6 +60,9 @@ export function UserMenu() {
               My drafts
             </Link>
           )}
+          <Link to="/change-requests" className="user-menu__item" onClick={() => setOpen(false)}>
+            Change requests
+          </Link>
           <Link to={paths.tokens()} className="user-menu__item" onClick={() => setOpen(false)}>
             Access tokens
           </Link>
