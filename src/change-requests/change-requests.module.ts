@@ -20,5 +20,7 @@ import { ChangeRequestsRepository } from './store/change-requests.repository';
     ChangeRequestPlanner,
     ChangeRequestLinks,
   ],
+  // The MCP server's propose_change tool runs as the caller through the same use case.
+  exports: [ChangeRequestsService],
 })
 export class ChangeRequestsModule {}

@@ -6,6 +6,7 @@ import {
   NestModule,
   RequestMethod,
 } from '@nestjs/common';
+import { ChangeRequestsModule } from '../change-requests/change-requests.module';
 import { APP_CONFIG, AppConfig } from '../common/config/app-config';
 import { RateLimitModule } from '../common/rate-limit/rate-limit.module';
 import { PagesModule } from '../pages/pages.module';
@@ -27,7 +28,7 @@ export class McpModule implements NestModule {
   static register(config: Pick<AppConfig, 'mcpEnabled'>): DynamicModule {
     return {
       module: McpModule,
-      imports: [PagesModule, PageSearchModule, RateLimitModule],
+      imports: [PagesModule, PageSearchModule, RateLimitModule, ChangeRequestsModule],
       controllers: config.mcpEnabled ? [McpController] : [],
       providers: [McpPagesService, McpService],
     };
