@@ -2,13 +2,11 @@ import { Body, Controller, Get, Put } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '../common/auth/auth-user';
 import { AdminOnly, CurrentUser } from '../common/auth/route-policy';
-import { ApiResult } from '../common/openapi/api-result.decorator';
+import { ApiArrayResult } from '../common/openapi/api-result.decorator';
 import { BadRequestProblem, FieldProblem, FieldProblems } from '../common/problems/problem';
 import { createValidationPipe } from '../common/problems/validation';
 import { ProtectedPath, ProtectedPathsService } from '../pages/protection/protected-paths.service';
 import { ProtectedPathDto, ProtectedPathResponse } from './dto/change-request.dto';
-
-class ProtectedPathList extends Array<ProtectedPathResponse> {}
 
 /** Protected paths (docs/review.md): administrators only. */
 @ApiTags('change-requests')
@@ -21,7 +19,7 @@ export class ProtectedPathsController {
 
   @Get()
   @ApiOperation({ summary: 'The protected slug prefixes and the approvals each asks for' })
-  @ApiResult(ProtectedPathList)
+  @ApiArrayResult(ProtectedPathResponse)
   listProtectedPaths(): Promise<ProtectedPathResponse[]> {
     return this.rules.list();
   }
@@ -34,7 +32,7 @@ export class ProtectedPathsController {
       'which need `approvals` approvals (by members of `groups` or by `users` when given). Administrators may still write directly; such writes are audited.',
   })
   @ApiBody({ type: [ProtectedPathDto] })
-  @ApiResult(ProtectedPathList)
+  @ApiArrayResult(ProtectedPathResponse)
   async replaceProtectedPaths(
     @CurrentUser() user: AuthUser,
     @Body() body: unknown[],

@@ -2764,7 +2764,12 @@ export interface components {
             /** @description links that would be broken after the merge: in the proposed pages, and in pages linking to pages it bins */
             items: components["schemas"]["BrokenLinkResponse"][];
         };
-        ProtectedPathList: Record<string, never>;
+        ProtectedPathResponse: {
+            prefix: string;
+            approvals: number;
+            groups: string[];
+            users: string[];
+        };
         ProtectedPathDto: {
             /** @example policies */
             prefix: string;
@@ -6543,7 +6548,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProtectedPathList"];
+                    "application/json": components["schemas"]["ProtectedPathResponse"][];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -6574,7 +6579,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProtectedPathList"];
+                    "application/json": components["schemas"]["ProtectedPathResponse"][];
                 };
             };
             400: components["responses"]["BadRequest"];
