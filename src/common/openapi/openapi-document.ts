@@ -114,6 +114,7 @@ function successResponses(
           },
         }
       : {}),
+    ...(result.schema ? { 'application/json': { schema: result.schema } } : {}),
     ...Object.fromEntries(
       Object.entries(result.content ?? {}).map(([type, kind]) => [
         type,
