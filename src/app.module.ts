@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { join } from 'node:path';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { AuthModule } from './auth/auth.module';
+import { ChangeRequestsModule } from './change-requests/change-requests.module';
 import { AppConfig } from './common/config/app-config';
 import { ConfigModule } from './common/config/config.module';
 import { DatabaseModule } from './common/database/database.module';
@@ -47,6 +48,7 @@ export class AppModule {
         ImportModule,
         ExportModule,
         WebhooksModule,
+        ChangeRequestsModule,
         McpModule.register(config.mcp),
         ConsoleModule.register(config.http.consoleDir),
       ],

@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import unzipper from 'unzipper';
 import { failedImportJunit, FailedImportProblem } from './failure-junit';
 import { describeProblem, KbError, KbHttp, serverSentEvents } from './kb-http';
+import { propose } from './propose';
 import { uploadFolder } from './push-upload';
 import { folderFiles } from './zip-folder';
 
@@ -14,6 +15,9 @@ export const CLIENT_USAGE = `Usage: kb <command> [options]       (or: npm run cl
   push DIR --url URL --format markdown|wikijs|confluence [--prefix PREFIX] [--mirror]
        [--dry-run] [--skip-invalid] [--junit FILE] [--fail-on-broken-links]
                       zips DIR (minus .kbignore) and imports it; follows the import job
+  push DIR --propose LABEL [--prefix PREFIX] [--title TITLE] [--wait] [--junit FILE]
+                      proposes DIR's Markdown as one change request per LABEL (made or
+                      updated) instead; --wait: exit 0 once merged, 1 closed or conflicting
   pull PREFIX DIR --url URL    exports the pages under PREFIX into DIR
   links [PREFIX] --url URL     lists broken links and missing images
 The token comes from the KB_TOKEN environment variable (a personal access token), never from
@@ -29,6 +33,9 @@ const OPTIONS = {
   'skip-invalid': { type: 'boolean' },
   junit: { type: 'string' },
   'fail-on-broken-links': { type: 'boolean' },
+  propose: { type: 'string' },
+  title: { type: 'string' },
+  wait: { type: 'boolean' },
   token: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -117,6 +124,9 @@ async function push(args: string[], values: Values, io: ClientIo): Promise<numbe
   const dir = resolve(dirArg);
   if (!existsSync(dir) || !statSync(dir).isDirectory())
     throw new UsageError(`${dirArg} is not a folder`);
+  if (values.propose !== undefined) return pushProposal(dir, dirArg, values, io);
+  if (values.wait || values.title !== undefined)
+    throw new UsageError('--wait and --title go with --propose LABEL');
   if (!values.format) throw new UsageError('--format is required (markdown, wikijs or confluence)');
   if (values.mirror && !values.prefix)
     throw new UsageError('--mirror needs --prefix: only the pages under it mirror the folder');
@@ -137,6 +147,40 @@ async function push(args: string[], values: Values, io: ClientIo): Promise<numbe
     return 0;
   }
   return reportBrokenLinks(http, values.prefix, io);
+}
+
+/** `push --propose LABEL`: the folder's Markdown as a change request (src/client/propose.ts). */
+async function pushProposal(
+  dir: string,
+  dirArg: string,
+  values: Values,
+  io: ClientIo,
+): Promise<number> {
+  const label = values.propose!.trim();
+  if (!label) throw new UsageError('--propose needs a label (a branch name)');
+  if (values.format !== undefined && values.format !== 'markdown')
+    throw new UsageError('--propose takes a Markdown folder (--format markdown)');
+  if (values.mirror || values['dry-run'] || values['skip-invalid'])
+    throw new UsageError('--mirror, --dry-run and --skip-invalid are for imports, not --propose');
+  const prefix = (values.prefix ?? '').replace(/^\/+|\/+$/g, '').toLowerCase();
+  const http = connect(values, io);
+  const files = await folderFiles(dir);
+  if (files.length === 0) throw new UsageError(`${dirArg} has no files to push (see .kbignore)`);
+  const pollMs = Number(io.env.KB_PROPOSE_POLL_MS ?? 5000);
+  return propose(
+    http,
+    {
+      dir,
+      files,
+      label,
+      prefix,
+      title: values.title,
+      wait: values.wait === true,
+      junit: values.junit,
+      pollMs: Number.isFinite(pollMs) && pollMs > 0 ? pollMs : 5000,
+    },
+    io,
+  );
 }
 
 /** The form fields of POST /api/import for the push options. */

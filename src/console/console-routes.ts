@@ -18,6 +18,8 @@ export const CONSOLE_SCREENS = {
   notifications: '/notifications',
   tokens: '/tokens',
   drafts: '/drafts',
+  changeRequests: '/change-requests',
+  changeRequest: '/change-requests/:id',
   account: '/account',
   /** `/wiki` alone: the home screen lists the pages. */
   wiki: '/wiki',

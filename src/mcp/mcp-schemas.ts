@@ -128,3 +128,33 @@ export const commentOutput = z.looseObject({
   outdated: z.boolean(),
 });
 export const backlinksOutput = z.object({ slug: z.string(), backlinks: z.array(pageLink) });
+
+/** propose_change: a change request (docs/review.md), as POST /api/change-requests takes it. */
+export const proposeChangeInput = z.strictObject({
+  title: z.string().min(1).max(255).describe('what the change is about'),
+  description: z.string().max(20000).optional().describe('why, in Markdown'),
+  changes: z
+    .array(
+      z.strictObject({
+        slug,
+        action: z.enum(['update', 'create', 'bin', 'move']),
+        content: z.string().optional().describe('the proposed Markdown (update, create)'),
+        title: z.string().min(1).max(255).optional().describe('the proposed title'),
+        baseRevision: z
+          .number()
+          .int()
+          .min(1)
+          .optional()
+          .describe('the revision you read (update, bin, move)'),
+        to: z.string().min(1).optional().describe('the new slug (move)'),
+      }),
+    )
+    .min(1)
+    .max(200),
+});
+export const changeRequestOutput = z.looseObject({
+  id: z.number(),
+  state: z.string(),
+  url: z.string(),
+  approvalsMissing: z.number(),
+});

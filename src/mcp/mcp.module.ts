@@ -6,6 +6,7 @@ import {
   RequestMethod,
 } from '@nestjs/common';
 import { CommentsModule } from '../comments/public-api';
+import { ChangeRequestsModule } from '../change-requests/public-api';
 import { InjectConfig } from '../common/config/app-config';
 import type { McpConfig } from '../common/config/mcp-config';
 import { RateLimitModule } from '../common/rate-limit/rate-limit.module';
@@ -27,7 +28,13 @@ export class McpModule implements NestModule {
   static register(config: McpConfig): DynamicModule {
     return {
       module: McpModule,
-      imports: [PagesModule, PageSearchModule, RateLimitModule, CommentsModule],
+      imports: [
+        PagesModule,
+        PageSearchModule,
+        RateLimitModule,
+        CommentsModule,
+        ChangeRequestsModule,
+      ],
       controllers: config.enabled ? [McpController] : [],
       providers: [McpPagesService, McpService],
     };

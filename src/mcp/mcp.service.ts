@@ -4,6 +4,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
 import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Request, Response } from 'express';
+import { ChangeRequestsService } from '../change-requests/public-api';
 import type { AuthUser } from '../common/auth/auth-user';
 import type { ProblemBody } from '../common/problems/problem';
 import { buildProblemBody, resolveProblem } from '../common/problems/problem-response';
@@ -25,6 +26,8 @@ import {
   movePageInput,
   moveOutput,
   updatePageInput,
+  changeRequestOutput,
+  proposeChangeInput,
 } from './mcp-schemas';
 
 const logger = new Logger('Mcp');
@@ -61,7 +64,10 @@ function slugOfUri(raw: string): string {
  */
 @Injectable()
 export class McpService {
-  constructor(private readonly pages: McpPagesService) {}
+  constructor(
+    private readonly pages: McpPagesService,
+    private readonly changeRequests: ChangeRequestsService,
+  ) {}
 
   async handle(req: Request, res: Response, user: AuthUser): Promise<void> {
     const server = this.serverFor(user, req);
@@ -199,6 +205,18 @@ export class McpService {
         annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
       },
       (args) => run(() => this.pages.addComment(user, args)),
+    );
+    server.registerTool(
+      'propose_change',
+      {
+        title: 'Propose changes for review',
+        description:
+          'Proposes edits, new pages, moves or binning as one change request that people review and merge (anyone signed in; under protected paths the only way for editors). Answers the request with its `url` in the console.',
+        inputSchema: proposeChangeInput,
+        outputSchema: changeRequestOutput,
+        annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+      },
+      (args) => run(() => this.changeRequests.create(args, user)),
     );
     server.registerResource(
       'page',

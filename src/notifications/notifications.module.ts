@@ -5,6 +5,7 @@ import { DigestController } from './digest/digest.controller';
 import { DigestRepository } from './digest/digest.repository';
 import { DigestService } from './digest/digest.service';
 import { NotificationsController } from './notifications.controller';
+import { ChangeRequestNotices } from './change-request-notices';
 import { NotificationsListener } from './notifications.listener';
 import { NotificationsRepository } from './notifications.repository';
 import { NotificationsService } from './notifications.service';
@@ -21,6 +22,7 @@ import { WatchesService } from './watches/watches.service';
     NotificationsRepository,
     NotificationsService,
     NotificationsListener,
+    ChangeRequestNotices,
     ReviewDueChecker,
     WatchesRepository,
     WatchesService,

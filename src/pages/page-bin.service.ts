@@ -15,6 +15,7 @@ import {
 import { ifMatchAllows, parseIfMatch } from './preconditions';
 import { BinItemResponse, toBinItem } from './pages.mapper';
 import { stateOf } from './page-state';
+import { ProtectedPathsService } from './protection/protected-paths.service';
 import { PageDeriver } from './rendering/page-deriver';
 import { normaliseSlug, normaliseSlugField, slugProblems } from './slug';
 import type { PageRecord } from './store/page-columns';
@@ -31,10 +32,12 @@ export class PageBinService {
     private readonly pages: PagesRepository,
     private readonly deriver: PageDeriver,
     private readonly outbox: Outbox,
+    private readonly protectedPaths: ProtectedPathsService,
   ) {}
 
   async moveToBin(slug: string, actor: AuthUser, ifMatch?: string): Promise<void> {
     const expected = parseIfMatch(ifMatch);
+    await this.protectedPaths.checkDirectWrite([normaliseSlug(slug)], actor);
     const page = await this.db.transaction(async (tx) => {
       const found = await this.pages.findLive(normaliseSlug(slug), tx);
       if (!found) throw new NotFoundProblem('page');

@@ -14,6 +14,8 @@ import {
 import { pacer } from '../common/workers/pacer';
 import { MovePagesDto, MoveResultResponse } from './dto/page-move.dto';
 import { PageState, stateOf } from './page-state';
+import type { WriteOptions } from './page-writer.service';
+import { ProtectedPathsService } from './protection/protected-paths.service';
 import { PageDeriver } from './rendering/page-deriver';
 import { rewriteMovedLinks } from './rendering/moved-links';
 import { normaliseSlugField, slugProblems } from './slug';
@@ -63,15 +65,22 @@ export class PageMoveService {
     private readonly pages: PagesRepository,
     private readonly deriver: PageDeriver,
     private readonly outbox: Outbox,
+    private readonly protectedPaths: ProtectedPathsService,
   ) {}
 
-  async move(body: MovePagesDto, actor: AuthUser): Promise<MoveResultResponse> {
+  async move(
+    body: MovePagesDto,
+    actor: AuthUser,
+    options: WriteOptions = {},
+  ): Promise<MoveResultResponse> {
     const from = normaliseSlugField(body.from);
     const to = normaliseSlugField(body.to);
     const subtree = body.subtree === true;
     checkSlugs(from, to, subtree);
 
     const plan = await this.plan(from, to, subtree, actor);
+    if (!options.changeRequest && !body.dryRun)
+      await this.protectedPaths.checkDirectWrite([from, to, ...plan.map((p) => p.to)], actor);
     const movedTo = new Map(plan.map((p) => [p.slug, p.to]));
     const rewrites = body.rewriteLinks ? await this.rewrites(plan, movedTo, actor) : new Map();
     const answer = (revisionOf: (page: PageRecord) => number): MoveResultResponse => ({
@@ -87,7 +96,7 @@ export class PageMoveService {
     });
     if (body.dryRun) return answer((page) => page.revision + 1);
 
-    const written = await this.write(from, subtree, plan, rewrites, actor).catch(
+    const written = await this.write(from, subtree, plan, rewrites, actor, options).catch(
       (error: unknown) => {
         if (isUniqueViolation(error)) throw movedMeanwhile();
         throw error;
@@ -168,6 +177,7 @@ export class PageMoveService {
     plan: PlannedMove[],
     rewrites: Map<string, Rewrite>,
     actor: AuthUser,
+    options: WriteOptions,
   ): Promise<Written> {
     const tick = pacer();
     const now = new Date();
@@ -192,7 +202,14 @@ export class PageMoveService {
           const page = byId.get(p.id);
           if (!page || page.revision !== p.revision) throw movedMeanwhile();
           const content = rewrites.get(p.id)?.content ?? page.content;
-          const revision = await this.writeState(page, { slug: p.to, content }, 'moved', actor, tx);
+          const revision = await this.writeState(
+            page,
+            { slug: p.to, content },
+            'moved',
+            actor,
+            tx,
+            options.summary,
+          );
           written.moved.push({ page, from: p.slug, to: p.to, revision });
           await this.outbox.record(tx, PAGE_MOVED, {
             pageId: page.id,
@@ -241,7 +258,7 @@ export class PageMoveService {
         await tick();
       }
       return written;
-    });
+    }, options.tx);
   }
 
   /** One page's new revision through the page writes' conditional update (409 when stale). */

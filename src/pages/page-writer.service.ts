@@ -21,12 +21,25 @@ import type { RevisionMetadata } from './page-metadata';
 import { GroupRef, PageState, sameMarkdown, sameState, stateOf } from './page-state';
 import { ImportedPage, ImportOutcome } from './pages.types';
 import { PageDeriver } from './rendering/page-deriver';
+import { ProtectedPathsService } from './protection/protected-paths.service';
 import type { PageRecord } from './store/page-columns';
 import type { PageRow } from './store/page-rows';
 import { PagesRepository } from './store/pages.repository';
 import { IfMatch, ifMatchAllows, parseIfMatch } from './preconditions';
 import { fittedSummary, withSummary } from './revision-summary';
 import { normaliseSlug, normaliseSlugField, slugProblems } from './slug';
+
+/**
+ * How a write runs: on its own (a direct save, checked against protected paths) or inside a
+ * change request's merge (`tx`, the merge's transaction; `changeRequest`: the request was
+ * approved, so protected paths do not refuse it).
+ */
+export interface WriteOptions {
+  tx?: Tx;
+  changeRequest?: boolean;
+  /** The summary of the revisions a move writes (a create or update takes the body's). */
+  summary?: string;
+}
 
 /** How an update names the revision it was based on. */
 export interface Precondition {
@@ -59,30 +72,40 @@ export class PageWriterService {
     private readonly access: PageAccessService,
     private readonly groups: GroupsService,
     private readonly outbox: Outbox,
+    private readonly protectedPaths: ProtectedPathsService,
   ) {}
 
-  async create(body: CreatePageDto, actor: AuthUser): Promise<PageRecord> {
+  async create(
+    body: CreatePageDto,
+    actor: AuthUser,
+    options: WriteOptions = {},
+  ): Promise<PageRecord> {
     const { summary: sent, ...fields } = withoutReadOnlyMembers(body);
     const { value: state, summary } = await withSummary(sent, () =>
       this.input.resolve(fields, actor, null, undefined),
     );
+    if (!options.changeRequest) await this.protectedPaths.checkDirectWrite([state.slug], actor);
     const derived = await this.deriver.derive(state);
-    return this.runWrite(async (tx) => {
-      if (await this.pages.liveSlugTaken(state.slug, tx)) throw slugTaken(state.slug);
-      const page = await this.pages.insert(
-        { state, derived, actorId: actor.id, action: 'created', summary },
-        tx,
-      );
-      await this.outbox.record(tx, PAGE_CREATED, {
-        pageId: page.id,
-        slug: page.slug,
-        title: page.title,
-        ownerId: page.ownerId,
-        actorId: actor.id,
-        summary,
-      });
-      return page;
-    }, state.slug);
+    return this.runWrite(
+      async (tx) => {
+        if (await this.pages.liveSlugTaken(state.slug, tx)) throw slugTaken(state.slug);
+        const page = await this.pages.insert(
+          { state, derived, actorId: actor.id, action: 'created', summary },
+          tx,
+        );
+        await this.outbox.record(tx, PAGE_CREATED, {
+          pageId: page.id,
+          slug: page.slug,
+          title: page.title,
+          ownerId: page.ownerId,
+          actorId: actor.id,
+          summary,
+        });
+        return page;
+      },
+      state.slug,
+      options.tx,
+    );
   }
 
   /**
@@ -94,6 +117,7 @@ export class PageWriterService {
     body: UpdatePageDto,
     actor: AuthUser,
     precondition: Precondition,
+    options: WriteOptions = {},
   ): Promise<string> {
     const { baseRevision: _ignored, summary: sent, ...fields } = withoutReadOnlyMembers(body);
     const bodyBase = precondition.baseRevision;
@@ -134,31 +158,37 @@ export class PageWriterService {
     );
     // Nothing changed: no revision, so nothing to hold a summary either.
     if (sameState(state, current)) return page.id;
+    if (!options.changeRequest)
+      await this.protectedPaths.checkDirectWrite([...new Set([page.slug, state.slug])], actor);
     // The site-variables version came with the page row: no second read of it.
     const derived = await this.deriver.derive(state, undefined, row.siteVersion);
-    await this.runWrite(async (tx) => {
-      if (state.slug !== page.slug && (await this.pages.liveSlugTaken(state.slug, tx)))
-        throw slugTaken(state.slug);
-      const written = await this.pages.updateIfAt(
-        {
-          pageId: page.id,
-          baseRevision: base,
-          state,
-          derived,
-          actorId: actor.id,
-          action: 'updated',
-          summary,
-          previous: current,
-        },
-        tx,
-      );
-      if (written === null) {
-        const now = await this.pages.findById(page.id, tx);
-        if (!now || now.liveSlug === null) throw new NotFoundProblem('page');
-        throw stale(now.revision);
-      }
-      await this.recordUpdated(tx, page.id, state, written, actor.id, summary);
-    }, state.slug);
+    await this.runWrite(
+      async (tx) => {
+        if (state.slug !== page.slug && (await this.pages.liveSlugTaken(state.slug, tx)))
+          throw slugTaken(state.slug);
+        const written = await this.pages.updateIfAt(
+          {
+            pageId: page.id,
+            baseRevision: base,
+            state,
+            derived,
+            actorId: actor.id,
+            action: 'updated',
+            summary,
+            previous: current,
+          },
+          tx,
+        );
+        if (written === null) {
+          const now = await this.pages.findById(page.id, tx);
+          if (!now || now.liveSlug === null) throw new NotFoundProblem('page');
+          throw stale(now.revision);
+        }
+        await this.recordUpdated(tx, page.id, state, written, actor.id, summary);
+      },
+      state.slug,
+      options.tx,
+    );
     return page.id;
   }
 
@@ -186,6 +216,7 @@ export class PageWriterService {
       undefined,
       { currentPageId: page.id },
     );
+    await this.protectedPaths.checkDirectWrite([page.slug], actor);
     const derived = await this.deriver.derive(state);
     await this.runWrite(async (tx) => {
       const written = await this.pages.updateIfAt(
@@ -357,9 +388,9 @@ export class PageWriterService {
     };
   }
 
-  private async runWrite<T>(work: (tx: Tx) => Promise<T>, slug: string): Promise<T> {
+  private async runWrite<T>(work: (tx: Tx) => Promise<T>, slug: string, tx?: Tx): Promise<T> {
     try {
-      return await this.db.transaction(work);
+      return await this.db.transaction(work, tx);
     } catch (error) {
       if (!(error instanceof Problem) && isUniqueViolation(error)) throw slugTaken(slug);
       throw error;

@@ -10,6 +10,8 @@ import { PageRedirectsService } from './page-redirects.service';
 import { PagePreviewService } from './page-preview.service';
 import { PageRevisionsService } from './page-revisions.service';
 import { PageWriterService } from './page-writer.service';
+import { ProtectedPathsRepository } from './protection/protected-paths.repository';
+import { ProtectedPathsService } from './protection/protected-paths.service';
 import { PagesBrowseController } from './pages-browse.controller';
 import { PagesController } from './pages.controller';
 import { PagesService } from './pages.service';
@@ -66,6 +68,8 @@ import { PageTreeService } from './tree/page-tree.service';
     LinkReportService,
     PageMoveService,
     PageRedirectsService,
+    ProtectedPathsRepository,
+    ProtectedPathsService,
   ],
   exports: [
     PageAccessService,
@@ -76,6 +80,10 @@ import { PageTreeService } from './tree/page-tree.service';
     MarkdownRenderer,
     RenderPool,
     SiteVariablesService,
+    // Change requests: the rules, and the write use cases their merge runs in one transaction.
+    ProtectedPathsService,
+    PageWriterService,
+    PageBinService,
   ],
 })
 export class PagesModule {}

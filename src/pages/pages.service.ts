@@ -187,6 +187,23 @@ export class PagesService {
     );
   }
 
+  /**
+   * CONTRACTS: a visible live page's title and Markdown at revision `revision` (a change
+   * request's base), or null when it has no such revision.
+   */
+  async revisionText(
+    page: Pick<PageRecord, 'id'>,
+    revision: number,
+  ): Promise<{ title: string; content: string } | null> {
+    return this.pages.revisionText(page.id, revision);
+  }
+
+  /** CONTRACTS: the live page at `slug` if `user` may see it, else null (never throws). */
+  async findVisible(slug: string, user: AuthUser): Promise<PageRecord | null> {
+    const page = await this.pages.findLive(normaliseSlug(slug));
+    return page && this.access.canSee(page, user) ? page : null;
+  }
+
   /** CONTRACTS: see PageWriterService.upsertImported. */
   upsertImported(tx: Tx, doc: ImportedPage, actor: AuthUser): Promise<ImportOutcome> {
     return this.writer.upsertImported(tx, doc, actor);

@@ -38,8 +38,15 @@ export {
   MAX_SLUG_LENGTH,
   MAX_SLUG_SEGMENTS,
   normaliseSlug,
+  normaliseSlugField,
   RESERVED_LAST_SEGMENT,
   slugProblems,
 } from './slug';
 export type { PageArchiveRecord, PageRecord } from './store/page-columns';
 export { variableProblems } from './variables';
+export { linkOccurrences } from './rendering/link-occurrences';
+export { ProtectedPathsService } from './protection/protected-paths.service';
+export type { ProtectedPath } from './protection/protected-paths.service';
+export { PageWriterService } from './page-writer.service';
+export type { WriteOptions } from './page-writer.service';
+export { fittedSummary } from './revision-summary';

@@ -15,6 +15,7 @@ const TOOLS = [
   'list_recent',
   'list_tree',
   'move_page',
+  'propose_change',
   'read_page',
   'search_pages',
   'update_page',
@@ -449,6 +450,29 @@ describe('MCP server at /mcp', () => {
     expect(stream.headers.allow).toBe('POST');
     const end = await session.delete('/mcp').expect(405);
     expect(end.body).toEqual(problem(405, 'method_not_allowed'));
+  });
+  it('propose_change makes a change request as the caller, hiding pages they may not see', async () => {
+    const admin = await signedIn(t, 'admin');
+    await createGroup(t, 'staff');
+    await createPage(admin, 'mcp-cr/a', { content: 'Old.' });
+    await createPage(admin, 'mcp-cr/secret', { groups: ['staff'] });
+    const reader = await mcpAs(await signedIn(t, 'reader'));
+    const made = await call(reader, 'propose_change', {
+      title: 'From an assistant',
+      changes: [{ slug: 'mcp-cr/a', action: 'update', content: 'New.' }],
+    });
+    expect(made.isError).toBeFalsy();
+    expect(made.structuredContent).toMatchObject({
+      state: 'open',
+      url: expect.stringMatching(/^\/change-requests\/\d+$/),
+      approvalsMissing: 0,
+    });
+    const hidden = await call(reader, 'propose_change', {
+      title: 'Peek',
+      changes: [{ slug: 'mcp-cr/secret', action: 'update', content: 'x' }],
+    });
+    expect(toolProblem(hidden)).toMatchObject({ status: 404, code: 'page_not_found' });
+    expect((await admin.get('/api/pages/mcp-cr/a').expect(200)).body.content).toBe('Old.');
   });
 });
 

@@ -767,6 +767,62 @@ describe('a client generated from the OpenAPI document', () => {
     expect(removed.response.status).toBe(204);
   });
 
+  it('proposes, reviews, merges and closes change requests; protected paths', async () => {
+    const rules = await admin.PUT('/api/protected-paths', {
+      body: [{ prefix: 'cr-protected', approvals: 1 }],
+    });
+    expect(rules.data).toEqual([{ prefix: 'cr-protected', approvals: 1, groups: [], users: [] }]);
+    expect((await admin.GET('/api/protected-paths', {})).data).toHaveLength(1);
+    await admin.POST('/api/pages', {
+      body: { slug: 'cr-protected/a', title: 'A', content: 'One' },
+    });
+    const made = await admin.POST('/api/change-requests', {
+      body: {
+        title: 'Two',
+        changes: [{ slug: 'cr-protected/a', action: 'update', content: 'Two [x](/nowhere)' }],
+      },
+    });
+    expect(made.response.status).toBe(201);
+    const id = { path: { id: String(made.data!.id) } };
+    expect(
+      (await admin.GET('/api/change-requests', { params: { query: {} } })).data?.items,
+    ).toHaveLength(1);
+    expect(
+      (await admin.GET('/api/change-requests/{id}', { params: id })).data?.approvalsMissing,
+    ).toBe(1);
+    const links = await admin.GET('/api/change-requests/{id}/links', { params: id });
+    expect(links.data).toEqual({
+      items: [{ page: 'cr-protected/a', target: '/nowhere', line: 1, kind: 'link' }],
+    });
+    const updated = await admin.PUT('/api/change-requests/{id}', {
+      params: id,
+      body: {
+        title: 'Two',
+        changes: [{ slug: 'cr-protected/a', action: 'update', content: 'Two' }],
+      },
+    });
+    expect(updated.data?.version).toBe(2);
+    const editor = await createUser(t, 'editor');
+    const login = await client().POST('/auth/login', {
+      body: { username: editor.username, password: editor.password },
+    });
+    const reviewer = client({ Cookie: login.response.headers.get('set-cookie')!.split(';')[0] });
+    const asked = await reviewer.POST('/api/change-requests/{id}/request-changes', { params: id });
+    expect(asked.data?.reviews[0].verdict).toBe('changes_requested');
+    const approved = await reviewer.POST('/api/change-requests/{id}/approve', { params: id });
+    expect(approved.data?.mergeable).toBe(true);
+    const merged = await admin.POST('/api/change-requests/{id}/merge', { params: id });
+    expect(merged.data?.state).toBe('merged');
+    const other = await admin.POST('/api/change-requests', {
+      body: { title: 'Gone', changes: [{ slug: 'cr-protected/a', action: 'bin' }] },
+    });
+    const closed = await admin.POST('/api/change-requests/{id}/close', {
+      params: { path: { id: String(other.data!.id) } },
+    });
+    expect(closed.data?.state).toBe('closed');
+    expect((await admin.PUT('/api/protected-paths', { body: [] })).data).toEqual([]);
+  });
+
   it('validated a success answer of every operation the document describes', () => {
     const succeeded = new Set(
       validator.answers.filter((a) => a.status < 300).map((a) => a.operationId),

@@ -1735,6 +1735,157 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/change-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Change requests you may see, newest first (`state`: open by default, or all) */
+        get: operations["listChangeRequests"];
+        put?: never;
+        /**
+         * Propose changes to pages (with the `label` of an open request of yours: update it)
+         * @description 404 `page_not_found` for a page you may not see; 409 `slug_taken`; 422 for bad slugs, actions or members. A new request answers 201 with Location; an update by label 200.
+         */
+        post: operations["createChangeRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/change-requests/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A change request with its changes, reviews and conflicts */
+        get: operations["getChangeRequest"];
+        /** A new set of changes for an open request (its author); earlier approvals lapse */
+        put: operations["updateChangeRequest"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/change-requests/{id}/links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The links that would break if it were merged, as JSON or JUnit XML (`Accept`) */
+        get: operations["getChangeRequestLinks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/change-requests/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve its current version (an editor other than its author)
+         * @description 403 `own_change_request` for its author; 403 `not_a_reviewer` when its protected paths count other groups or people only.
+         */
+        post: operations["approveChangeRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/change-requests/{id}/request-changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ask its author for changes (an editor other than its author) */
+        post: operations["requestChanges"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/change-requests/{id}/merge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply every change in one transaction (an editor)
+         * @description 409 `approvals_required`, `merge_conflicts` (with `conflicts`), `change_request_not_open` (also for the loser of two merges at once).
+         */
+        post: operations["mergeChangeRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/change-requests/{id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Close without merging (its author, or an editor) */
+        post: operations["closeChangeRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/protected-paths": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The protected slug prefixes and the approvals each asks for */
+        get: operations["listProtectedPaths"];
+        /**
+         * Replace the protected paths (the whole list)
+         * @description Under a prefix, editors change pages only through change requests (409 `change_request_required` on a direct write), which need `approvals` approvals (by members of `groups` or by `users` when given). Administrators may still write directly; such writes are audited.
+         */
+        put: operations["replaceProtectedPaths"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/mcp": {
         parameters: {
             query?: never;
@@ -2830,7 +2981,7 @@ export interface components {
             nextCursor: string | null;
         };
         /** @enum {string} */
-        NotificationKind: "page.updated" | "page.binned" | "page.moved" | "page.review_due" | "import.finished" | "comment.mentioned" | "comment.replied";
+        NotificationKind: "page.updated" | "page.binned" | "page.moved" | "page.review_due" | "import.finished" | "comment.mentioned" | "comment.replied" | "change_request";
         NotificationPageRef: {
             /** Format: uuid */
             id: string;
@@ -3172,7 +3323,7 @@ export interface components {
             variables: components["schemas"]["PrintVariableResponse"][];
         };
         /** @enum {string} */
-        EventType: "page.created" | "page.updated" | "page.binned" | "page.restored" | "page.purged" | "page.moved" | "redirect.deleted" | "import.finished" | "comment.created" | "comment.updated" | "comment.deleted" | "comment.resolved" | "comment.reopened";
+        EventType: "page.created" | "page.updated" | "page.binned" | "page.restored" | "page.purged" | "page.moved" | "redirect.deleted" | "import.finished" | "comment.created" | "comment.updated" | "comment.deleted" | "comment.resolved" | "comment.reopened" | "change_request.created" | "change_request.updated" | "change_request.approved" | "change_request.changes_requested" | "change_request.merged" | "change_request.closed";
         WebhookCreatedResponse: {
             /** Format: uuid */
             id: string;
@@ -3280,6 +3431,170 @@ export interface components {
             items: components["schemas"]["EventResponse"][];
             /** @description Pass as `after` to continue; never null (poll with it for newer events). */
             nextCursor: string;
+        };
+        /** @enum {string} */
+        ChangeRequestState: "open" | "merged" | "closed";
+        ChangeRequestSummaryResponse: {
+            id: number;
+            title: string;
+            state: components["schemas"]["ChangeRequestState"];
+            author: string | null;
+            label: string | null;
+            /** @description moves with every update of the changes */
+            version: number;
+            /** @description the slugs it touches */
+            slugs: string[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description the console page of the request */
+            url: string;
+        };
+        ChangeRequestList: {
+            items: components["schemas"]["ChangeRequestSummaryResponse"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            nextCursor: string | null;
+        };
+        /** @enum {string} */
+        ChangeAction: "update" | "create" | "bin" | "move";
+        ChangeResponse: {
+            slug: string;
+            action: components["schemas"]["ChangeAction"];
+            to: string | null;
+            /** @description the proposed title */
+            title: string | null;
+            /** @description the proposed Markdown */
+            content: string | null;
+            baseRevision: number | null;
+            /** @description the title at the base revision */
+            baseTitle: string | null;
+            /** @description the Markdown at the base revision */
+            baseContent: string | null;
+            /** @description the page revision now (null: no visible page) */
+            currentRevision: number | null;
+        };
+        ApprovalResponse: {
+            username: string | null;
+            /** Format: date-time */
+            at: string;
+        };
+        ReviewResponse: {
+            username: string | null;
+            /** Format: date-time */
+            at: string;
+            /** @enum {string} */
+            verdict: "approved" | "changes_requested";
+            /** @description false: given for an earlier version of the changes */
+            current: boolean;
+        };
+        RuleStatusResponse: {
+            prefix: string;
+            /** @description approvals the rule asks for */
+            approvals: number;
+            /** @description approvals that count for it (current version, not the author) */
+            approved: number;
+            groups: string[];
+            users: string[];
+        };
+        ConflictHunkResponse: {
+            /** @description 1-based line in the base */
+            line: number;
+            base: string;
+            proposed: string;
+            current: string;
+        };
+        ConflictResponse: {
+            slug: string;
+            /**
+             * @description overlapping_edits: both sides changed the same lines (`hunks`); changed_since_base: a page to bin was edited since; page_gone: the page is no longer there; slug_taken: a live page has the slug to create or move to
+             * @enum {string}
+             */
+            reason: "overlapping_edits" | "changed_since_base" | "page_gone" | "slug_taken";
+            hunks: components["schemas"]["ConflictHunkResponse"][];
+        };
+        ChangeRequestResponse: {
+            id: number;
+            title: string;
+            state: components["schemas"]["ChangeRequestState"];
+            author: string | null;
+            label: string | null;
+            /** @description moves with every update of the changes */
+            version: number;
+            /** @description the slugs it touches */
+            slugs: string[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description the console page of the request */
+            url: string;
+            description: string;
+            changes: components["schemas"]["ChangeResponse"][];
+            /** @description approvals that count (current version) */
+            approvals: components["schemas"]["ApprovalResponse"][];
+            reviews: components["schemas"]["ReviewResponse"][];
+            /** @description usernames asked to review */
+            reviewers: string[];
+            /** @description protected paths it touches */
+            rules: components["schemas"]["RuleStatusResponse"][];
+            /** @description approvals still missing (0: enough) */
+            approvalsMissing: number;
+            /** @description what blocks merging until updated */
+            conflicts: components["schemas"]["ConflictResponse"][];
+            /** @description open, no conflicts and enough approvals */
+            mergeable: boolean;
+            /** Format: date-time */
+            closedAt: string | null;
+            /** @description who merged or closed it */
+            closedBy: string | null;
+        };
+        ProposedChangeDto: {
+            /**
+             * @description the page (for `create`: its new slug)
+             * @example docs/setup
+             */
+            slug: string;
+            action: components["schemas"]["ChangeAction"];
+            /** @description the proposed Markdown (`update`, `create`) */
+            content?: string;
+            /** @description the proposed title (`update`, `create`) */
+            title?: string;
+            /** @description the revision the change was made from (`update`, `bin`, `move`; default: the current one); when the page moved on since, merging is a three-way merge from it */
+            baseRevision?: number;
+            /** @description the new slug (`move`) */
+            to?: string;
+        };
+        ChangeRequestDto: {
+            /** @example Clarify the install steps */
+            title: string;
+            /** @description Markdown, at most 20000 characters */
+            description?: string;
+            changes: components["schemas"]["ProposedChangeDto"][];
+            /** @description usernames asked to review (notified); each must be able to see the pages */
+            reviewers?: string[];
+            /** @description a label (a CI branch): POST with a label you have an open request for updates that request */
+            label?: string;
+        };
+        ChangeRequestLinksResponse: {
+            /** @description links that would be broken after the merge: in the proposed pages, and in pages linking to pages it bins */
+            items: components["schemas"]["BrokenLinkResponse"][];
+        };
+        ProtectedPathResponse: {
+            prefix: string;
+            approvals: number;
+            groups: string[];
+            users: string[];
+        };
+        ProtectedPathDto: {
+            /** @example policies */
+            prefix: string;
+            /** @description approvals a change request under it needs (0-20) */
+            approvals: number;
+            /** @description only approvals of members of these groups count */
+            groups?: string[];
+            /** @description only approvals of these people count (with `groups`: either) */
+            users?: string[];
         };
         McpResponse: {
             /** @enum {string} */
@@ -7779,6 +8094,366 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    listChangeRequests: {
+        parameters: {
+            query?: {
+                /** @description default 20 */
+                limit?: number;
+                /** @description nextCursor from the previous page */
+                cursor?: string;
+                /** @description default open */
+                state?: "open" | "merged" | "closed" | "all";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeRequestList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    createChangeRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangeRequestDto"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeRequestResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    getChangeRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id kb gave the resource (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeRequestResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    updateChangeRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id kb gave the resource (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangeRequestDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeRequestResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    getChangeRequestLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id kb gave the resource (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeRequestLinksResponse"];
+                    "application/xml": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    approveChangeRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id kb gave the resource (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeRequestResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    requestChanges: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id kb gave the resource (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeRequestResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    mergeChangeRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id kb gave the resource (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeRequestResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    closeChangeRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id kb gave the resource (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeRequestResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    listProtectedPaths: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProtectedPathResponse"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    replaceProtectedPaths: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProtectedPathDto"][];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProtectedPathResponse"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["UnexpectedError"];
         };

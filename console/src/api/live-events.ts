@@ -22,6 +22,12 @@ const EVENT_TYPES: Record<components['schemas']['EventType'], boolean> = {
   'comment.deleted': false,
   'comment.resolved': false,
   'comment.reopened': false,
+  'change_request.created': false,
+  'change_request.updated': false,
+  'change_request.approved': false,
+  'change_request.changes_requested': false,
+  'change_request.merged': false,
+  'change_request.closed': false,
 };
 
 /**
@@ -52,8 +58,10 @@ export function useLiveEvents(enabled: boolean): void {
     };
     // A comment refreshes the open page's comments, not the page.
     const onComment = () => void queryClient.invalidateQueries({ queryKey: ['/api/comments'] });
-    for (const [type, pageChange] of Object.entries(EVENT_TYPES))
-      source.addEventListener(type, pageChange ? onEvent : onComment);
+    for (const [type, pageChange] of Object.entries(EVENT_TYPES)) {
+      if (pageChange) source.addEventListener(type, onEvent);
+      else if (type.startsWith('comment.')) source.addEventListener(type, onComment);
+    }
     source.addEventListener('reset', () => void queryClient.invalidateQueries());
     return () => {
       if (pending) clearTimeout(pending);

@@ -103,6 +103,18 @@ const routes: RouteObject[] = [
             lazy: lazyScreen(() => import('../features/drafts/components/drafts-screen')),
           },
           {
+            path: routePath('changeRequests'),
+            lazy: lazyScreen(
+              () => import('../features/change-requests/components/change-requests-screen'),
+            ),
+          },
+          {
+            path: routePath('changeRequest'),
+            lazy: lazyScreen(
+              () => import('../features/change-requests/components/change-request-screen'),
+            ),
+          },
+          {
             path: routePath('account'),
             lazy: lazyScreen(() => import('../features/account/components/account-screen')),
           },

@@ -39,6 +39,8 @@ export const paths = {
   notifications: () => fill('notifications'),
   tokens: () => fill('tokens'),
   drafts: () => fill('drafts'),
+  changeRequests: () => fill('changeRequests'),
+  changeRequest: (id: number | string) => fill('changeRequest', encodeURIComponent(String(id))),
   account: () => fill('account'),
   admin: (screen?: string) => (screen ? `${fill('admin')}/${screen}` : fill('admin')),
 };

@@ -110,6 +110,21 @@ export interface CommentEvent {
   participantIds?: string[];
 }
 
+/** What every change request event says (docs/review.md). */
+export interface ChangeRequestEvent {
+  requestId: number;
+  title: string;
+  state: 'open' | 'merged' | 'closed';
+  authorId: string;
+  actorId: string;
+  /** The slugs it touches (`to` of moves included). */
+  slugs: string[];
+  /** The first existing page it touches: decides who sees the event in the feed (null: admins). */
+  pageId: string | null;
+  /** Users asked to review (notified on `created`, `updated`, `merged`, `closed`). */
+  reviewerIds: string[];
+}
+
 /** Every domain event by type, with the payload `Outbox.record` takes and listeners receive. */
 export interface DomainEventPayloads {
   'page.created': PageCreatedEvent;
@@ -125,6 +140,23 @@ export interface DomainEventPayloads {
   'comment.deleted': CommentEvent;
   'comment.resolved': CommentEvent;
   'comment.reopened': CommentEvent;
+  'change_request.created': ChangeRequestEvent;
+  'change_request.updated': ChangeRequestEvent;
+  'change_request.approved': ChangeRequestEvent;
+  'change_request.changes_requested': ChangeRequestEvent;
+  'change_request.merged': ChangeRequestEvent;
+  'change_request.closed': ChangeRequestEvent;
 }
+
+/** The change request event types, in the order the API documents them. */
+export const CHANGE_REQUEST_EVENTS = [
+  'change_request.created',
+  'change_request.updated',
+  'change_request.approved',
+  'change_request.changes_requested',
+  'change_request.merged',
+  'change_request.closed',
+] as const;
+export type ChangeRequestEventType = (typeof CHANGE_REQUEST_EVENTS)[number];
 
 export type DomainEventType = keyof DomainEventPayloads;

@@ -1,4 +1,4 @@
-import type { DomainEventPayloads, DomainEventType } from './domain-events';
+import type { ChangeRequestEvent, DomainEventPayloads, DomainEventType } from './domain-events';
 
 /**
  * The events kb records in its feed (GET /api/events) and sends to webhooks, in the order the
@@ -18,6 +18,12 @@ export const EVENT_TYPES = [
   'comment.deleted',
   'comment.resolved',
   'comment.reopened',
+  'change_request.created',
+  'change_request.updated',
+  'change_request.approved',
+  'change_request.changes_requested',
+  'change_request.merged',
+  'change_request.closed',
 ] as const satisfies readonly DomainEventType[];
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -61,6 +67,24 @@ function commentEntry(event: DomainEventPayloads['comment.created']): FeedEntry 
   return { pageId: event.pageId, actorId: event.actorId, data };
 }
 
+/**
+ * A change request event: seen in the feed by who may see the page it names (the most
+ * restricted page it touches; a request that only creates pages: administrators), without its
+ * slugs or content.
+ */
+function changeRequestEntry(event: ChangeRequestEvent): FeedEntry {
+  return {
+    pageId: event.pageId,
+    actorId: event.actorId,
+    data: {
+      id: event.requestId,
+      title: event.title,
+      state: event.state,
+      actorId: event.actorId,
+    },
+  };
+}
+
 /** Each event type's feed entry, built from its payload (internal fields such as `ownerId` stay out). */
 export const FEED_ENTRIES: {
   [K in DomainEventType]: (event: DomainEventPayloads[K]) => FeedEntry;
@@ -82,4 +106,10 @@ export const FEED_ENTRIES: {
     actorId: event.userId,
     data: { format: event.format, counts: event.counts, actorId: event.userId },
   }),
+  'change_request.created': changeRequestEntry,
+  'change_request.updated': changeRequestEntry,
+  'change_request.approved': changeRequestEntry,
+  'change_request.changes_requested': changeRequestEntry,
+  'change_request.merged': changeRequestEntry,
+  'change_request.closed': changeRequestEntry,
 };

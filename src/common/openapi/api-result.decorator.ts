@@ -28,6 +28,8 @@ export interface ApiResultOptions {
 /** A success body: a JSON schema class, or the media types of a file answer. */
 export interface ApiResultMetadata extends ApiResultOptions {
   type?: Type<unknown>;
+  /** The body is a JSON array of `type` (a whole list that is not paged). */
+  array?: boolean;
   /** Media type to `binary` (bytes) or `text`. */
   content?: Record<string, 'binary' | 'text'>;
   /** A JSON body that is not an object of a class (a bare array of arrays). */
@@ -59,6 +61,22 @@ export function ApiResult<T>(type: Type<T>, options: ApiResultOptions = {}) {
     key: string | symbol,
     descriptor: TypedPropertyDescriptor<H> &
       (Same<Awaited<ReturnType<H>>, T> extends true ? unknown : ReturnsAnotherShape),
+  ): void => {
+    decorate(target, key, descriptor);
+  };
+}
+
+/** @ApiResult for a body that is a JSON array of `type` (PUT /api/protected-paths). */
+export function ApiArrayResult<T>(type: Type<T>, options: ApiResultOptions = {}) {
+  const decorate = applyDecorators(
+    ApiExtraModels(type),
+    SetMetadata(API_RESULT_KEY, { ...options, type, array: true } satisfies ApiResultMetadata),
+  );
+  return <H extends Handler>(
+    target: object,
+    key: string | symbol,
+    descriptor: TypedPropertyDescriptor<H> &
+      (Same<Awaited<ReturnType<H>>, T[]> extends true ? unknown : ReturnsAnotherShape),
   ): void => {
     decorate(target, key, descriptor);
   };

@@ -106,7 +106,13 @@ function successResponses(
   // JSON of `type` and/or the other media types (a report as JSON or as JUnit XML).
   const content = {
     ...(result.type
-      ? { 'application/json': { schema: { $ref: getSchemaPath(result.type) } } }
+      ? {
+          'application/json': {
+            schema: result.array
+              ? { type: 'array', items: { $ref: getSchemaPath(result.type) } }
+              : { $ref: getSchemaPath(result.type) },
+          },
+        }
       : {}),
     ...(result.schema ? { 'application/json': { schema: result.schema } } : {}),
     ...Object.fromEntries(

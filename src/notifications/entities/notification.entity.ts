@@ -10,6 +10,7 @@ export const NOTIFICATION_KINDS = [
   'import.finished',
   'comment.mentioned',
   'comment.replied',
+  'change_request',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

@@ -12,7 +12,7 @@ import { PageRow } from './page-rows';
 import * as writes from './page-writes';
 import * as moves from './page-moves';
 import * as redirects from './redirects';
-import { findRevision, insertRevision, listRevisions, usernameOf } from './revisions';
+import { findRevision, insertRevision, listRevisions, revisionText, usernameOf } from './revisions';
 import { PAGE_SEARCH_INDEX, PageSearchIndex } from './search/page-search-index';
 import { countPage } from './tag-counts';
 import { toViewer, Viewer } from './visibility-sql';
@@ -193,6 +193,10 @@ export class PagesRepository {
     tx?: Tx,
   ): Promise<{ revision: RevisionRecord; author: string | null } | null> {
     return findRevision(this.db.sql(tx), id);
+  }
+
+  revisionText(pageId: string, revision: number, tx?: Tx) {
+    return revisionText(this.db.sql(tx), pageId, revision);
   }
 
   usernameOf(userId: string | null): Promise<string | null> {

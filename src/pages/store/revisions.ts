@@ -65,6 +65,19 @@ export async function findRevision(
   };
 }
 
+/** A page's title and Markdown at one revision number (a change request's base), or null. */
+export async function revisionText(
+  sql: Sql,
+  pageId: string,
+  revision: number,
+): Promise<{ title: string; content: string } | null> {
+  const [row] = await sql.all<{ title: string; content: string }>(
+    'SELECT r.title AS title, r.content AS content FROM page_revisions r WHERE r.page_id = ? AND r.revision = ?',
+    [pageId, revision],
+  );
+  return row ? { title: String(row.title), content: String(row.content) } : null;
+}
+
 /** The username of a user id (a revision's owner, kept in its metadata), or null. */
 export async function usernameOf(sql: Sql, userId: string | null): Promise<string | null> {
   if (userId === null) return null;

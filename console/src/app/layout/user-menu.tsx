@@ -60,6 +60,13 @@ export function UserMenu() {
               My drafts
             </Link>
           )}
+          <Link
+            to={paths.changeRequests()}
+            className="user-menu__item"
+            onClick={() => setOpen(false)}
+          >
+            Change requests
+          </Link>
           <Link to={paths.tokens()} className="user-menu__item" onClick={() => setOpen(false)}>
             Access tokens
           </Link>

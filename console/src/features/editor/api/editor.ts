@@ -85,3 +85,17 @@ export async function getRevisionContent(slug: string, revision: number): Promis
   } while (cursor);
   return null;
 }
+
+/** "Propose changes": the edit as a change request instead of a save (docs/review.md). */
+export function proposeChange(body: {
+  title: string;
+  changes: {
+    slug: string;
+    action: 'update' | 'create';
+    title?: string;
+    content: string;
+    baseRevision?: number;
+  }[];
+}) {
+  return unwrap(api.POST('/api/change-requests', { body }));
+}

@@ -93,6 +93,15 @@ export function EditorBar({ session }: { session: EditorSession }) {
         </Link>
         <button
           type="button"
+          className="button"
+          onClick={() => void session.propose()}
+          disabled={session.saving || !!session.offer}
+          title="Send the change for review instead of saving it"
+        >
+          Propose changes
+        </button>
+        <button
+          type="button"
           className="button button--primary"
           onClick={session.save}
           disabled={session.saving || !!session.conflict || !!session.offer}

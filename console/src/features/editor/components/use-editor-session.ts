@@ -6,7 +6,7 @@ import type { Page } from '../../../api/types';
 import { paths } from '../../../lib/slugs';
 import { deleteDraft, draftKeyOf, draftQueryKey, useDraft } from '../../../api/drafts';
 import { pageKey, usePage } from '../../../api/pages';
-import { createPage, updatePage } from '../api/editor';
+import { createPage, proposeChange, updatePage } from '../api/editor';
 import { bodyOf } from '../model/fields';
 import { hasConflictMarkers } from '../model/merge';
 import { useAutosave } from './use-autosave';
@@ -49,6 +49,7 @@ export function useEditorSession(slug: string | null) {
   const drafts = useDraftOffer(slug, key, page, useDraft(key), form);
   const conflicts = useConflictChoices(slug, form);
   const leave = useLeaveSaved(key);
+  const navigate = useNavigate();
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<unknown>(null);
 
@@ -87,8 +88,48 @@ export function useEditorSession(slug: string | null) {
       await autosave.settled();
       await leave(saved);
     } catch (e) {
-      if (slug && isProblem(e, 409, 412)) await conflicts.open(slug);
+      // A protected path: the message says so, and "Propose changes" is the way on.
+      const protectedPath = e instanceof ApiProblem && e.code === 'change_request_required';
+      if (slug && isProblem(e, 409, 412) && !protectedPath) await conflicts.open(slug);
       else setError(e);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  /** Proposes the form as a change request (for review) instead of saving it, and opens it. */
+  const propose = async () => {
+    if (!fields) return;
+    if (hasConflictMarkers(fields.content)) {
+      setError(unresolvedMarkers());
+      return;
+    }
+    setSaving(true);
+    setError(null);
+    try {
+      const target = slug ?? fields.slug;
+      const made = await proposeChange({
+        title: fields.summary?.trim() || `Changes to ${fields.title || target}`,
+        changes: [
+          slug && base
+            ? {
+                slug,
+                action: 'update',
+                title: fields.title,
+                content: fields.content,
+                baseRevision: base.revision,
+              }
+            : { slug: target, action: 'create', title: fields.title, content: fields.content },
+        ],
+      });
+      autosave.markClean(version);
+      await autosave.settled();
+      await deleteDraft(key);
+      queryClient.setQueryData(draftQueryKey(key), null);
+      void queryClient.invalidateQueries({ queryKey: ['/api/change-requests'] });
+      navigate(paths.changeRequest(made.id));
+    } catch (e) {
+      setError(e);
     } finally {
       setSaving(false);
     }
@@ -97,6 +138,7 @@ export function useEditorSession(slug: string | null) {
   return {
     slug,
     page,
+    propose: () => propose(),
     fields,
     /** The revision the form was loaded from (saves are made on top of it). */
     baseRevision: base?.revision,

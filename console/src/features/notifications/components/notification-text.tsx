@@ -79,6 +79,27 @@ export function NotificationText({
       );
       break;
     }
+    case 'change_request': {
+      const data = item.data as { requestId?: number; title?: string; action?: string };
+      const words: Record<string, string> = {
+        created: 'asks for your review',
+        updated: 'was updated',
+        approved: 'was approved',
+        changes_requested: 'needs changes',
+        merged: 'was merged',
+        closed: 'was closed',
+      };
+      text = (
+        <>
+          Change request{' '}
+          <Link to={paths.changeRequest(String(data.requestId))}>
+            #{data.requestId} {data.title}
+          </Link>{' '}
+          {words[data.action ?? ''] ?? data.action}
+        </>
+      );
+      break;
+    }
     default:
       text = <>{page ? link : item.kind}</>;
   }
