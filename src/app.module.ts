@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { join } from 'node:path';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { AuthModule } from './auth/auth.module';
+import { CollabModule } from './collab/collab.module';
 import { AppConfig } from './common/config/app-config';
 import { ConfigModule } from './common/config/config.module';
 import { DatabaseModule } from './common/database/database.module';
@@ -43,6 +44,7 @@ export class AppModule {
         ImportModule,
         ExportModule,
         WebhooksModule,
+        CollabModule,
         McpModule.register(config),
         ConsoleModule.register(config.consoleDir),
       ],

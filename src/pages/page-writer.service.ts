@@ -94,6 +94,7 @@ export class PageWriterService {
     body: UpdatePageDto,
     actor: AuthUser,
     precondition: Precondition,
+    coAuthors?: string[],
   ): Promise<string> {
     const { baseRevision: _ignored, summary: sent, ...fields } = withoutReadOnlyMembers(body);
     const bodyBase = precondition.baseRevision;
@@ -148,6 +149,7 @@ export class PageWriterService {
           actorId: actor.id,
           action: 'updated',
           summary,
+          coAuthors,
           previous: current,
         },
         tx,

@@ -1239,6 +1239,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/collab": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A page's live editing session: how many are editing: ?slug=<slug> */
+        get: operations["session"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/mcp": {
         parameters: {
             query?: never;
@@ -1719,6 +1736,8 @@ export interface components {
             summary: string | null;
             /** @description Username of the author. */
             author: string | null;
+            /** @description Usernames of the others who typed in the live editing session this revision ends (docs/collab.md); empty for a revision written alone. */
+            coAuthors: string[];
             /** Format: date-time */
             createdAt: string;
         };
@@ -1766,6 +1785,8 @@ export interface components {
             summary: string | null;
             /** @description Username of the author. */
             author: string | null;
+            /** @description Usernames of the others who typed in the live editing session this revision ends (docs/collab.md); empty for a revision written alone. */
+            coAuthors: string[];
             /** Format: date-time */
             createdAt: string;
             /** @description The slug the page had then. */
@@ -2464,6 +2485,10 @@ export interface components {
             items: components["schemas"]["EventResponse"][];
             /** @description Pass as `after` to continue; never null (poll with it for newer events). */
             nextCursor: string;
+        };
+        CollabSessionResponse: {
+            /** @description People editing the page in a live session now (the page view's "N editing"). */
+            editing: number;
         };
         McpResponse: {
             /** @enum {string} */
@@ -5913,6 +5938,37 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    session: {
+        parameters: {
+            query: {
+                /** @description the page */
+                slug: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CollabSessionResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["UnexpectedError"];
         };

@@ -8,6 +8,7 @@ import {
   RateLimits,
 } from '../rate-limit/rate-limit-policy';
 import { bool, ConfigError, Env, int, oneOf, str, url, urlList } from './env-values';
+import { CollabConfig, collabConfig } from './collab-config';
 import { OidcProviderConfig, oidcProviders } from './oidc-config';
 
 export { ConfigError } from './env-values';
@@ -127,6 +128,8 @@ export interface AppConfig {
   mcpEnabled: boolean;
   /** OpenID Connect providers (OIDC_PROVIDERS, OIDC_<ID>_*): docs/sso.md. */
   oidcProviders: OidcProviderConfig[];
+  /** Live co-editing at /collab (COLLAB_*): docs/collab.md. */
+  collab: CollabConfig;
 }
 
 /** Idempotency-Key requests (IDEMPOTENCY_*). */
@@ -303,6 +306,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     shutdownTimeoutSeconds: int(env, 'SHUTDOWN_TIMEOUT_SECONDS', 25, 1, 3600),
     mcpEnabled: bool(env, 'MCP_ENABLED', true),
     oidcProviders: oidcProviders(env, kbPublicUrl),
+    collab: collabConfig(env),
   };
 }
 

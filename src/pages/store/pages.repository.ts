@@ -26,6 +26,8 @@ export interface PageInsert {
   action: string;
   /** The revision's change summary (already checked: revision-summary.ts); absent: none. */
   summary?: string | null;
+  /** Usernames of the others who typed in the live session this revision ends (collab). */
+  coAuthors?: string[];
   now?: Date;
 }
 
@@ -407,6 +409,7 @@ export class PagesRepository {
       authorId: input.actorId,
       createdAt: now,
       summary: input.summary ?? null,
+      coAuthors: input.coAuthors?.length ? input.coAuthors : null,
     });
   }
 }

@@ -7,7 +7,15 @@ import { insertRows } from '../../common/database/insert-rows';
 /** A revision without its content and metadata (lists). */
 export type RevisionSummary = Pick<
   RevisionRecord,
-  'id' | 'pageId' | 'revision' | 'title' | 'action' | 'authorId' | 'createdAt' | 'summary'
+  | 'id'
+  | 'pageId'
+  | 'revision'
+  | 'title'
+  | 'action'
+  | 'authorId'
+  | 'createdAt'
+  | 'summary'
+  | 'coAuthors'
 >;
 
 const SUMMARY_KEYS = [
@@ -19,6 +27,7 @@ const SUMMARY_KEYS = [
   'authorId',
   'createdAt',
   'summary',
+  'coAuthors',
 ] as const;
 const decodeSummary = rowDecoder(REVISION_COLUMNS, SUMMARY_KEYS);
 const decodeRevision = rowDecoder(REVISION_COLUMNS, REVISION_KEYS) as (
