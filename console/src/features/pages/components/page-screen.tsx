@@ -4,7 +4,7 @@ import { ProblemMessage } from '../../../components/problem-message';
 import { Spinner } from '../../../components/spinner';
 import { ancestorsOf, paths, slugFromSplat } from '../../../lib/slugs';
 import { canEdit, useCurrentUser } from '../../auth/api/me';
-import { usePage } from '../api/pages';
+import { useEditingCount, usePage } from '../api/pages';
 import { DraftNotice } from './draft-notice';
 import { PageActions } from './page-actions';
 import { PageHtml } from './page-html';
@@ -71,6 +71,17 @@ function MovedNote({ state }: { state: MovedState }) {
   );
 }
 
+/** "N editing" while a live editing session of the page is open. */
+function EditingNow({ slug }: { slug: string }) {
+  const editing = useEditingCount(slug).data ?? 0;
+  if (editing === 0) return null;
+  return (
+    <p className="page__editing" role="status">
+      {editing} editing
+    </p>
+  );
+}
+
 export function PageScreen() {
   const slug = slugFromSplat(useParams()['*']);
   const location = useLocation();
@@ -132,6 +143,7 @@ export function PageScreen() {
           <PageHtml html={page.html} editor={editor} />
         </div>
         <PageMeta page={page} />
+        <EditingNow slug={page.slug} />
       </div>
       <Backlinks page={page} />
     </article>
