@@ -412,7 +412,20 @@ export class CollabGateway implements OnApplicationBootstrap, OnApplicationShutd
       room.slug = page.liveSlug;
       room.notify({ type: 'moved', slug: page.liveSlug });
     }
-    if (page.revision > room.savedRevision) {
+    const byEditor = [...room.connections].some((c) => c.user.id === page.updatedBy);
+    if (page.revision > room.savedRevision && byEditor) {
+      // A PUT by someone in the session is their editor's Save: it wrote (a moment of) the
+      // shared text, already in the document, so no diff; the others who typed are its
+      // co-authors, and what was typed since stays for the next revision.
+      const coAuthors = [...room.authors]
+        .filter(([id]) => id !== page.updatedBy)
+        .map(([, username]) => username)
+        .sort();
+      await this.pages.setCoAuthors(room.pageId, page.revision, coAuthors);
+      room.authors.clear();
+      room.savedText = page.content;
+      room.savedRevision = page.revision;
+    } else if (page.revision > room.savedRevision) {
       // A PUT, an import or a restore: its change reaches the editors as a diff, applied by
       // one instance (the others get it from that one through the fan-out).
       if (await this.store.claim(room.pageId, page.revision))

@@ -166,6 +166,14 @@ export class PagesService {
     return (await this.pages.findById(pageId))?.revision ?? baseRevision;
   }
 
+  /**
+   * CONTRACTS: co-authors (usernames) of a revision that carries none yet: the editor's Save
+   * wrote a live session's text through PUT, and the session knows who typed (collab).
+   */
+  setCoAuthors(pageId: string, revision: number, coAuthors: string[]): Promise<void> {
+    return this.pages.setCoAuthors(pageId, revision, coAuthors);
+  }
+
   /** The page as a revision restored it (a new revision). */
   async restoreRevision(
     revisionId: string,

@@ -129,7 +129,9 @@ describe('/collab: live co-editing over WebSocket', () => {
     await eventually(() => expect(a.synced && b.synced).toBe(true));
     a.type(5, ' typed by alice');
     await eventually(() => expect(b.text.toString()).toContain('typed by alice'));
-    await bob
+    // Someone who is not in the session writes through the API.
+    const carol = await signedIn(t, 'editor', { groups: ['staff'] });
+    await carol
       .put('/api/pages/live/api')
       .send({ content: 'alpha\nbeta\ngamma from the API\n', baseRevision: revision })
       .expect(200);
@@ -149,7 +151,7 @@ describe('/collab: live co-editing over WebSocket', () => {
       author: bob.user!.username,
       coAuthors: [alice.user!.username],
     });
-    expect(list.items[1]).toMatchObject({ author: bob.user!.username, coAuthors: [] });
+    expect(list.items[1]).toMatchObject({ author: carol.user!.username, coAuthors: [] });
   });
 
   it('writes a revision when the last editor leaves, and ends the session when the page is binned', async () => {

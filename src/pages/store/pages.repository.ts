@@ -12,7 +12,7 @@ import { PageRow } from './page-rows';
 import * as writes from './page-writes';
 import * as moves from './page-moves';
 import * as redirects from './redirects';
-import { findRevision, insertRevision, listRevisions, usernameOf } from './revisions';
+import { findRevision, insertRevision, listRevisions, setCoAuthors, usernameOf } from './revisions';
 import { PAGE_SEARCH_INDEX, PageSearchIndex } from './search/page-search-index';
 import { countPage } from './tag-counts';
 import { toViewer, Viewer } from './visibility-sql';
@@ -388,6 +388,12 @@ export class PagesRepository {
       );
       await redirects.insertRedirects(sql, rows);
     }, tx);
+  }
+
+  /** Co-authors for a revision written without them (a live session saved by a PUT). */
+  async setCoAuthors(pageId: string, revision: number, coAuthors: string[]): Promise<void> {
+    if (coAuthors.length > 0)
+      await this.db.write((t) => setCoAuthors(t.sql, pageId, revision, coAuthors));
   }
 
   private writeRevision(

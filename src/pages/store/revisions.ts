@@ -84,6 +84,19 @@ export async function usernameOf(sql: Sql, userId: string | null): Promise<strin
   return row?.username ?? null;
 }
 
+/** Sets the co-authors of one revision (a live session's, saved through the editor's PUT). */
+export async function setCoAuthors(
+  sql: Sql,
+  pageId: string,
+  revision: number,
+  coAuthors: string[],
+): Promise<void> {
+  await sql.run(
+    'UPDATE page_revisions SET co_authors = ? WHERE page_id = ? AND revision = ? AND co_authors IS NULL',
+    [JSON.stringify(coAuthors), pageId, revision],
+  );
+}
+
 export function insertRevision(sql: Sql, revision: RevisionRecord): Promise<void> {
   return insertRows(sql, 'page_revisions', REVISION_COLUMNS, [revision]);
 }
