@@ -65,6 +65,12 @@ export function useCollab(slug: string | null, name: string): CollabSession | nu
     const { provider, doc } = parts;
     provider.awareness.setLocalStateField('user', { name, color: colourOf(name) });
     const onStatus = ({ status }: { status: string }) => setOnline(status === 'connected');
+    // A socket can stay "open" for a while after the network went: the browser knows sooner.
+    // Offline, typing goes into the Y.Doc; back online, the provider syncs both ways.
+    const offline = () => provider.disconnect();
+    const online = () => provider.connect();
+    window.addEventListener('offline', offline);
+    window.addEventListener('online', online);
     const onSync = (isSynced: boolean) => isSynced && setSynced(true);
     const onAwareness = () =>
       setNames(
@@ -90,6 +96,8 @@ export function useCollab(slug: string | null, name: string): CollabSession | nu
     };
     onAwareness();
     return () => {
+      window.removeEventListener('offline', offline);
+      window.removeEventListener('online', online);
       provider.destroy();
       doc.destroy();
     };
