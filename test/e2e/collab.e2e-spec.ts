@@ -16,7 +16,10 @@ describe('/collab: live co-editing over WebSocket', () => {
   const clients: CollabClient[] = [];
 
   beforeAll(async () => {
-    t = await createTestApp({ COLLAB_SAVE_IDLE_SECONDS: '3600' });
+    t = await createTestApp({
+      COLLAB_SAVE_IDLE_SECONDS: '3600',
+      COLLAB_MAX_MESSAGE_BYTES: '4096',
+    });
     await t.app.listen(0, '127.0.0.1');
     url = (await t.app.getUrl()).replace('[::1]', '127.0.0.1');
     origin = url;
@@ -62,6 +65,11 @@ describe('/collab: live co-editing over WebSocket', () => {
     await eventually(() => expect(b.names()).toEqual([alice.user!.username]));
     const { body } = await reader.get(`/api/collab?slug=${id}`).expect(200);
     expect(body).toEqual({ editing: 2 });
+    const metrics = (await t.http().get('/metrics').expect(200)).text;
+    expect(metrics).toMatch(/^kb_collab_documents 1$/m);
+    expect(metrics).toMatch(/^kb_collab_connections 2$/m);
+    expect(metrics).toMatch(/^kb_collab_updates_total [1-9]\d*$/m);
+    expect(metrics).toMatch(/^kb_collab_persistence_lag_seconds \d/m);
   });
 
   it('refuses no session, another Origin and a page the person cannot see; a reader follows read-only', async () => {
@@ -111,6 +119,17 @@ describe('/collab: live co-editing over WebSocket', () => {
     // A sync message of type "update" whose bytes are no Yjs update.
     ws.send(Buffer.from([0, 2, 8, 0xff, 0xff, 0xff, 0xff, 0x0f, 1, 2, 3]));
     expect(await closed).toEqual({ code: 1007, reason: 'malformed message' });
+    // A message over COLLAB_MAX_MESSAGE_BYTES closes its connection too.
+    const big = await rawUpgrade(`${url.replace(/^http/, 'ws')}/collab/${id}`, {
+      cookie: bob.auth.cookie,
+      origin,
+    });
+    const bigWs = big.ws as WebSocket;
+    const bigClosed = new Promise<{ code: number; reason: string }>((resolve) =>
+      bigWs.on('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+    );
+    bigWs.send(Buffer.alloc(5000, 1));
+    expect(await bigClosed).toEqual({ code: 1009, reason: 'message too large' });
     a.type(a.text.length, 'still fine\n');
     await eventually(async () => {
       const b = join(bob, id, 'b');
