@@ -23,7 +23,7 @@ import { createValidationPipe } from './common/problems/validation';
  * the same pipes, filters, guards and body limits as production.
  */
 export async function createApp(config: AppConfig): Promise<NestExpressApplication> {
-  const logger = new JsonLogger(config.logLevel);
+  const logger = new JsonLogger(config.log.level);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.register(config), {
     logger,
     bodyParser: false,
@@ -35,7 +35,7 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
 }
 
 function configureApp(app: NestExpressApplication, config: AppConfig, logger: JsonLogger): void {
-  app.set('trust proxy', config.trustProxy);
+  app.set('trust proxy', config.http.trustProxy);
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(app.get(KbMetrics).middleware());
@@ -56,7 +56,7 @@ function configureApp(app: NestExpressApplication, config: AppConfig, logger: Js
     next();
   });
   // JSON bodies: size, depth and member budgets per route, checked before parsing.
-  mountJsonParsers(app, config.jsonBodyLimitBytes);
+  mountJsonParsers(app, config.http.jsonBodyLimitBytes);
   app.use(refuseEncodedBodies);
   // Body-parser errors happen before Nest's router; this turns them into problems.
   app.use(problemErrorMiddleware);

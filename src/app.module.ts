@@ -45,8 +45,8 @@ export class AppModule {
         ExportModule,
         WebhooksModule,
         CollabModule,
-        McpModule.register(config),
-        ConsoleModule.register(config.consoleDir),
+        McpModule.register(config.mcp),
+        ConsoleModule.register(config.http.consoleDir),
       ],
       controllers: [HealthController],
     };

@@ -20,22 +20,22 @@ const EXIT_CONFIG = 78;
 
 /** Where to point a browser: KB_PUBLIC_URL, else this machine at the port kb listens on. */
 function openUrl(config: AppConfig, port: number): string {
-  if (config.publicUrl) return config.publicUrl;
-  const wildcard = ['0.0.0.0', '::', ''].includes(config.host);
+  if (config.http.publicUrl) return config.http.publicUrl;
+  const wildcard = ['0.0.0.0', '::', ''].includes(config.http.host);
   const host = wildcard
     ? 'localhost'
-    : config.host.includes(':')
-      ? `[${config.host}]`
-      : config.host;
+    : config.http.host.includes(':')
+      ? `[${config.http.host}]`
+      : config.http.host;
   return `http://${host}:${port}`;
 }
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const database = await prepareDatabase(config);
-  if (config.workers > 1 && cluster.isPrimary) {
+  if (config.workers.processes > 1 && cluster.isPrimary) {
     // KB_WORKERS: this process only forks and serves the HTTP workers (docs/deploy.md).
-    process.exitCode = await runPrimary(config.workers, new JsonLogger(config.logLevel));
+    process.exitCode = await runPrimary(config.workers.processes, new JsonLogger(config.log.level));
     return;
   }
   const app = await createApp(config);
@@ -51,16 +51,16 @@ async function main(): Promise<void> {
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   installGracefulShutdown(app, config, logger);
-  await app.listen(config.port, config.host);
+  await app.listen(config.http.port, config.http.host);
   const { port } = server.address() as AddressInfo;
   const url = openUrl(config, port);
   const ready = {
     msg: `kb is ready: open ${url} and sign in`,
     url: `${url}/`,
-    listening: `${config.host}:${port}`,
+    listening: `${config.http.host}:${port}`,
     database: describeDatabase(config),
-    pdfExport: config.pdfServiceUrl
-      ? `on, through ${config.pdfServiceUrl}`
+    pdfExport: config.pdf.serviceUrl
+      ? `on, through ${config.pdf.serviceUrl}`
       : 'off: PDF routes answer 503 until PDF_SERVICE_URL is set (docs/export.md)',
   };
   // In a cluster the primary writes the start line once every worker listens.

@@ -1,5 +1,4 @@
 import type { AuthUser } from '../common/auth/auth-user';
-import type { AppConfig } from '../common/config/app-config';
 import { AuthCache } from './auth-cache';
 
 const user = (id: string): AuthUser => ({
@@ -12,7 +11,7 @@ const user = (id: string): AuthUser => ({
 });
 
 describe('AuthCache', () => {
-  const cache = (seconds: number) => new AuthCache({ authCacheSeconds: seconds } as AppConfig);
+  const cache = (seconds: number) => new AuthCache({ cacheSeconds: seconds });
 
   it('keeps an entry for AUTH_CACHE_SECONDS, never past the credential end', () => {
     const c = cache(5);

@@ -1,5 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '../common/config/app-config';
+import { Injectable } from '@nestjs/common';
+import { InjectConfig } from '../common/config/app-config';
+import type { AuthConfig } from '../common/config/auth-config';
 import type { AuthUser } from '../common/auth/auth-user';
 
 interface Entry {
@@ -25,8 +26,8 @@ export class AuthCache {
   private generation = -1;
   private static readonly MAX_ENTRIES = 10_000;
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    this.ttlMs = config.authCacheSeconds * 1000;
+  constructor(@InjectConfig('auth') config: Pick<AuthConfig, 'cacheSeconds'>) {
+    this.ttlMs = config.cacheSeconds * 1000;
   }
 
   /** False with AUTH_CACHE_SECONDS=0: nothing is kept, so there is nothing to check. */

@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiCookieAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { AuthUser } from '../common/auth/auth-user';
@@ -6,7 +6,8 @@ import { CurrentUser, Public, SessionOnly } from '../common/auth/route-policy';
 import { JsonBodyBudget } from '../common/http/json-budget';
 import { isSameOriginRequest } from '../common/http/origin';
 import { ApiProblems, ApiResult } from '../common/openapi/api-result.decorator';
-import { APP_CONFIG, AppConfig } from '../common/config/app-config';
+import { InjectConfig } from '../common/config/app-config';
+import type { HttpConfig } from '../common/config/http-config';
 import { MeResponse } from './dto/auth-response.dto';
 import { AuthService } from './auth.service';
 import { LoginDto } from './dto/user.dto';
@@ -17,7 +18,7 @@ import { clearSessionCookie, setSessionCookie } from './session-cookie';
 export class AuthController {
   constructor(
     private readonly auth: AuthService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('http') private readonly httpConfig: HttpConfig,
   ) {}
 
   @Public()
@@ -36,7 +37,7 @@ export class AuthController {
     const signedIn = await this.auth.login(body, {
       ip: req.ip ?? 'unknown',
       userAgent: req.get('user-agent'),
-      sameOrigin: isSameOriginRequest(req, this.config.allowedOrigins),
+      sameOrigin: isSameOriginRequest(req, this.httpConfig.allowedOrigins),
     });
     setSessionCookie(req, res, signedIn);
     return signedIn.me;

@@ -1,9 +1,10 @@
-import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import type { AuthUser } from '../common/auth/auth-user';
 import { IS_PUBLIC_KEY, ROUTE_POLICY_KEY, RoutePolicyOptions } from '../common/auth/route-policy';
-import { APP_CONFIG, AppConfig } from '../common/config/app-config';
+import { InjectConfig } from '../common/config/app-config';
+import type { HttpConfig } from '../common/config/http-config';
 import { isLocalRequest } from '../common/http/local-request';
 import { isSameOriginRequest, isUnsafeMethod } from '../common/http/origin';
 import { ForbiddenProblem, UnauthorizedProblem } from '../common/problems/problem';
@@ -21,7 +22,7 @@ export class AuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly credentials: CredentialsService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('http') private readonly httpConfig: HttpConfig,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -46,7 +47,7 @@ export class AuthGuard implements CanActivate {
     if (
       user.via === 'session' &&
       isUnsafeMethod(request.method) &&
-      !isSameOriginRequest(request, this.config.allowedOrigins)
+      !isSameOriginRequest(request, this.httpConfig.allowedOrigins)
     ) {
       throw new ForbiddenProblem(
         'cross_origin_refused',

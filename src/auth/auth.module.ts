@@ -33,6 +33,8 @@ import { OidcController } from './oidc/oidc.controller';
 import { OidcService } from './oidc/oidc.service';
 import { SsoAccountsService } from './oidc/sso-accounts.service';
 import { SsoRepository } from './oidc/sso.repository';
+import { SamlController } from './saml/saml.controller';
+import { SamlService } from './saml/saml.service';
 
 /** Purges expired sessions and login-throttle rows every hour. */
 @Injectable()
@@ -74,6 +76,7 @@ class AuthHousekeeping implements OnApplicationBootstrap, OnApplicationShutdown 
     GroupsController,
     TokensController,
     OidcController,
+    SamlController,
   ],
   providers: [
     AccountsService,
@@ -96,6 +99,7 @@ class AuthHousekeeping implements OnApplicationBootstrap, OnApplicationShutdown 
     OidcService,
     SsoAccountsService,
     SsoRepository,
+    SamlService,
     { provide: APP_GUARD, useClass: AuthGuard },
   ],
   exports: [

@@ -1,5 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '../common/config/app-config';
+import { Injectable } from '@nestjs/common';
+import { InjectConfig } from '../common/config/app-config';
+import type { AuthConfig } from '../common/config/auth-config';
 import { audit } from '../common/logging/audit';
 import { TooManyRequestsProblem } from '../common/problems/problem';
 import { canonicalUsername } from '../common/text/username';
@@ -16,17 +17,17 @@ import { LoginThrottleRepository } from './store/login-throttle.repository';
 export class LoginThrottleService {
   constructor(
     private readonly rows: LoginThrottleRepository,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('auth') private readonly authConfig: AuthConfig,
   ) {}
 
   private get windowMs(): number {
-    return this.config.loginWindowSeconds * 1000;
+    return this.authConfig.loginWindowSeconds * 1000;
   }
 
   private keys(username: string, ip: string) {
     return [
-      { key: userKey(username), limit: this.config.loginMaxFailures },
-      { key: `ip:${ip}`.slice(0, 200), limit: this.config.loginIpMaxFailures },
+      { key: userKey(username), limit: this.authConfig.loginMaxFailures },
+      { key: `ip:${ip}`.slice(0, 200), limit: this.authConfig.loginIpMaxFailures },
     ];
   }
 
@@ -61,7 +62,7 @@ export class LoginThrottleService {
     const locked = new Set<string>();
     for (const row of rows) {
       const live = row.windowStart.getTime() + this.windowMs > now.getTime();
-      if (live && row.failures >= this.config.loginMaxFailures) locked.add(keyOf.get(row.key)!);
+      if (live && row.failures >= this.authConfig.loginMaxFailures) locked.add(keyOf.get(row.key)!);
     }
     return locked;
   }

@@ -1,6 +1,7 @@
 import { Algorithm, hash, verify } from '@node-rs/argon2';
-import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '../common/config/app-config';
+import { Injectable } from '@nestjs/common';
+import { InjectConfig } from '../common/config/app-config';
+import type { AuthConfig } from '../common/config/auth-config';
 
 /** Argon2id. The "fast" cost exists only so test suites don't spend minutes hashing. */
 @Injectable()
@@ -8,7 +9,7 @@ export class PasswordService {
   private readonly options;
   private dummyHash?: Promise<string>;
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+  constructor(@InjectConfig('auth') config: AuthConfig) {
     this.options =
       config.passwordHashCost === 'fast'
         ? { algorithm: Algorithm.Argon2id, memoryCost: 1024, timeCost: 1, parallelism: 1 }

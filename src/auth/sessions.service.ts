@@ -1,5 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '../common/config/app-config';
+import { Injectable } from '@nestjs/common';
+import { InjectConfig } from '../common/config/app-config';
+import type { AuthConfig } from '../common/config/auth-config';
 import type { Tx } from '../common/database/database';
 import type { CursorPosition } from '../common/http/pagination';
 import { SessionEntity } from './entities/session.entity';
@@ -15,15 +16,15 @@ const TOUCH_INTERVAL_MS = 60_000;
 export class SessionsService {
   constructor(
     private readonly sessions: SessionsRepository,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('auth') private readonly authConfig: AuthConfig,
   ) {}
 
   get absoluteMs(): number {
-    return this.config.sessionAbsoluteHours * 3_600_000;
+    return this.authConfig.sessionAbsoluteHours * 3_600_000;
   }
 
   get idleMs(): number {
-    return this.config.sessionIdleMinutes * 60_000;
+    return this.authConfig.sessionIdleMinutes * 60_000;
   }
 
   /** Starts a session; returns the cookie value (the database keeps only its hash). */

@@ -1,5 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '../common/config/app-config';
+import { Injectable } from '@nestjs/common';
+import { InjectConfig } from '../common/config/app-config';
+import type { AuthConfig } from '../common/config/auth-config';
 import { DATE_RULE, parseIsoDate } from '../common/dates/iso-date';
 import { randomUUID } from 'node:crypto';
 import type { AuthUser } from '../common/auth/auth-user';
@@ -21,7 +22,7 @@ const LAST_USED_INTERVAL_MS = 60_000;
 @Injectable()
 export class TokensService {
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('auth') private readonly authConfig: AuthConfig,
     private readonly tokens: TokensRepository,
     private readonly cache: AuthCache,
   ) {}
@@ -51,7 +52,7 @@ export class TokensService {
       }
     }
     const token = newAccessToken();
-    const cap = this.config.tokenMaxPerUser;
+    const cap = this.authConfig.tokenMaxPerUser;
     const entity = await this.tokens.insertWithinCap(
       Object.assign(new AccessTokenEntity(), {
         id: randomUUID(),

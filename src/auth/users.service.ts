@@ -1,6 +1,8 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { APP_CONFIG, AppConfig } from '../common/config/app-config';
+import { InjectConfig } from '../common/config/app-config';
+import type { AuthConfig } from '../common/config/auth-config';
+import type { LogConfig } from '../common/config/log-config';
 import { Database } from '../common/database/database';
 import { Created, locationOf } from '../common/http/created';
 import type { Role } from '../common/auth/roles';
@@ -31,7 +33,8 @@ export class UsersService {
     private readonly passwords: PasswordService,
     private readonly cache: AuthCache,
     private readonly throttle: LoginThrottleService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('auth') private readonly authConfig: AuthConfig,
+    @InjectConfig('log') private readonly logConfig: LogConfig,
   ) {}
 
   findActiveByUsername(username: string): Promise<UserEntity | null> {
@@ -188,32 +191,36 @@ export class UsersService {
    */
   async ensureBootstrapAdmin(): Promise<void> {
     if ((await this.countActiveAdmins()) > 0) return;
-    if (await this.users.usernameTaken(this.config.adminUsername)) {
+    if (await this.users.usernameTaken(this.authConfig.adminUsername)) {
       this.logger.warn({
-        msg: `There is no active administrator and the username "${this.config.adminUsername}" is taken; create one with npm run cli -- user:create --role admin`,
+        msg: `There is no active administrator and the username "${this.authConfig.adminUsername}" is taken; create one with npm run cli -- user:create --role admin`,
       });
       return;
     }
-    const generated = this.config.adminPassword === undefined;
-    const password = this.config.adminPassword ?? newPassword();
+    const generated = this.authConfig.adminPassword === undefined;
+    const password = this.authConfig.adminPassword ?? newPassword();
     try {
-      await this.create({ username: this.config.adminUsername, password, role: 'admin' as Role });
+      await this.create({
+        username: this.authConfig.adminUsername,
+        password,
+        role: 'admin' as Role,
+      });
     } catch (error) {
       // Another instance starting at the same moment created it first.
       if (error instanceof ConflictProblem) return;
       throw error;
     }
     if (generated) {
-      const msg = `Created the bootstrap administrator "${this.config.adminUsername}" with a generated password; it is shown only this once. Sign in with POST /auth/login, then change it (PATCH /api/users/{id} or npm run cli -- user:set-password).`;
-      if (this.config.logLevel === 'error' || this.config.logLevel === 'silent') {
+      const msg = `Created the bootstrap administrator "${this.authConfig.adminUsername}" with a generated password; it is shown only this once. Sign in with POST /auth/login, then change it (PATCH /api/users/{id} or npm run cli -- user:set-password).`;
+      if (this.logConfig.level === 'error' || this.logConfig.level === 'silent') {
         // The log level would swallow the only copy of the password: print it anyway.
-        console.warn(`${msg}\nusername: ${this.config.adminUsername}\npassword: ${password}`);
+        console.warn(`${msg}\nusername: ${this.authConfig.adminUsername}\npassword: ${password}`);
       } else {
-        this.logger.warn({ msg, username: this.config.adminUsername, password });
+        this.logger.warn({ msg, username: this.authConfig.adminUsername, password });
       }
     } else {
       this.logger.log({
-        msg: `Created the bootstrap administrator "${this.config.adminUsername}"`,
+        msg: `Created the bootstrap administrator "${this.authConfig.adminUsername}"`,
       });
     }
   }

@@ -24,11 +24,11 @@ export async function migrateMediaToS3(
   print: (line: string) => void,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<number> {
-  const target = createMediaStorage({
-    ...config,
-    mediaStore: loadConfig({ ...env, MEDIA_STORE: 's3' }).mediaStore,
-  });
-  const source = new LocalDiskMediaStorage(join(config.dataDir, 'media'));
+  const target = createMediaStorage(
+    loadConfig({ ...env, MEDIA_STORE: 's3' }).media.store,
+    config.files.dataDir,
+  );
+  const source = new LocalDiskMediaStorage(join(config.files.dataDir, 'media'));
   try {
     const summary = await migrateMedia(
       (after, limit) => media.listHashes(after, limit),

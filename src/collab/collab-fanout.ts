@@ -1,8 +1,8 @@
-import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import Redis from 'ioredis';
 import cluster from 'node:cluster';
 import { isClusterMessage } from '../common/cluster/cluster-messages';
-import { APP_CONFIG, AppConfig } from '../common/config/app-config';
+import { AppConfig, InjectConfig } from '../common/config/app-config';
 
 type Handler = (pageId: string, message: Uint8Array) => void;
 
@@ -25,7 +25,7 @@ export class CollabFanout implements OnModuleDestroy {
       this.handler(message.pageId, new Uint8Array(Buffer.from(message.data, 'base64')));
   };
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+  constructor(@InjectConfig('rateLimit') config: AppConfig['rateLimit']) {
     if (config.redisUrl) {
       const options = { lazyConnect: false, maxRetriesPerRequest: 2 };
       this.pub = new Redis(config.redisUrl, options);

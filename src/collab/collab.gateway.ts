@@ -1,10 +1,4 @@
-import {
-  Inject,
-  Injectable,
-  Logger,
-  OnApplicationBootstrap,
-  OnApplicationShutdown,
-} from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { Request } from 'express';
 import type { IncomingMessage, Server } from 'node:http';
@@ -16,7 +10,7 @@ import { SESSION_COOKIE } from '../auth/sessions.service';
 import { AuthGenerationRepository } from '../auth/store/auth-generation.repository';
 import type { AuthUser } from '../common/auth/auth-user';
 import { roleAtLeast } from '../common/auth/roles';
-import { APP_CONFIG, AppConfig } from '../common/config/app-config';
+import { AppConfig, InjectConfig } from '../common/config/app-config';
 import { ShutdownState } from '../common/health/shutdown-state';
 import { isSameOriginRequest } from '../common/http/origin';
 import { problemType, titleFor } from '../common/problems/problem';
@@ -73,7 +67,9 @@ export class CollabGateway implements OnApplicationBootstrap, OnApplicationShutd
 
   constructor(
     private readonly adapterHost: HttpAdapterHost,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('collab') private readonly collab: AppConfig['collab'],
+    @InjectConfig('http') private readonly http: AppConfig['http'],
+    @InjectConfig('pages') pagesConfig: AppConfig['pages'],
     private readonly credentials: CredentialsService,
     private readonly generations: AuthGenerationRepository,
     private readonly pages: PagesService,
@@ -83,8 +79,8 @@ export class CollabGateway implements OnApplicationBootstrap, OnApplicationShutd
     private readonly metrics: CollabMetrics,
     private readonly fanout: CollabFanout,
   ) {
-    this.pageMaxBytes = config.pageMaxBytes;
-    this.saveIdleMs = config.collab.saveIdleSeconds * 1000;
+    this.pageMaxBytes = pagesConfig.maxBytes;
+    this.saveIdleMs = collab.saveIdleSeconds * 1000;
   }
 
   onApplicationBootstrap(): void {
@@ -110,7 +106,7 @@ export class CollabGateway implements OnApplicationBootstrap, OnApplicationShutd
       const room = this.opened.get(pageId);
       if (room) room.applyRemote(message);
     });
-    this.pingTimer = setInterval(() => this.ping(), this.config.collab.pingSeconds * 1000);
+    this.pingTimer = setInterval(() => this.ping(), this.collab.pingSeconds * 1000);
     this.pingTimer.unref();
     this.watchTimer = setInterval(() => void this.watch(), WATCH_MS);
     this.watchTimer.unref();
@@ -146,12 +142,12 @@ export class CollabGateway implements OnApplicationBootstrap, OnApplicationShutd
       if (!page)
         throw new Refusal(403, 'page_not_visible', 'No page at this slug is visible to you.');
       readOnly = !roleAtLeast(admitted.user.role, 'editor');
-      if (readOnly && !this.config.collab.readersFollow)
+      if (readOnly && !this.collab.readersFollow)
         throw new Refusal(403, 'insufficient_role', 'Editing together needs the role editor.');
-      if ((this.perUser.get(admitted.user.id) ?? 0) >= this.config.collab.maxConnectionsPerUser)
+      if ((this.perUser.get(admitted.user.id) ?? 0) >= this.collab.maxConnectionsPerUser)
         throw new Refusal(429, 'too_many_connections', 'You have too many live editors open.');
       room = await this.room(page.id, page.liveSlug ?? page.slug, page.content, page.revision);
-      if (room.connections.size >= this.config.collab.maxConnectionsPerPage)
+      if (room.connections.size >= this.collab.maxConnectionsPerPage)
         throw new Refusal(429, 'too_many_connections', 'Too many people are on this page.');
     } catch (error) {
       if (!(error instanceof Refusal)) throw error;
@@ -181,7 +177,7 @@ export class CollabGateway implements OnApplicationBootstrap, OnApplicationShutd
     }
     const secret = cookieValue(req.headers.cookie, SESSION_COOKIE);
     if (!secret) throw new Refusal(401, 'unauthorized', 'Sign in first.');
-    if (!isSameOriginRequest(this.asExpressRequest(req), this.config.allowedOrigins))
+    if (!isSameOriginRequest(this.asExpressRequest(req), this.http.allowedOrigins))
       throw new Refusal(
         403,
         'cross_origin_refused',
@@ -211,7 +207,7 @@ export class CollabGateway implements OnApplicationBootstrap, OnApplicationShutd
     admitted: { user: AuthUser; credential: CollabConnection['credential'] },
     readOnly: boolean,
   ): void {
-    const limit = this.config.collab.maxMessagesPerSecond;
+    const limit = this.collab.maxMessagesPerSecond;
     const connection: CollabConnection = {
       ws,
       user: admitted.user,
@@ -235,7 +231,7 @@ export class CollabGateway implements OnApplicationBootstrap, OnApplicationShutd
         ws.close(1008, 'too many messages');
         return;
       }
-      if (!isBinary || data.length > this.config.collab.maxMessageBytes) {
+      if (!isBinary || data.length > this.collab.maxMessageBytes) {
         ws.close(isBinary ? 1009 : 1003, isBinary ? 'message too large' : 'binary messages only');
         return;
       }

@@ -1,7 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { AuthUser } from '../common/auth/auth-user';
-import { APP_CONFIG, AppConfig } from '../common/config/app-config';
+import { InjectConfig } from '../common/config/app-config';
+import type { PagesConfig } from '../common/config/pages-config';
 import { Created } from '../common/http/created';
 import { isUniqueViolation } from '../common/database/unique-violation';
 import { cursorPosition, Paged, ListRequest, toPaged } from '../common/http/pagination';
@@ -18,7 +19,7 @@ import { DraftEntity } from './entities/draft.entity';
 export class DraftsService {
   constructor(
     private readonly drafts: DraftsRepository,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('pages') private readonly pagesConfig: PagesConfig,
   ) {}
 
   async get(owner: AuthUser, key: string): Promise<DraftResponse> {
@@ -86,7 +87,7 @@ export class DraftsService {
   private assertSize(document: Record<string, unknown>, size: number): void {
     const content = typeof document.content === 'string' ? document.content : '';
     const contentBytes = Buffer.byteLength(content, 'utf8');
-    const pageMax = this.config.pageMaxBytes;
+    const pageMax = this.pagesConfig.maxBytes;
     if (contentBytes > pageMax) {
       throw new PayloadTooLargeProblem(
         'page_too_large',
@@ -94,7 +95,7 @@ export class DraftsService {
         { limit: pageMax },
       );
     }
-    const max = this.config.draftMaxBytes;
+    const max = this.pagesConfig.draftMaxBytes;
     if (size > max) {
       throw new PayloadTooLargeProblem('draft_too_large', overLimitSentence('draft', size, max), {
         maxBytes: max,

@@ -1,7 +1,9 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { rm } from 'node:fs/promises';
 import type { AuthUser } from '../common/auth/auth-user';
-import { APP_CONFIG, AppConfig } from '../common/config/app-config';
+import { InjectConfig } from '../common/config/app-config';
+import type { ImportConfig } from '../common/config/import-config';
+import type { PagesConfig } from '../common/config/pages-config';
 import { Database } from '../common/database/database';
 import { Outbox } from '../common/events/outbox';
 import { audit } from '../common/logging/audit';
@@ -24,7 +26,8 @@ export class ImportService {
   private readonly running = new Set<{ since: Date; tempDir: string }>();
 
   constructor(
-    @Inject(APP_CONFIG) config: AppConfig,
+    @InjectConfig('import') importConfig: ImportConfig,
+    @InjectConfig('pages') pagesConfig: PagesConfig,
     db: Database,
     pages: PagesService,
     siteVariables: SiteVariablesService,
@@ -32,7 +35,15 @@ export class ImportService {
     users: UsersService,
     outbox: Outbox,
   ) {
-    this.deps = { config, db, pages, siteVariables, media, users, outbox };
+    this.deps = {
+      config: { import: importConfig, pages: pagesConfig },
+      db,
+      pages,
+      siteVariables,
+      media,
+      users,
+      outbox,
+    };
   }
 
   /** The start and upload folder of each run in progress in this process. */

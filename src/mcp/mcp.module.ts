@@ -1,12 +1,12 @@
 import {
   DynamicModule,
-  Inject,
   MiddlewareConsumer,
   Module,
   NestModule,
   RequestMethod,
 } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '../common/config/app-config';
+import { InjectConfig } from '../common/config/app-config';
+import type { McpConfig } from '../common/config/mcp-config';
 import { RateLimitModule } from '../common/rate-limit/rate-limit.module';
 import { PagesModule } from '../pages/pages.module';
 import { PageSearchModule } from '../pages/search/page-search.module';
@@ -22,19 +22,19 @@ import { McpService } from './mcp.service';
  */
 @Module({})
 export class McpModule implements NestModule {
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(@InjectConfig('mcp') private readonly mcpConfig: McpConfig) {}
 
-  static register(config: Pick<AppConfig, 'mcpEnabled'>): DynamicModule {
+  static register(config: McpConfig): DynamicModule {
     return {
       module: McpModule,
       imports: [PagesModule, PageSearchModule, RateLimitModule],
-      controllers: config.mcpEnabled ? [McpController] : [],
+      controllers: config.enabled ? [McpController] : [],
       providers: [McpPagesService, McpService],
     };
   }
 
   configure(consumer: MiddlewareConsumer): void {
-    if (!this.config.mcpEnabled) return;
+    if (!this.mcpConfig.enabled) return;
     consumer
       .apply(McpMethodNotAllowed)
       .forRoutes(

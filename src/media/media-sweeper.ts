@@ -1,13 +1,14 @@
 import {
   BeforeApplicationShutdown,
-  Inject,
   Injectable,
   Logger,
   OnApplicationBootstrap,
 } from '@nestjs/common';
 import { lstat, readdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { APP_CONFIG, AppConfig } from '../common/config/app-config';
+import { InjectConfig } from '../common/config/app-config';
+import type { MediaConfig } from '../common/config/media-config';
+import type { FilesConfig } from '../common/config/database-config';
 import { MediaService } from './media.service';
 import { tempFolder } from '../common/files/temp-folder';
 
@@ -52,7 +53,8 @@ export class MediaSweeper implements OnApplicationBootstrap, BeforeApplicationSh
 
   constructor(
     private readonly media: MediaService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('media') private readonly mediaConfig: MediaConfig,
+    @InjectConfig('files') private readonly filesConfig: FilesConfig,
   ) {}
 
   /** Registers what holds content back (called by modules at init, before the first sweep). */
@@ -62,7 +64,7 @@ export class MediaSweeper implements OnApplicationBootstrap, BeforeApplicationSh
 
   onApplicationBootstrap(): void {
     void this.sweep();
-    const every = this.config.mediaSweepIntervalSeconds * 1000;
+    const every = this.mediaConfig.sweepIntervalSeconds * 1000;
     if (every > 0) {
       this.timer = setInterval(() => void this.sweep(), every);
       this.timer.unref();
@@ -86,7 +88,7 @@ export class MediaSweeper implements OnApplicationBootstrap, BeforeApplicationSh
     const result: SweepResult = { media: 0, temp: 0 };
     try {
       const holds = await Promise.all(this.holds.map((hold) => hold()));
-      let before = new Date(now.getTime() - this.config.mediaSweepGraceSeconds * 1000);
+      let before = new Date(now.getTime() - this.mediaConfig.sweepGraceSeconds * 1000);
       for (const { since } of holds) {
         const held = since && new Date(since.getTime() - CLOCK_MARGIN_MS);
         if (held && held < before) before = held;
@@ -110,7 +112,7 @@ export class MediaSweeper implements OnApplicationBootstrap, BeforeApplicationSh
 
   /** Removes entries of the temp folder (files, upload folders) untouched since `before`. */
   private async sweepTemp(before: Date, held: Set<string>, signal: AbortSignal): Promise<number> {
-    const folder = tempFolder(this.config.dataDir);
+    const folder = tempFolder(this.filesConfig.dataDir);
     let names: string[];
     try {
       names = await readdir(folder);

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '../common/config/app-config';
+import { configToken } from '../common/config/app-config';
+import type { FilesConfig } from '../common/config/database-config';
+import type { MediaConfig } from '../common/config/media-config';
 import { MediaContentService } from './media-content.service';
 import { PagesModule } from '../pages/pages.module';
 import { MediaAccess } from './media-access';
@@ -25,8 +27,9 @@ import { MEDIA_STORAGE } from './storage/media-storage';
     MediaUploadReceiver,
     {
       provide: MEDIA_STORAGE,
-      inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => createMediaStorage(config),
+      inject: [configToken('media'), configToken('files')],
+      useFactory: (media: MediaConfig, files: FilesConfig) =>
+        createMediaStorage(media.store, files.dataDir),
     },
     MediaReferenceLookup,
     MediaAccess,

@@ -4,7 +4,9 @@ import { createReadStream } from 'node:fs';
 import { open, rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { AuthUser } from '../common/auth/auth-user';
-import { APP_CONFIG, AppConfig } from '../common/config/app-config';
+import { InjectConfig } from '../common/config/app-config';
+import type { FilesConfig } from '../common/config/database-config';
+import type { MediaConfig } from '../common/config/media-config';
 import type { Tx } from '../common/database/database';
 import { cursorPosition, Paged, ListRequest, toPaged } from '../common/http/pagination';
 import {
@@ -55,7 +57,8 @@ export class MediaService {
     @Inject(MEDIA_STORAGE) private readonly storage: MediaStorage,
     private readonly references: MediaReferenceLookup,
     private readonly access: MediaAccess,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('media') private readonly mediaConfig: MediaConfig,
+    @InjectConfig('files') private readonly files: FilesConfig,
   ) {}
 
   /** Stores a received upload (MediaUploadReceiver); its temp file is removed either way. */
@@ -82,9 +85,9 @@ export class MediaService {
     const input = typeof source === 'string' ? createReadStream(source) : source;
     let temp: TempFile;
     try {
-      temp = await writeTempFile(input, this.config.dataDir, mediaLimit(this.config, kind));
+      temp = await writeTempFile(input, this.files.dataDir, mediaLimit(this.mediaConfig, kind));
     } catch (error) {
-      throw error instanceof TooLargeError ? mediaTooLarge(this.config, kind) : error;
+      throw error instanceof TooLargeError ? mediaTooLarge(this.mediaConfig, kind) : error;
     }
     try {
       return toMediaResponse(await this.storeTemp(temp, originalName, kind, uploaderId, tx));

@@ -1,11 +1,6 @@
-import {
-  Inject,
-  Injectable,
-  Logger,
-  OnApplicationBootstrap,
-  OnApplicationShutdown,
-} from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '../common/config/app-config';
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { InjectConfig } from '../common/config/app-config';
+import type { NotificationsConfig } from '../common/config/notifications-config';
 import { PagesService } from '../pages/pages.service';
 import type { ReviewDuePage } from '../pages/public-api';
 import { NotificationsService } from './notifications.service';
@@ -34,11 +29,11 @@ export class ReviewDueChecker implements OnApplicationBootstrap, OnApplicationSh
   constructor(
     private readonly pages: PagesService,
     private readonly notifications: NotificationsService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('notifications') private readonly notificationsConfig: NotificationsConfig,
   ) {}
 
   onApplicationBootstrap(): void {
-    const seconds = this.config.reviewCheckIntervalSeconds;
+    const seconds = this.notificationsConfig.reviewCheckIntervalSeconds;
     if (seconds <= 0) return;
     this.timer = setInterval(() => void this.runScheduled(), seconds * 1000);
     this.timer.unref();

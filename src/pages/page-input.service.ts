@@ -1,9 +1,10 @@
 import { overLimitSentence } from '../common/text/byte-size';
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { GroupsService } from '../auth/groups.service';
 import { UsersService } from '../auth/users.service';
 import { AuthUser, isAdmin } from '../common/auth/auth-user';
-import { APP_CONFIG, AppConfig } from '../common/config/app-config';
+import { InjectConfig } from '../common/config/app-config';
+import type { PagesConfig } from '../common/config/pages-config';
 import type { Tx } from '../common/database/database';
 import { FieldProblems, PayloadTooLargeProblem } from '../common/problems/problem';
 import { PageAccessService } from './page-access.service';
@@ -72,16 +73,16 @@ export class PageInputService {
     private readonly users: UsersService,
     private readonly access: PageAccessService,
     private readonly pages: PagesRepository,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('pages') private readonly pagesConfig: PagesConfig,
   ) {}
 
   assertContentSize(content: string): void {
     const bytes = Buffer.byteLength(content, 'utf8');
-    if (bytes > this.config.pageMaxBytes) {
+    if (bytes > this.pagesConfig.maxBytes) {
       throw new PayloadTooLargeProblem(
         'page_too_large',
-        overLimitSentence('page', bytes, this.config.pageMaxBytes),
-        { limit: this.config.pageMaxBytes },
+        overLimitSentence('page', bytes, this.pagesConfig.maxBytes),
+        { limit: this.pagesConfig.maxBytes },
       );
     }
   }

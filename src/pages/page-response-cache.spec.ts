@@ -1,4 +1,3 @@
-import type { AppConfig } from '../common/config/app-config';
 import type { PageResponse } from './dto/page-response.dto';
 import { PageResponseCache, PageResponseFrame } from './page-response-cache';
 
@@ -41,7 +40,7 @@ describe('PageResponseFrame', () => {
 
 describe('PageResponseCache', () => {
   const cache = (megabytes: number) =>
-    new PageResponseCache({ pageCacheBytes: megabytes * 1024 * 1024 } as AppConfig);
+    new PageResponseCache({ cacheBytes: megabytes * 1024 * 1024 });
 
   it('answers an entry only for the state it was built from', () => {
     const responses = cache(1);

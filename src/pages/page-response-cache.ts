@@ -1,5 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '../common/config/app-config';
+import { Injectable } from '@nestjs/common';
+import { InjectConfig } from '../common/config/app-config';
+import type { PagesConfig } from '../common/config/pages-config';
 import type { PageLinkResponse, PageResponse } from './dto/page-response.dto';
 import type { PageHead } from './store/page-columns';
 import type { PageRow } from './store/page-rows';
@@ -116,8 +117,8 @@ export class PageResponseCache {
   private readonly maxBytes: number;
   private bytes = 0;
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    this.maxBytes = config.pageCacheBytes;
+  constructor(@InjectConfig('pages') config: Pick<PagesConfig, 'cacheBytes'>) {
+    this.maxBytes = config.cacheBytes;
   }
 
   /** What a cached response depends on besides the page's id. */

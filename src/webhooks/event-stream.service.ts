@@ -1,12 +1,7 @@
-import {
-  Inject,
-  Injectable,
-  Logger,
-  OnApplicationBootstrap,
-  OnModuleDestroy,
-} from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { AuthUser, isAdmin } from '../common/auth/auth-user';
-import { APP_CONFIG, AppConfig } from '../common/config/app-config';
+import { InjectConfig } from '../common/config/app-config';
+import type { WebhooksConfig } from '../common/config/webhooks-config';
 import { ShutdownState } from '../common/health/shutdown-state';
 import { KbMetrics } from '../common/metrics/kb-metrics';
 import type { EventStream } from '../common/http/event-stream';
@@ -46,7 +41,7 @@ export class EventStreamService implements OnApplicationBootstrap, OnModuleDestr
   private round: Promise<void> | null = null;
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('webhooks') private readonly webhooksConfig: WebhooksConfig,
     private readonly log: EventLogRepository,
     private readonly events: EventsService,
     private readonly shutdown: ShutdownState,
@@ -60,7 +55,7 @@ export class EventStreamService implements OnApplicationBootstrap, OnModuleDestr
   }
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => this.tick(), this.config.webhooks.streamPollMs);
+    this.timer = setInterval(() => this.tick(), this.webhooksConfig.streamPollMs);
     this.timer.unref();
     // A stream never ends by itself: a draining instance would wait for it until its
     // deadline. Ending them at once lets the browsers reconnect elsewhere with Last-Event-ID.

@@ -1,11 +1,6 @@
-import {
-  Inject,
-  Injectable,
-  Logger,
-  OnApplicationBootstrap,
-  OnModuleDestroy,
-} from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '../common/config/app-config';
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { InjectConfig } from '../common/config/app-config';
+import type { WebhooksConfig } from '../common/config/webhooks-config';
 import { DeliveryWithEvent, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { sendWebhook } from './webhook-sender';
 import { signWebhook } from './webhook-signature';
@@ -42,7 +37,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
   private stopped = false;
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('webhooks') private readonly webhooksConfig: WebhooksConfig,
     private readonly deliveries: WebhookDeliveriesRepository,
     private readonly webhooks: WebhooksRepository,
   ) {}
@@ -76,7 +71,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
         this.running = null;
         const again = this.again;
         this.again = false;
-        this.schedule(again ? 0 : this.config.webhooks.pollMs);
+        this.schedule(again ? 0 : this.webhooksConfig.pollMs);
       });
     }, delayMs);
     this.timer.unref();
@@ -96,7 +91,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
   }
 
   private async attempt(delivery: DeliveryWithEvent): Promise<void> {
-    const { timeoutMs, allowPrivate, retryBaseMs, maxAttempts } = this.config.webhooks;
+    const { timeoutMs, allowPrivate, retryBaseMs, maxAttempts } = this.webhooksConfig;
     const now = new Date();
     const leaseUntil = new Date(now.getTime() + timeoutMs + 30_000);
     if (!(await this.deliveries.lease(delivery.id, now, leaseUntil))) return;

@@ -1,9 +1,10 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import type { AuthUser } from '../common/auth/auth-user';
-import { APP_CONFIG, AppConfig } from '../common/config/app-config';
+import { InjectConfig } from '../common/config/app-config';
+import type { WebhooksConfig } from '../common/config/webhooks-config';
 import { Created, locationOf } from '../common/http/created';
 import { cursorString, encodeCursor, Paged, ListRequest } from '../common/http/pagination';
 import { audit } from '../common/logging/audit';
@@ -25,7 +26,7 @@ import { WebhookRecord, WebhooksRepository } from './webhooks.repository';
 @Injectable()
 export class WebhooksService {
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('webhooks') private readonly webhooksConfig: WebhooksConfig,
     private readonly webhooks: WebhooksRepository,
     private readonly deliveries: WebhookDeliveriesRepository,
     private readonly dispatcher: WebhookDispatcher,
@@ -144,7 +145,7 @@ export class WebhooksService {
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:')
       throw fieldProblem('url', 'invalid_url', 'url must be an absolute http or https URL.');
-    if (this.config.webhooks.allowPrivate) return url.toString();
+    if (this.webhooksConfig.allowPrivate) return url.toString();
     const host = hostOf(url);
     const addresses = isIP(host)
       ? [host]

@@ -10,7 +10,10 @@ import { updatePage } from '../support/pages';
  * the PNGs docs/console.md shows.
  */
 const shots =
-  process.env.UPDATE_SCREENSHOTS === '1' ? join(__dirname, '..', '..', 'docs', 'console') : null;
+  process.env.SCREENSHOT_DIR ??
+  (process.env.UPDATE_SCREENSHOTS === '1' ? join(__dirname, '..', '..', 'docs', 'console') : null);
+/** `SCREENS_ONLY=search,tag`: only these screens (to look at one while working on it). */
+const only = process.env.SCREENS_ONLY?.split(',');
 
 interface Screen {
   name: string;
@@ -56,8 +59,9 @@ const SCREENS: Screen[] = [
   {
     name: 'search',
     open: async (page) => {
-      await page.goto('/search?q=laptop');
+      await page.goto('/search?q=onboarding');
       await page.locator('.result mark').first().waitFor();
+      await page.getByRole('complementary', { name: 'Refine' }).waitFor();
     },
   },
   {
@@ -313,7 +317,7 @@ describe('console screens (desktop and phone, axe-core)', () => {
         expect(await seriousA11yViolations(page)).toEqual([]);
         if (shots) await page.screenshot({ path: join(shots, `login-${suffix}.png`) });
         await signIn(page, app.admin);
-        for (const screen of SCREENS) {
+        for (const screen of SCREENS.filter((x) => !only || only.includes(x.name))) {
           await screen.open(page);
           expect({ screen: screen.name, violations: await seriousA11yViolations(page) }).toEqual({
             screen: screen.name,

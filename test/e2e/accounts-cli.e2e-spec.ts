@@ -16,8 +16,8 @@ describe('the account CLI', () => {
     t = await createTestApp({ LOGIN_MAX_FAILURES: '2' });
     env = {
       KB_DATA_DIR: t.dataDir,
-      DB_TYPE: t.config.dbType,
-      ...(t.config.databaseUrl ? { DATABASE_URL: t.config.databaseUrl } : {}),
+      DB_TYPE: t.config.database.type,
+      ...(t.config.database.url ? { DATABASE_URL: t.config.database.url } : {}),
       PASSWORD_HASH_COST: 'fast',
     };
     await createGroup(t, 'ops');

@@ -272,8 +272,8 @@ describe('drafts API', () => {
   });
 
   it('keeps a draft as large as the largest page plus its base (DRAFT_MAX_BYTES, 413 in words)', async () => {
-    const pageMax = t.config.pageMaxBytes;
-    const max = t.config.draftMaxBytes;
+    const pageMax = t.config.pages.maxBytes;
+    const max = t.config.pages.draftMaxBytes;
     expect(max).toBeGreaterThanOrEqual(2 * pageMax);
     const page = 'x'.repeat(pageMax);
     await editor.put('/api/drafts/big').send({ content: page, base: page }).expect(201);

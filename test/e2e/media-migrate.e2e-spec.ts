@@ -23,8 +23,8 @@ describe('media:migrate --to s3', () => {
     s3 = await startS3Server();
     env = {
       KB_DATA_DIR: t.dataDir,
-      DB_TYPE: t.config.dbType,
-      ...(t.config.databaseUrl ? { DATABASE_URL: t.config.databaseUrl } : {}),
+      DB_TYPE: t.config.database.type,
+      ...(t.config.database.url ? { DATABASE_URL: t.config.database.url } : {}),
       ...s3.env,
       MEDIA_STORE: 'local',
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',

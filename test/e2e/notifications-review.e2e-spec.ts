@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
-import { APP_CONFIG, AppConfig } from '../../src/common/config/app-config';
+import { configToken } from '../../src/common/config/app-config';
+import type { NotificationsConfig } from '../../src/common/config/notifications-config';
 import { NotificationsService } from '../../src/notifications/notifications.service';
 import { ReviewDueChecker } from '../../src/notifications/review-due.checker';
 import { PagesService } from '../../src/pages/pages.service';
@@ -38,7 +39,7 @@ describe('review-due notifications', () => {
     new ReviewDueChecker(
       t.get(PagesService),
       t.get(NotificationsService),
-      t.get<AppConfig>(APP_CONFIG),
+      t.get<NotificationsConfig>(configToken('notifications')),
     );
 
   it('tells the owner once per due date, only for live pages past their date', async () => {

@@ -193,6 +193,11 @@ describe('a client generated from the OpenAPI document', () => {
       params: { query: { q: 'guides/' } },
     });
     expect(suggested.data?.items.map((i) => i.slug)).toEqual(['guides/intro']);
+    const explained = await admin.GET('/api/search/explain', { params: { query: { q: 'again' } } });
+    expect(explained.data?.items.map((i) => i.slug)).toEqual(['guides/intro']);
+    const synonyms = await admin.PUT('/api/search/synonyms', { body: [['again', 'anew']] });
+    expect(synonyms.data).toEqual([['again', 'anew']]);
+    expect((await admin.GET('/api/search/synonyms', {})).data).toEqual([['again', 'anew']]);
 
     // Watches: put, list, delete.
     const watched = await admin.PUT('/api/watches', { body: { slug: 'guides', subtree: true } });
@@ -674,15 +679,19 @@ describe('a client generated from the OpenAPI document', () => {
       validator.answers.filter((a) => a.status < 300).map((a) => a.operationId),
     );
     // The PDF routes need the PDF service; their documented 503 was checked above. The single
-    // sign-on navigations answer redirects, not bodies (auth-oidc.e2e-spec.ts follows them).
+    // sign-on navigations answer redirects, not bodies (auth-oidc.e2e-spec.ts follows them), and
+    // SAML's need a configured provider (auth-saml.e2e-spec.ts checks them and the metadata).
     const all = Object.values(validator.document.paths).flatMap((item) =>
       Object.values(item).map((operation) => String(operation.operationId)),
     );
     expect(all.filter((id) => !succeeded.has(id)).sort()).toEqual([
+      'consumeSaml',
       'finishOidc',
       'getPdf',
       'postPdf',
+      'samlMetadata',
       'startOidc',
+      'startSaml',
     ]);
   });
 });

@@ -67,9 +67,12 @@ describe('route policy', () => {
       'GET /auth/oidc/:id/callback',
       'GET /auth/oidc/:id/login',
       'GET /auth/providers',
+      'GET /auth/saml/:id/login',
+      'GET /auth/saml/:id/metadata',
       'GET /healthz',
       'GET /readyz',
       'POST /auth/login',
+      'POST /auth/saml/:id/acs',
     ]);
   });
 

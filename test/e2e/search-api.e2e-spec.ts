@@ -58,7 +58,7 @@ describe('GET /api/search', () => {
     await reader
       .get('/api/search?q=a&sort=x')
       .expect(422)
-      .expect((r) => expect(r.body).toEqual(fieldErrors({ field: 'sort', code: 'unknown_field' })));
+      .expect((r) => expect(r.body).toEqual(fieldErrors({ field: 'sort', code: 'invalid' })));
   });
 
   it('ranks a title hit above a body-only hit and answers the contract shape', async () => {
@@ -94,6 +94,7 @@ describe('GET /api/search', () => {
         },
       ],
       nextCursor: null,
+      didYouMean: null,
     });
   });
 
@@ -244,11 +245,12 @@ describe('GET /api/search', () => {
       expect({ q, status: res.status }).toEqual({ q, status: 200 });
       expect(Array.isArray(res.body.items)).toBe(true);
     }
-    // Operators are plain words: every word must occur, the rest of the text is ignored.
+    // Unknown operators are plain words: every word must occur, the rest of the text is ignored.
+    // The query language's own (`OR`, `-word`, quotes) work as docs/search.md says.
     for (const q of [
       '"zanzibar',
       'zanzibar*',
-      '-zanzibar',
+      'zanzibar OR missingword',
       '(zanzibar)',
       'protocol:zanzibar',
       'zanzibar NEAR table',
@@ -258,7 +260,8 @@ describe('GET /api/search', () => {
       expect({ q, slugs: await slugsFor(reader, q) }).toEqual({ q, slugs: ['sec/zanzibar'] });
     }
     for (const q of [
-      'zanzibar OR missingword',
+      '-zanzibar',
+      'zanzibar -zanzibar',
       'NOT zanzibar nothing',
       'zanzibar AND nowhere',
       'title:zanzibar',
@@ -299,6 +302,7 @@ describe('GET /api/search', () => {
     expect(first).toEqual({
       items: [expect.objectContaining({ slug: 'pub/budget' })],
       nextCursor: null,
+      didYouMean: null,
     });
   });
 

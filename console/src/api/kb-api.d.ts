@@ -402,6 +402,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/saml/{id}/metadata": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** kb's SAML service provider metadata for the identity provider to import */
+        get: operations["samlMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/saml/{id}/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Start signing in with a SAML identity provider (a browser navigation) */
+        get: operations["startSaml"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/saml/{id}/acs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The assertion consumer: the identity provider's HTTP-POST of SAMLResponse (and RelayState); signs in and redirects */
+        post: operations["consumeSaml"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/recent": {
         parameters: {
             query?: never;
@@ -1285,10 +1336,45 @@ export interface paths {
         };
         /**
          * Search visible pages
-         * @description Ranked full-text search over titles, content and tags (title hits first). Every word must match; the last one also matches as a prefix. `snippet` is HTML: escaped text with the hits in `<mark>`. Paged with `limit` (1-100) and `cursor`.
+         * @description Ranked full-text search over titles, content and tags (title hits first), in every language. `q` takes the query language (docs/search.md): words (all must match; the last one also as a prefix), `"phrases"`, `-word`, `OR`, and filters. `snippet` is HTML: escaped text with the hits in `<mark>`. Paged with `limit` (1-100) and `cursor`. `didYouMean` suggests a corrected query when few pages match; `facets=tags,folders` adds counts.
          */
         get: operations["searchPages"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/search/explain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The first page of search results with each score and its parts (admin) */
+        get: operations["explain"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/search/synonyms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Search synonyms: sets of terms that find each other (admin) */
+        get: operations["listSynonyms"];
+        /** Replace the search synonyms, e.g. [["k8s", "kubernetes"], ["db", "database"]] (admin) */
+        put: operations["replaceSynonyms"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1580,7 +1666,7 @@ export interface components {
         };
         SsoProviderResponse: {
             /**
-             * @description The id from OIDC_PROVIDERS (lowercase).
+             * @description The id from OIDC_PROVIDERS or SAML_PROVIDERS (lowercase).
              * @example keycloak
              */
             id: string;
@@ -1590,9 +1676,9 @@ export interface components {
              */
             name: string;
             /** @enum {string} */
-            protocol: "oidc";
+            protocol: "oidc" | "saml";
             /**
-             * @description Open it in the browser (add `?returnTo=<path of kb>`) to start the sign-in.
+             * @description Open it in the browser (add `?returnTo=<path of kb>`) to start the sign-in (`/auth/saml/<id>/login` for SAML).
              * @example /auth/oidc/keycloak/login
              */
             signInUrl: string;
@@ -2517,10 +2603,42 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        FacetCountItem: {
+            name: string;
+            count: number;
+        };
+        SearchFacetsResponse: {
+            tags: components["schemas"]["FacetCountItem"][];
+            folders: components["schemas"]["FacetCountItem"][];
+        };
         SearchResultList: {
             items: components["schemas"]["SearchResultItem"][];
             /** @description Pass as `cursor` for the next page; null on the last page. */
             nextCursor: string | null;
+            /** @description When the query finds few pages: the query with its words corrected to close, frequent words of the index; otherwise null. */
+            didYouMean: string | null;
+            /** @description With `facets=`. */
+            facets?: components["schemas"]["SearchFacetsResponse"];
+        };
+        ScorePartsResponse: {
+            /** @description The score the ranking used (higher is better). */
+            score: number;
+            /** @description Relevance of the title (and its grams), weight 10. */
+            title: number;
+            /** @description Relevance of the body (SQLite) or of all fields (MySQL/MariaDB), weight 1. */
+            body: number;
+            /** @description Relevance of the tags, weight 4. */
+            tags: number;
+            /** @description Boost factor: verified ×1.2, review not due ×1.1, deprecated ×0.5. */
+            boost: number;
+        };
+        ExplainItem: {
+            slug: string;
+            title: string;
+            score: components["schemas"]["ScorePartsResponse"] | null;
+        };
+        ExplainList: {
+            items: components["schemas"]["ExplainItem"][];
         };
         SuggestionItem: {
             slug: string;
@@ -3641,6 +3759,89 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    samlMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id kb gave the resource (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/samlmetadata+xml": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    startSaml: {
+        parameters: {
+            query?: {
+                /** @description Where to land after signing in: a path of kb. Anything outside kb (another host) lands on kb’s start page instead. */
+                returnTo?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The id kb gave the resource (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the identity provider's sign-on page. */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    consumeSaml: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id kb gave the resource (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed in: the session cookie is set; on to the page the sign-in started from. */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             default: components["responses"]["UnexpectedError"];
         };
     };
@@ -6018,8 +6219,28 @@ export interface operations {
                 limit?: number;
                 /** @description nextCursor from the previous page */
                 cursor?: string;
-                /** @description Words to find in titles, content and tags (all must match; the last also as a prefix). 1-256 characters. */
+                /** @description The query (docs/search.md): words (all must match; the last also as a prefix), `"exact phrase"`, `-word`, `a OR b`, and filters `tag:`, `owner:`, `under:`, `lifecycle:`, `verified:`, `lang:`, `updated:>YYYY-MM-DD` / `<`, `is:missing-links`. 1-256 characters. May be left out when a filter parameter is given. */
                 q: string;
+                /** @description Only pages with this tag (as `tag:` in q). */
+                tag?: string;
+                /** @description Only pages owned by this username (as `owner:`). */
+                owner?: string;
+                /** @description Only this page and the pages under this slug (as `under:`). */
+                under?: string;
+                /** @description Only pages in this lifecycle state (as `lifecycle:`). */
+                lifecycle?: "draft" | "published" | "in_review" | "deprecated" | "archived";
+                /** @description As `verified:`. */
+                verified?: "true" | "false";
+                /** @description Only pages in this language, e.g. `en` (as `lang:`). */
+                lang?: string;
+                /** @description Only pages updated on or after this date, YYYY-MM-DD (as `updated:>=`). */
+                updatedAfter?: string;
+                /** @description Only pages updated before this date, YYYY-MM-DD (as `updated:<`). */
+                updatedBefore?: string;
+                /** @description Order: best match first (default) or most recently updated first. */
+                sort?: "relevance" | "updated";
+                /** @description Comma-separated facets to count over the matching pages: `tags`, `folders` (top-level). Adds `facets`. */
+                facets?: string;
             };
             header?: never;
             path?: never;
@@ -6040,6 +6261,122 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    explain: {
+        parameters: {
+            query: {
+                /** @description default 20 */
+                limit?: number;
+                /** @description nextCursor from the previous page */
+                cursor?: string;
+                /** @description The query (docs/search.md): words (all must match; the last also as a prefix), `"exact phrase"`, `-word`, `a OR b`, and filters `tag:`, `owner:`, `under:`, `lifecycle:`, `verified:`, `lang:`, `updated:>YYYY-MM-DD` / `<`, `is:missing-links`. 1-256 characters. May be left out when a filter parameter is given. */
+                q: string;
+                /** @description Only pages with this tag (as `tag:` in q). */
+                tag?: string;
+                /** @description Only pages owned by this username (as `owner:`). */
+                owner?: string;
+                /** @description Only this page and the pages under this slug (as `under:`). */
+                under?: string;
+                /** @description Only pages in this lifecycle state (as `lifecycle:`). */
+                lifecycle?: "draft" | "published" | "in_review" | "deprecated" | "archived";
+                /** @description As `verified:`. */
+                verified?: "true" | "false";
+                /** @description Only pages in this language, e.g. `en` (as `lang:`). */
+                lang?: string;
+                /** @description Only pages updated on or after this date, YYYY-MM-DD (as `updated:>=`). */
+                updatedAfter?: string;
+                /** @description Only pages updated before this date, YYYY-MM-DD (as `updated:<`). */
+                updatedBefore?: string;
+                /** @description Order: best match first (default) or most recently updated first. */
+                sort?: "relevance" | "updated";
+                /** @description Comma-separated facets to count over the matching pages: `tags`, `folders` (top-level). Adds `facets`. */
+                facets?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExplainList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    listSynonyms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string[][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    replaceSynonyms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": string[][];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string[][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["UnexpectedError"];

@@ -16,6 +16,7 @@ export type PageLink = Schemas['PageLinkResponse'];
 export type TreeNode = Schemas['PageTreeNodeResponse'];
 export type Tag = Schemas['TagResponse'];
 export type SearchHit = Schemas['SearchResultItem'];
+export type SearchFacets = Schemas['SearchFacetsResponse'];
 export type RevisionSummary = Schemas['RevisionSummaryResponse'];
 export type Revision = Schemas['RevisionResponse'];
 export type Group = Schemas['GroupResponse'];

@@ -1,14 +1,16 @@
-import { Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiCookieAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { AuthUser } from '../../common/auth/auth-user';
 import { CurrentUser, Public, SessionOnly } from '../../common/auth/route-policy';
-import { APP_CONFIG, AppConfig } from '../../common/config/app-config';
+import { InjectConfig } from '../../common/config/app-config';
+import type { HttpConfig } from '../../common/config/http-config';
 import { ApiProblems, ApiResult } from '../../common/openapi/api-result.decorator';
-import { Problem } from '../../common/problems/problem';
 import { AuthService } from '../auth.service';
 import { clearSessionCookie, setSessionCookie } from '../session-cookie';
+import { SamlService } from '../saml/saml.service';
 import { OidcService } from './oidc.service';
+import { browserAware } from './sso-flow';
 import { SsoLoginQuery, SsoLogoutResponse, SsoProviderList } from './sso.dto';
 
 /** The cookie binding a started sign-in to the browser that started it (login CSRF guard). */
@@ -20,8 +22,9 @@ const BINDING_PATH = '/auth/oidc';
 export class OidcController {
   constructor(
     private readonly oidc: OidcService,
+    private readonly saml: SamlService,
     private readonly auth: AuthService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('http') private readonly httpConfig: HttpConfig,
   ) {}
 
   @Public()
@@ -29,7 +32,7 @@ export class OidcController {
   @ApiOperation({ summary: 'The single sign-on providers the sign-in screen offers', security: [] })
   @ApiResult(SsoProviderList)
   listProviders(): SsoProviderList {
-    return { items: this.oidc.providers() };
+    return { items: [...this.oidc.providers(), ...this.saml.providers()] };
   }
 
   @Public()
@@ -114,24 +117,7 @@ export class OidcController {
     return { redirectTo };
   }
 
-  /**
-   * A browser navigating (it asks for HTML) sees a refused sign-in on kb's sign-in screen, in
-   * words; an API client gets the problem document.
-   */
-  private async browserAware(
-    req: Request,
-    res: Response,
-    work: () => Promise<void>,
-  ): Promise<void> {
-    try {
-      await work();
-    } catch (error) {
-      const browser = req.accepts(['application/json', 'application/problem+json', 'text/html']);
-      if (!(error instanceof Problem) || browser !== 'text/html') throw error;
-      res.redirect(
-        303,
-        `${this.config.publicUrl ?? ''}/login?sso_error=${encodeURIComponent(error.code)}`,
-      );
-    }
+  private browserAware(req: Request, res: Response, work: () => Promise<void>): Promise<void> {
+    return browserAware(this.httpConfig.publicUrl, req, res, work);
   }
 }

@@ -1,26 +1,22 @@
-import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
+import { HttpStatus, Injectable, Logger } from '@nestjs/common';
 import * as oidc from 'openid-client';
-import { APP_CONFIG, AppConfig } from '../../common/config/app-config';
+import { AppConfig, InjectConfig } from '../../common/config/app-config';
+import type { HttpConfig } from '../../common/config/http-config';
 import type { OidcProviderConfig } from '../../common/config/oidc-config';
-import { audit } from '../../common/logging/audit';
 import { NotFoundProblem, Problem, UnauthorizedProblem } from '../../common/problems/problem';
-import { MeResponse, toAccountResponse } from '../auth.mapper';
+import type { MeResponse } from '../auth.mapper';
 import { newSessionSecret, sha256Hex } from '../secrets';
-import { SessionsService } from '../sessions.service';
 import { SsoAccountsService } from './sso-accounts.service';
+import { auditSsoFailure, CLOCK_TOLERANCE_SECONDS, FLOW_TTL_MS, safeReturnTo } from './sso-flow';
 import { SsoRepository } from './sso.repository';
 
-/** How long a started sign-in may take at the provider (its state row lives this long). */
-const FLOW_TTL_MS = 10 * 60_000;
-/** Allowed difference between kb's and the provider's clocks when checking `iat`/`exp`. */
-export const CLOCK_TOLERANCE_SECONDS = 30;
 /** Each request to a provider (discovery, token, userinfo) gives up after this long. */
 const PROVIDER_TIMEOUT_SECONDS = 10;
 
 export interface SsoProviderSummary {
   id: string;
   name: string;
-  protocol: 'oidc';
+  protocol: 'oidc' | 'saml';
   signInUrl: string;
 }
 
@@ -59,14 +55,14 @@ export class OidcService {
   private readonly configurations = new Map<string, Promise<oidc.Configuration>>();
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('oidc') private readonly oidcConfig: AppConfig['oidc'],
+    @InjectConfig('http') private readonly httpConfig: HttpConfig,
     private readonly sso: SsoRepository,
     private readonly accounts: SsoAccountsService,
-    private readonly sessions: SessionsService,
   ) {}
 
   providers(): SsoProviderSummary[] {
-    return this.config.oidcProviders.map((p) => ({
+    return this.oidcConfig.providers.map((p) => ({
       id: p.id,
       name: p.name,
       protocol: 'oidc',
@@ -75,7 +71,7 @@ export class OidcService {
   }
 
   private provider(id: string): OidcProviderConfig {
-    const provider = this.config.oidcProviders.find((p) => p.id === id);
+    const provider = this.oidcConfig.providers.find((p) => p.id === id);
     if (!provider) {
       throw new NotFoundProblem('sso_provider', `No sign-in provider named "${id}" is configured.`);
     }
@@ -84,7 +80,7 @@ export class OidcService {
 
   /** The exact redirect URI registered at the provider. */
   redirectUri(provider: OidcProviderConfig): string {
-    return `${this.config.publicUrl}/auth/oidc/${provider.id}/callback`;
+    return `${this.httpConfig.publicUrl}/auth/oidc/${provider.id}/callback`;
   }
 
   /** Discovered once; a failed discovery is tried again by the next sign-in. */
@@ -147,24 +143,8 @@ export class OidcService {
       .toString();
   }
 
-  /**
-   * A path inside kb: `returnTo` resolved against KB_PUBLIC_URL must stay on its origin and
-   * under its path; anything else (another host, `//evil`, `javascript:`) becomes kb's start.
-   */
   safeReturnTo(returnTo: string | undefined): string {
-    const base = new URL(`${this.config.publicUrl}/`);
-    if (!returnTo || returnTo.length > 2000) return base.pathname;
-    let target: URL;
-    try {
-      target = new URL(returnTo, base);
-    } catch {
-      return base.pathname;
-    }
-    const inside =
-      target.origin === base.origin &&
-      target.pathname.startsWith(base.pathname) &&
-      !target.pathname.startsWith('//');
-    return inside ? `${target.pathname}${target.search}${target.hash}` : base.pathname;
+    return safeReturnTo(this.httpConfig.publicUrl, returnTo);
   }
 
   /** Answers the provider's redirect: verifies it, signs the person in, starts a session. */
@@ -213,20 +193,10 @@ export class OidcService {
       if (error instanceof Problem) this.failed(providerKey, error.code, context.ip);
       throw error;
     }
-    const { secret, session } = await this.sessions.start(user.id, context.ip, context.userAgent);
-    await this.sso.markSession(session.id, providerKey);
-    audit('auth.sso.login.succeeded', {
-      actorId: user.id,
-      target: `user:${user.id}`,
-      username: user.username,
-      provider: providerKey,
-      ip: context.ip,
-    });
+    const signedIn = await this.accounts.startSession(user, providerKey, context);
     return {
-      secret,
-      maxAgeMs: this.sessions.absoluteMs,
-      me: toAccountResponse(user),
-      returnTo: new URL(flow.returnTo, `${this.config.publicUrl}/`).toString(),
+      ...signedIn,
+      returnTo: new URL(flow.returnTo, `${this.httpConfig.publicUrl}/`).toString(),
     };
   }
 
@@ -283,13 +253,7 @@ export class OidcService {
   }
 
   private failed(provider: string, reason: string, ip: string, detail?: string): void {
-    audit('auth.sso.login.failed', {
-      actorId: null,
-      target: `provider:${provider}`,
-      reason,
-      ...(detail ? { detail } : {}),
-      ip,
-    });
+    auditSsoFailure(provider, reason, ip, detail);
   }
 
   /**
@@ -298,7 +262,7 @@ export class OidcService {
    */
   async endSessionUrl(sessionId: string): Promise<string | null> {
     const key = await this.sso.providerOfSession(sessionId);
-    const provider = this.config.oidcProviders.find((p) => `oidc:${p.id}` === key);
+    const provider = this.oidcConfig.providers.find((p) => `oidc:${p.id}` === key);
     if (!provider) return null;
     let configuration: oidc.Configuration;
     try {
@@ -310,7 +274,7 @@ export class OidcService {
     return oidc
       .buildEndSessionUrl(configuration, {
         client_id: provider.clientId,
-        post_logout_redirect_uri: `${this.config.publicUrl}/login`,
+        post_logout_redirect_uri: `${this.httpConfig.publicUrl}/login`,
       })
       .toString();
   }

@@ -5,18 +5,20 @@ import { Database } from '../../common/database/database';
 import { audit } from '../../common/logging/audit';
 import { ConflictProblem, ForbiddenProblem } from '../../common/problems/problem';
 import { canonicalUsername, hasRefusedUsernameCharacters } from '../../common/text/username';
+import { MeResponse, toAccountResponse } from '../auth.mapper';
 import { AuthCache } from '../auth-cache';
 import { USERNAME_PATTERN } from '../dto/user.dto';
 import { GroupEntity } from '../entities/group.entity';
 import { UserEntity } from '../entities/user.entity';
 import { GroupsService } from '../groups.service';
+import { SessionsService } from '../sessions.service';
 import { GroupsRepository } from '../store/groups.repository';
 import { UsersRepository } from '../store/users.repository';
 import { SsoRepository } from './sso.repository';
 
 /** Who the provider says signed in, read from its verified claims. */
 export interface SsoIdentity {
-  /** `oidc:<id>` */
+  /** `oidc:<id>` or `saml:<id>` */
   provider: string;
   subject: string;
   username: string;
@@ -25,7 +27,7 @@ export interface SsoIdentity {
   groups: string[];
 }
 
-/** A provider's group mappings (OIDC_<ID>_ROLE_MAP, OIDC_<ID>_GROUP_MAP). */
+/** A provider's group mappings (OIDC_<ID>_ROLE_MAP and _GROUP_MAP, SAML_<ID>_…). */
 export interface SsoMappings {
   roleMap: { idpGroup: string; role: Role }[];
   groupMap: { idpGroup: string; kbGroup: string }[];
@@ -65,6 +67,7 @@ export class SsoAccountsService {
     private readonly groups: GroupsService,
     private readonly sso: SsoRepository,
     private readonly cache: AuthCache,
+    private readonly sessions: SessionsService,
   ) {}
 
   /** The active account to sign in; refuses a disabled one (403 `account_disabled`). */
@@ -80,6 +83,24 @@ export class SsoAccountsService {
     }
     await this.sso.touch(identity.provider, identity.subject);
     return this.applyMappings(user, identity, mappings);
+  }
+
+  /** Starts the browser session of a single sign-on (remembering which provider made it). */
+  async startSession(
+    user: UserEntity,
+    provider: string,
+    context: { ip: string; userAgent?: string },
+  ): Promise<{ secret: string; maxAgeMs: number; me: MeResponse }> {
+    const { secret, session } = await this.sessions.start(user.id, context.ip, context.userAgent);
+    await this.sso.markSession(session.id, provider);
+    audit('auth.sso.login.succeeded', {
+      actorId: user.id,
+      target: `user:${user.id}`,
+      username: user.username,
+      provider,
+      ip: context.ip,
+    });
+    return { secret, maxAgeMs: this.sessions.absoluteMs, me: toAccountResponse(user) };
   }
 
   private async provision(identity: SsoIdentity, mappings: SsoMappings): Promise<UserEntity> {

@@ -4,18 +4,22 @@ import { Optional } from '../../common/problems/optional';
 
 /** One way to sign in besides a password: a button "Sign in with <name>" on the sign-in screen. */
 export class SsoProviderResponse {
-  @ApiProperty({ example: 'keycloak', description: 'The id from OIDC_PROVIDERS (lowercase).' })
+  @ApiProperty({
+    example: 'keycloak',
+    description: 'The id from OIDC_PROVIDERS or SAML_PROVIDERS (lowercase).',
+  })
   id: string;
 
   @ApiProperty({ example: 'Company SSO', description: 'The button text after "Sign in with".' })
   name: string;
 
-  @ApiProperty({ enum: ['oidc'] })
-  protocol: 'oidc';
+  @ApiProperty({ enum: ['oidc', 'saml'] })
+  protocol: 'oidc' | 'saml';
 
   @ApiProperty({
     example: '/auth/oidc/keycloak/login',
-    description: 'Open it in the browser (add `?returnTo=<path of kb>`) to start the sign-in.',
+    description:
+      'Open it in the browser (add `?returnTo=<path of kb>`) to start the sign-in (`/auth/saml/<id>/login` for SAML).',
   })
   signInUrl: string;
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database, Tx } from '../../common/database/database';
+import { isUniqueViolation } from '../../common/database/unique-violation';
 
 /** A sign-in between its start and the provider's callback (`sso_login_states`). */
 export interface LoginState {
@@ -22,7 +23,7 @@ interface LoginStateRow {
   return_to: string;
 }
 
-/** The one door to `sso_login_states` and `sso_identities`. */
+/** The one door to `sso_login_states`, `sso_identities`, `sso_sessions` and `sso_saml_assertions`. */
 @Injectable()
 export class SsoRepository {
   constructor(private readonly db: Database) {}
@@ -69,6 +70,30 @@ export class SsoRepository {
         returnTo: row.return_to,
       };
     });
+  }
+
+  /**
+   * Records that `provider` accepted the assertion `assertionHash` (until `expiresAt`); false
+   * when it was accepted before (a replay, on whichever instance it reached first).
+   */
+  async recordAssertion(
+    provider: string,
+    assertionHash: string,
+    expiresAt: Date,
+  ): Promise<boolean> {
+    try {
+      await this.db.write(async (t) => {
+        await t.sql.run('DELETE FROM sso_saml_assertions WHERE expires_at < ?', [new Date()]);
+        await t.sql.run(
+          'INSERT INTO sso_saml_assertions (provider, assertion_hash, expires_at) VALUES (?, ?, ?)',
+          [provider, assertionHash, expiresAt],
+        );
+      });
+      return true;
+    } catch (error) {
+      if (isUniqueViolation(error)) return false;
+      throw error;
+    }
   }
 
   async findUserId(provider: string, subject: string, tx?: Tx): Promise<string | null> {

@@ -14,38 +14,57 @@ function failure(env: Record<string, string>): { variable: string; message: stri
 describe('loadConfig', () => {
   it('has defaults that make `npm start` work with nothing set', () => {
     const config = loadConfig({});
-    expect(config).toEqual(
+    expect(config.http).toEqual(
       expect.objectContaining({
         port: 3000,
         host: '0.0.0.0',
-        dataDir: resolve('./data'),
-        dbType: 'sqlite',
-        sqlitePath: resolve('./data/kb.sqlite'),
-        databaseUrl: undefined,
-        adminUsername: 'admin',
-        adminPassword: undefined,
-        dbCreate: false,
-        publicUrl: undefined,
-        pdfServiceUrl: undefined,
-        pdfServiceTimeoutMs: 30_000,
-        pdfHeaderFooter: true,
-        logLevel: 'info',
         trustProxy: false,
         allowedOrigins: [],
+        jsonBodyLimitBytes: 5 * 1024 * 1024,
+      }),
+    );
+    expect(config.files).toEqual({ dataDir: resolve('./data') });
+    expect(config.database).toEqual(
+      expect.objectContaining({
+        type: 'sqlite',
+        sqlitePath: resolve('./data/kb.sqlite'),
+        create: false,
+      }),
+    );
+    expect(config.pdf).toEqual(expect.objectContaining({ timeoutMs: 30_000, headerFooter: true }));
+    expect(config.http.publicUrl).toBeUndefined();
+    expect(config.database.url).toBeUndefined();
+    expect(config.pdf.serviceUrl).toBeUndefined();
+    expect(config.auth.adminPassword).toBeUndefined();
+    expect(config.log.level).toBe('info');
+    expect(config.auth).toEqual(
+      expect.objectContaining({
+        adminUsername: 'admin',
         sessionIdleMinutes: 120,
         sessionAbsoluteHours: 168,
         loginMaxFailures: 5,
         loginIpMaxFailures: 20,
         loginWindowSeconds: 900,
         tokenMaxPerUser: 20,
-        jsonBodyLimitBytes: 5 * 1024 * 1024,
-        imageMaxBytes: 10 * 1024 * 1024,
-        attachmentMaxBytes: 50 * 1024 * 1024,
-        importMaxBytes: 100 * 1024 * 1024,
         passwordHashCost: 'default',
-        authCacheSeconds: 5,
+        cacheSeconds: 5,
       }),
     );
+    expect(config.media).toEqual(
+      expect.objectContaining({
+        imageMaxBytes: 10 * 1024 * 1024,
+        attachmentMaxBytes: 50 * 1024 * 1024,
+      }),
+    );
+    expect(config.import.maxBytes).toBe(100 * 1024 * 1024);
+    expect(config.pages).toEqual(
+      expect.objectContaining({
+        maxBytes: 2 * 1024 * 1024,
+        draftMaxBytes: 4.5 * 1024 * 1024,
+        cacheBytes: 64 * 1024 * 1024,
+      }),
+    );
+    expect(config.rateLimit.limits.read).toEqual({ quota: 1200, windowSeconds: 60 });
   });
 
   it('reads the documented variables', () => {
@@ -65,23 +84,35 @@ describe('loadConfig', () => {
       KB_ALLOWED_ORIGINS: 'https://a.example, https://b.example:8443',
       SESSION_IDLE_MINUTES: '15',
     });
-    expect(config).toEqual(
+    expect(config.http).toEqual(
       expect.objectContaining({
         port: 8080,
         host: '127.0.0.1',
-        dataDir: '/tmp/kb-data',
+        publicUrl: 'https://wiki.example.com/kb',
+        allowedOrigins: ['https://a.example', 'https://b.example:8443'],
+      }),
+    );
+    expect(config.files.dataDir).toBe('/tmp/kb-data');
+    expect(config.database).toEqual(
+      expect.objectContaining({
         sqlitePath: '/tmp/kb-data/kb.sqlite',
-        dbType: 'mysql',
-        databaseUrl: 'mysql://kb:secret@db:3306/kb',
+        type: 'mysql',
+        url: 'mysql://kb:secret@db:3306/kb',
+        create: true,
+      }),
+    );
+    expect(config.auth).toEqual(
+      expect.objectContaining({
         adminUsername: 'root',
         adminPassword: 'long-enough',
-        pdfServiceUrl: 'http://gotenberg:3000',
-        pdfServiceTimeoutMs: 5000,
-        pdfHeaderFooter: false,
-        publicUrl: 'https://wiki.example.com/kb',
-        dbCreate: true,
-        allowedOrigins: ['https://a.example', 'https://b.example:8443'],
         sessionIdleMinutes: 15,
+      }),
+    );
+    expect(config.pdf).toEqual(
+      expect.objectContaining({
+        serviceUrl: 'http://gotenberg:3000',
+        timeoutMs: 5000,
+        headerFooter: false,
       }),
     );
   });
@@ -95,7 +126,7 @@ describe('loadConfig', () => {
     ['10.0.0.0/8, 192.168.1.1', '10.0.0.0/8, 192.168.1.1'],
     ['::1/128', '::1/128'],
   ])('reads TRUST_PROXY=%s as Express expects it', (raw, expected) => {
-    expect(loadConfig({ TRUST_PROXY: raw }).trustProxy).toEqual(expected);
+    expect(loadConfig({ TRUST_PROXY: raw }).http.trustProxy).toEqual(expected);
   });
 
   it.each([
@@ -140,6 +171,38 @@ describe('loadConfig', () => {
     [{ MEDIA_STORE: 's3', S3_BUCKET: 'kb-media', S3_ACCESS_KEY_ID: 'a' }, 'S3_SECRET_ACCESS_KEY'],
     [{ MEDIA_STORE: 's3', S3_BUCKET: 'kb-media', S3_SECRET_ACCESS_KEY: 'b' }, 'S3_ACCESS_KEY_ID'],
     [{ MEDIA_STORE: 's3', S3_BUCKET: 'kb-media', S3_FORCE_PATH_STYLE: '1' }, 'S3_FORCE_PATH_STYLE'],
+    [{ PORT: '1e3' }, 'PORT'],
+    [{ PORT: '0x10' }, 'PORT'],
+    [{ ATTACHMENT_MAX_BYTES: '0' }, 'ATTACHMENT_MAX_BYTES'],
+    [{ IMPORT_MAX_BYTES: '0' }, 'IMPORT_MAX_BYTES'],
+    [{ IMPORT_MAX_ENTRIES: '1000001' }, 'IMPORT_MAX_ENTRIES'],
+    [{ IMPORT_JOB_RETENTION_DAYS: '0' }, 'IMPORT_JOB_RETENTION_DAYS'],
+    [{ IMPORT_JOB_LEASE_SECONDS: '1' }, 'IMPORT_JOB_LEASE_SECONDS'],
+    [{ IMPORT_JOB_RESUME_SECONDS: '9' }, 'IMPORT_JOB_RESUME_SECONDS'],
+    [{ MEDIA_SWEEP_INTERVAL_SECONDS: 'hourly' }, 'MEDIA_SWEEP_INTERVAL_SECONDS'],
+    [{ MEDIA_SWEEP_GRACE_SECONDS: '0' }, 'MEDIA_SWEEP_GRACE_SECONDS'],
+    [{ PAGE_MAX_BYTES: '1023' }, 'PAGE_MAX_BYTES'],
+    [{ DRAFT_MAX_BYTES: '0' }, 'DRAFT_MAX_BYTES'],
+    [{ PAGE_CACHE_MB: '4097' }, 'PAGE_CACHE_MB'],
+    [{ KB_WORKERS: '0' }, 'KB_WORKERS'],
+    [{ KB_READ_WORKERS: '65' }, 'KB_READ_WORKERS'],
+    [{ KB_RENDER_WORKERS: 'two' }, 'KB_RENDER_WORKERS'],
+    [{ WEBHOOK_RETRY_BASE_MS: '0' }, 'WEBHOOK_RETRY_BASE_MS'],
+    [{ WEBHOOK_MAX_ATTEMPTS: '101' }, 'WEBHOOK_MAX_ATTEMPTS'],
+    [{ WEBHOOK_TIMEOUT_MS: '99' }, 'WEBHOOK_TIMEOUT_MS'],
+    [{ WEBHOOK_POLL_MS: '9' }, 'WEBHOOK_POLL_MS'],
+    [{ EVENT_STREAM_POLL_MS: '9' }, 'EVENT_STREAM_POLL_MS'],
+    [{ WEBHOOK_ALLOW_PRIVATE: 'on' }, 'WEBHOOK_ALLOW_PRIVATE'],
+    [{ RATE_LIMIT_READ: 'lots' }, 'RATE_LIMIT_READ'],
+    [{ RATE_LIMIT_IMPORT: '10/forever' }, 'RATE_LIMIT_IMPORT'],
+    [{ RATE_LIMIT_SYNC_MS: '5' }, 'RATE_LIMIT_SYNC_MS'],
+    [{ REDIS_URL: 'http://cache:6379' }, 'REDIS_URL'],
+    [{ IDEMPOTENCY_TTL_SECONDS: '0' }, 'IDEMPOTENCY_TTL_SECONDS'],
+    [{ IDEMPOTENCY_WAIT_MS: '-5' }, 'IDEMPOTENCY_WAIT_MS'],
+    [{ IDEMPOTENCY_LEASE_SECONDS: '86401' }, 'IDEMPOTENCY_LEASE_SECONDS'],
+    [{ SHUTDOWN_DELAY_SECONDS: '301' }, 'SHUTDOWN_DELAY_SECONDS'],
+    [{ SHUTDOWN_TIMEOUT_SECONDS: '0' }, 'SHUTDOWN_TIMEOUT_SECONDS'],
+    [{ MCP_ENABLED: 'no' }, 'MCP_ENABLED'],
   ])('refuses %j naming %s', (env, variable) => {
     const result = failure(env as Record<string, string>);
     expect(result.variable).toBe(variable);
@@ -165,7 +228,7 @@ describe('loadConfig', () => {
   });
 
   it('reads the media store: local by default, or an S3 bucket with the S3_* variables', () => {
-    expect(loadConfig({}).mediaStore).toEqual({ kind: 'local' });
+    expect(loadConfig({}).media.store).toEqual({ kind: 'local' });
     expect(
       loadConfig({
         MEDIA_STORE: 's3',
@@ -175,7 +238,7 @@ describe('loadConfig', () => {
         S3_ACCESS_KEY_ID: 'key',
         S3_SECRET_ACCESS_KEY: 'secret',
         S3_FORCE_PATH_STYLE: 'true',
-      }).mediaStore,
+      }).media.store,
     ).toEqual({
       kind: 's3',
       endpoint: 'http://minio:9000',
@@ -186,7 +249,7 @@ describe('loadConfig', () => {
       forcePathStyle: true,
     });
     // On AWS: the region's endpoint and the SDK's default credentials (instance role, ...).
-    expect(loadConfig({ MEDIA_STORE: 's3', S3_BUCKET: 'kb-media' }).mediaStore).toEqual({
+    expect(loadConfig({ MEDIA_STORE: 's3', S3_BUCKET: 'kb-media' }).media.store).toEqual({
       kind: 's3',
       endpoint: undefined,
       region: 'us-east-1',
@@ -198,23 +261,23 @@ describe('loadConfig', () => {
   });
 
   it('reads DATABASE_REPLICA_URLS as a comma-separated list, none by default', () => {
-    expect(loadConfig({}).replicaUrls).toEqual([]);
-    expect(loadConfig({}).replicaStickySeconds).toBe(10);
+    expect(loadConfig({}).database.replicaUrls).toEqual([]);
+    expect(loadConfig({}).database.replicaStickySeconds).toBe(10);
     const config = loadConfig({
       DATABASE_REPLICA_URLS: 'mysql://kb@replica-a:3306/kb, mariadb://kb@replica-b/kb,',
       DATABASE_REPLICA_STICKY_SECONDS: '30',
     });
-    expect(config.replicaUrls).toEqual([
+    expect(config.database.replicaUrls).toEqual([
       'mysql://kb@replica-a:3306/kb',
       'mariadb://kb@replica-b/kb',
     ]);
-    expect(config.replicaStickySeconds).toBe(30);
+    expect(config.database.replicaStickySeconds).toBe(30);
   });
 
   it('treats blank values as unset', () => {
-    expect(loadConfig({ PORT: '  ', KB_ADMIN_PASSWORD: '' })).toEqual(
-      expect.objectContaining({ port: 3000, adminPassword: undefined }),
-    );
+    const config = loadConfig({ PORT: '  ', KB_ADMIN_PASSWORD: '' });
+    expect(config.http.port).toBe(3000);
+    expect(config.auth.adminPassword).toBeUndefined();
   });
 });
 
@@ -228,11 +291,11 @@ const OIDC_BASE = {
 
 describe('OIDC configuration', () => {
   it('has no providers unless OIDC_PROVIDERS names some', () => {
-    expect(loadConfig({}).oidcProviders).toEqual([]);
+    expect(loadConfig({}).oidc.providers).toEqual([]);
   });
 
   it('reads a provider with its defaults', () => {
-    expect(loadConfig(OIDC_BASE).oidcProviders).toEqual([
+    expect(loadConfig(OIDC_BASE).oidc.providers).toEqual([
       {
         id: 'keycloak',
         name: 'keycloak',
@@ -262,7 +325,7 @@ describe('OIDC configuration', () => {
       OIDC_KEYCLOAK_GROUP_MAP: '/staff/eng=Engineering,cn=ops=ops',
       OIDC_GOOGLE_ISSUER: 'https://accounts.google.com',
       OIDC_GOOGLE_CLIENT_ID: 'g',
-    }).oidcProviders;
+    }).oidc.providers;
     expect(keycloak).toMatchObject({
       name: 'Company SSO',
       scopes: ['openid', 'profile', 'email', 'groups'],
@@ -301,7 +364,7 @@ describe('OIDC configuration', () => {
     const [provider] = loadConfig({
       ...OIDC_BASE,
       OIDC_KEYCLOAK_ISSUER: 'http://127.0.0.1:8080/',
-    }).oidcProviders;
+    }).oidc.providers;
     expect(provider.issuer).toBe('http://127.0.0.1:8080/');
   });
 });

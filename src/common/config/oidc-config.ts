@@ -1,8 +1,8 @@
-import { isRole, type Role } from '../auth/roles';
-import { ConfigError, Env, str, url } from './env-values';
+import { ConfigError, Env, str } from './env-values';
+import { providerIds, providerUrl, ssoMappings, SsoMappingsConfig } from './sso-mappings-config';
 
 /** One OpenID Connect provider (OIDC_PROVIDERS, OIDC_<ID>_*); see docs/sso.md. */
-export interface OidcProviderConfig {
+export interface OidcProviderConfig extends SsoMappingsConfig {
   /** Lowercase id from OIDC_PROVIDERS: the callback is `<KB_PUBLIC_URL>/auth/oidc/<id>/callback`. */
   id: string;
   /** The button text: "Sign in with <name>". */
@@ -16,35 +16,9 @@ export interface OidcProviderConfig {
   displayNameClaim: string;
   emailClaim: string;
   groupsClaim: string;
-  /** Provider group → role; the widest role of a person's groups wins. Empty: roles stay kb's. */
-  roleMap: { idpGroup: string; role: Role }[];
-  /** Provider group → kb group; the mapped kb groups follow the provider at every sign-in. */
-  groupMap: { idpGroup: string; kbGroup: string }[];
 }
 
-const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_]{0,31}$/;
 const CLAIM_PATTERN = /^[A-Za-z0-9_.:/-]{1,128}$/;
-/** As GROUP_NAME_PATTERN of the group DTO (kb stores group names in lowercase). */
-const KB_GROUP_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-
-/** `a=b,c=d` with `=` splitting at the last one, so a provider group may itself hold one. */
-function pairs(env: Env, name: string): [string, string][] {
-  const raw = str(env, name);
-  if (raw === undefined) return [];
-  return raw
-    .split(',')
-    .map((item) => item.trim())
-    .filter(Boolean)
-    .map((item) => {
-      const at = item.lastIndexOf('=');
-      const left = at > 0 ? item.slice(0, at).trim() : '';
-      const right = at > 0 ? item.slice(at + 1).trim() : '';
-      if (!left || !right) {
-        throw new ConfigError(name, `must be a list of idp-group=value pairs, got "${item}"`);
-      }
-      return [left, right];
-    });
-}
 
 function claim(env: Env, name: string, fallback: string): string {
   const value = str(env, name) ?? fallback;
@@ -55,20 +29,8 @@ function claim(env: Env, name: string, fallback: string): string {
 
 /** An https issuer; plain http only on a loopback host (a provider on the same machine). */
 function issuer(env: Env, name: string): string {
-  const raw = url(env, name, ['http:', 'https:']);
-  if (raw === undefined)
-    throw new ConfigError(
-      name,
-      'is required (the issuer URL, e.g. https://login.example.com/realms/staff)',
-    );
+  const raw = providerUrl(env, name, 'the issuer URL, e.g. https://login.example.com/realms/staff');
   const parsed = new URL(raw);
-  const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(parsed.hostname);
-  if (parsed.protocol === 'http:' && !loopback) {
-    throw new ConfigError(
-      name,
-      `must use https (http only for a provider on this machine), got "${raw}"`,
-    );
-  }
   if (parsed.search || parsed.hash || parsed.username || parsed.password) {
     throw new ConfigError(
       name,
@@ -102,44 +64,13 @@ function provider(env: Env, id: string): OidcProviderConfig {
     displayNameClaim: claim(env, `${prefix}DISPLAY_NAME_CLAIM`, 'name'),
     emailClaim: claim(env, `${prefix}EMAIL_CLAIM`, 'email'),
     groupsClaim: claim(env, `${prefix}GROUPS_CLAIM`, 'groups'),
-    roleMap: pairs(env, `${prefix}ROLE_MAP`).map(([idpGroup, role]) => {
-      if (!isRole(role)) {
-        throw new ConfigError(
-          `${prefix}ROLE_MAP`,
-          `must map to admin, editor or reader, got "${role}"`,
-        );
-      }
-      return { idpGroup, role };
-    }),
-    groupMap: pairs(env, `${prefix}GROUP_MAP`).map(([idpGroup, kbGroup]) => {
-      if (!KB_GROUP_PATTERN.test(kbGroup)) {
-        throw new ConfigError(
-          `${prefix}GROUP_MAP`,
-          `must map to kb group names (1-64 letters, digits, ".", "_" or "-"), got "${kbGroup}"`,
-        );
-      }
-      return { idpGroup, kbGroup: kbGroup.toLowerCase() };
-    }),
+    ...ssoMappings(env, prefix),
   };
 }
 
 /** OIDC_PROVIDERS and each provider's variables; a provider needs KB_PUBLIC_URL for its callback. */
 export function oidcProviders(env: Env, publicUrl: string | undefined): OidcProviderConfig[] {
-  const ids = (str(env, 'OIDC_PROVIDERS') ?? '')
-    .split(',')
-    .map((id) => id.trim())
-    .filter(Boolean);
-  const seen = new Set<string>();
-  for (const id of ids) {
-    if (!ID_PATTERN.test(id)) {
-      throw new ConfigError(
-        'OIDC_PROVIDERS',
-        `must list ids of letters, digits and "_", got "${id}"`,
-      );
-    }
-    if (seen.has(id.toLowerCase())) throw new ConfigError('OIDC_PROVIDERS', `lists "${id}" twice`);
-    seen.add(id.toLowerCase());
-  }
+  const ids = providerIds(env, 'OIDC_PROVIDERS');
   if (ids.length > 0 && publicUrl === undefined) {
     throw new ConfigError(
       'KB_PUBLIC_URL',

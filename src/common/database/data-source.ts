@@ -34,22 +34,22 @@ export function buildDataSourceOptions(
     synchronize: false,
     logging: false,
   };
-  if (config.dbType === 'mysql') {
+  if (config.database.type === 'mysql') {
     return {
       ...common,
       type: 'mysql',
-      url: config.databaseUrl,
+      url: config.database.url,
       charset: 'utf8mb4_unicode_ci',
       timezone: 'Z',
       supportBigNumbers: true,
       extra: { connectionLimit: MYSQL_CONNECTION_LIMIT },
     };
   }
-  mkdirSync(dirname(config.sqlitePath), { recursive: true });
+  mkdirSync(dirname(config.database.sqlitePath), { recursive: true });
   return {
     ...common,
     type: 'better-sqlite3',
-    database: config.sqlitePath,
+    database: config.database.sqlitePath,
     // WAL lets readers run beside the one writer; the busy timeout queues writers of other
     // processes (the CLI) instead of failing. Within the process writes take turns at the
     // SqliteWriter (sqlite-database.ts).

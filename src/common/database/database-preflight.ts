@@ -16,8 +16,8 @@ function quoteName(name: string): string {
 
 /** `mysql://user@host:port/db` (never the password), for messages and the start line. */
 export function describeDatabase(config: AppConfig): string {
-  if (config.dbType === 'sqlite') return `sqlite ${config.sqlitePath}`;
-  const url = new URL(config.databaseUrl!);
+  if (config.database.type === 'sqlite') return `sqlite ${config.database.sqlitePath}`;
+  const url = new URL(config.database.url!);
   const user = url.username ? `${decodeURIComponent(url.username)}@` : '';
   return `mysql ${url.protocol}//${user}${url.host}${url.pathname}`;
 }
@@ -49,15 +49,15 @@ function missingDatabaseMessage(url: URL, name: string): string {
  * left to the connection's own retries (it may still be starting).
  */
 export async function prepareDatabase(config: AppConfig): Promise<'ready' | 'created'> {
-  if (config.dbType !== 'mysql') return 'ready';
-  const url = new URL(config.databaseUrl!);
+  if (config.database.type !== 'mysql') return 'ready';
+  const url = new URL(config.database.url!);
   const name = decodeURIComponent(url.pathname.replace(/^\//, ''));
   if (name === '' || name.includes('/'))
     throw new DatabaseSetupError(
       `kb: DATABASE_URL must name one database, as in mysql://user:pass@${url.host}/kb`,
     );
   try {
-    await (await createConnection(config.databaseUrl!)).end();
+    await (await createConnection(config.database.url!)).end();
     return 'ready';
   } catch (error) {
     const code = (error as { errno?: number }).errno;
@@ -67,7 +67,7 @@ export async function prepareDatabase(config: AppConfig): Promise<'ready' | 'cre
       );
     if (code !== UNKNOWN_DATABASE) return 'ready';
   }
-  if (!config.dbCreate) throw new DatabaseSetupError(missingDatabaseMessage(url, name));
+  if (!config.database.create) throw new DatabaseSetupError(missingDatabaseMessage(url, name));
   const server = new URL(url);
   server.pathname = '/';
   const connection = await createConnection(server.toString());

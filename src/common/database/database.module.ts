@@ -23,14 +23,17 @@ import { clusterWriteLock, inClusterWorker } from '../cluster/cluster-worker';
  * handed over by `prepareDatabase`, the driver's documented hook, not read from its internals.
  */
 function readPool(config: AppConfig, registries: string[]) {
-  if (config.readWorkers === 0 || registries.length === 0) return undefined;
+  if (config.workers.readThreads === 0 || registries.length === 0) return undefined;
   const pooled = new Set<string>();
   for (const path of registries) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const registry = (require(path) as { READ_QUERIES: Map<string, AnyReadQuery> }).READ_QUERIES;
     for (const name of registry.keys()) pooled.add(name);
   }
-  const pool = new SqliteReadPool({ file: config.sqlitePath, registries }, config.readWorkers);
+  const pool = new SqliteReadPool(
+    { file: config.database.sqlitePath, registries },
+    config.workers.readThreads,
+  );
   return { pool, pooled };
 }
 
@@ -55,10 +58,10 @@ export class DatabaseModule {
           inject: [DataSource],
           useFactory: async (dataSource: DataSource): Promise<Database> => {
             await runMigrations(dataSource);
-            if (config.dbType === 'mysql')
+            if (config.database.type === 'mysql')
               return new MysqlDatabase(dataSource, {
-                urls: config.replicaUrls,
-                stickySeconds: config.replicaStickySeconds,
+                urls: config.database.replicaUrls,
+                stickySeconds: config.database.replicaStickySeconds,
                 // A replica that hangs is given up on quickly: the read then runs on the primary.
                 options: { ...options, connectTimeout: 2000 } as DataSourceOptions,
               });
@@ -69,12 +72,14 @@ export class DatabaseModule {
               dataSource,
               sqlite,
               readPool(config, readQueryModules),
-              inClusterWorker() ? clusterWriteLock() : processWriteLock(resolve(config.sqlitePath)),
+              inClusterWorker()
+                ? clusterWriteLock()
+                : processWriteLock(resolve(config.database.sqlitePath)),
               // With the off-main-thread machinery on (KB_READ_WORKERS > 0), WAL checkpoints
               // run in a worker instead of inside the COMMIT that crosses the threshold.
-              config.readWorkers > 0
+              config.workers.readThreads > 0
                 ? new SqliteCheckpointer(
-                    { file: config.sqlitePath, intervalMs: CHECKPOINT_INTERVAL_MS },
+                    { file: config.database.sqlitePath, intervalMs: CHECKPOINT_INTERVAL_MS },
                     sqlite,
                   )
                 : undefined,
@@ -83,7 +88,7 @@ export class DatabaseModule {
         },
         // Only with read replicas: without them it has nothing to do, and a global interceptor
         // costs every request an RxJS pipeline.
-        ...(config.dbType === 'mysql' && config.replicaUrls.length > 0
+        ...(config.database.type === 'mysql' && config.database.replicaUrls.length > 0
           ? [{ provide: APP_INTERCEPTOR, useClass: ReadYourWritesInterceptor }]
           : []),
       ],

@@ -43,10 +43,10 @@ async function shutdown(
   const state = app.get(ShutdownState);
   state.startDraining();
   logger.log({ msg: `${signal}: shutting down, /readyz answers 503`, signal });
-  if (config.shutdownDelaySeconds > 0) await sleep(config.shutdownDelaySeconds * 1000);
+  if (config.http.shutdownDelaySeconds > 0) await sleep(config.http.shutdownDelaySeconds * 1000);
 
   const server = app.getHttpServer() as Server;
-  const cut = await drainServer(server, config.shutdownTimeoutSeconds * 1000);
+  const cut = await drainServer(server, config.http.shutdownTimeoutSeconds * 1000);
   if (cut) {
     logger.warn({ msg: 'shutdown deadline reached: connections still open were cut' });
   }

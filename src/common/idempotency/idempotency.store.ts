@@ -1,7 +1,8 @@
-import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { InjectConfig } from '../config/app-config';
+import type { IdempotencyConfig } from '../config/idempotency-config';
 import { Database } from '../database/database';
 import { ConflictProblem, Problem } from '../problems/problem';
 
@@ -38,7 +39,7 @@ export class IdempotencyStore implements OnApplicationBootstrap, OnApplicationSh
   private timer?: NodeJS.Timeout;
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('idempotency') private readonly idempotencyConfig: IdempotencyConfig,
     private readonly db: Database,
   ) {}
 
@@ -57,7 +58,7 @@ export class IdempotencyStore implements OnApplicationBootstrap, OnApplicationSh
    * 409 `idempotency_key_in_progress` (retry later).
    */
   async claim(caller: string, key: string, fingerprint: string): Promise<Claim> {
-    const { waitMs } = this.config.idempotency;
+    const { waitMs } = this.idempotencyConfig;
     const deadline = Date.now() + waitMs;
     let pause = 50;
     for (;;) {
@@ -137,7 +138,7 @@ export class IdempotencyStore implements OnApplicationBootstrap, OnApplicationSh
     claimId: string,
   ): Promise<boolean> {
     const now = new Date();
-    const expiresAt = new Date(now.getTime() + this.config.idempotency.ttlSeconds * 1000);
+    const expiresAt = new Date(now.getTime() + this.idempotencyConfig.ttlSeconds * 1000);
     return this.db.write(async ({ sql }) => {
       // An expired key is as good as absent.
       await sql.run(
@@ -155,7 +156,7 @@ export class IdempotencyStore implements OnApplicationBootstrap, OnApplicationSh
   }
 
   private async find(caller: string, key: string): Promise<KeyRow | undefined> {
-    const staleBefore = new Date(Date.now() - this.config.idempotency.leaseSeconds * 1000);
+    const staleBefore = new Date(Date.now() - this.idempotencyConfig.leaseSeconds * 1000);
     const [row] = await this.db.sql().all<KeyRow>(
       `SELECT fingerprint, claim_id, state, status, headers, body,
                 CASE WHEN claimed_at < ? THEN 1 ELSE 0 END AS stale

@@ -30,6 +30,8 @@ export interface ApiResultMetadata extends ApiResultOptions {
   type?: Type<unknown>;
   /** Media type to `binary` (bytes) or `text`. */
   content?: Record<string, 'binary' | 'text'>;
+  /** A JSON body that is not an object of a class (a bare array of arrays). */
+  schema?: Record<string, unknown>;
 }
 
 /** Exactly the same type both ways (optional members, null and extra members count). */
@@ -94,3 +96,11 @@ export function ApiFileResult(
  */
 export const ApiProblems = (...statuses: number[]): MethodDecorator =>
   SetMetadata(API_PROBLEMS_KEY, statuses);
+
+/**
+ * Documents a JSON success body that no response class can describe (a bare array of arrays,
+ * as `PUT /api/search/synonyms` takes and answers) by its JSON schema.
+ */
+export function ApiSchemaResult(schema: Record<string, unknown>, options: ApiResultOptions = {}) {
+  return SetMetadata(API_RESULT_KEY, { ...options, schema } satisfies ApiResultMetadata);
+}

@@ -108,6 +108,7 @@ function successResponses(
     ...(result.type
       ? { 'application/json': { schema: { $ref: getSchemaPath(result.type) } } }
       : {}),
+    ...(result.schema ? { 'application/json': { schema: result.schema } } : {}),
     ...Object.fromEntries(
       Object.entries(result.content ?? {}).map(([type, kind]) => [
         type,

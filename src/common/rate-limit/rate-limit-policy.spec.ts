@@ -18,13 +18,13 @@ describe('rate-limit policy', () => {
   });
 
   it("defaults to the issue's limits and names a bad variable", () => {
-    expect(loadConfig({}).rateLimits).toEqual({
+    expect(loadConfig({}).rateLimit.limits).toEqual({
       read: { quota: 1200, windowSeconds: 60 },
       write: { quota: 600, windowSeconds: 60 },
       search: { quota: 300, windowSeconds: 60 },
       import: { quota: 60, windowSeconds: 3600 },
     });
-    expect(loadConfig({ RATE_LIMIT_WRITE: '0' }).rateLimits.write).toBeNull();
+    expect(loadConfig({ RATE_LIMIT_WRITE: '0' }).rateLimit.limits.write).toBeNull();
     expect(() => loadConfig({ RATE_LIMIT_SEARCH: 'lots' })).toThrow(/RATE_LIMIT_SEARCH/);
   });
 

@@ -1,7 +1,6 @@
 import {
   CanActivate,
   ExecutionContext,
-  Inject,
   Injectable,
   OnApplicationBootstrap,
   OnApplicationShutdown,
@@ -9,7 +8,8 @@ import {
 import type { Request, Response } from 'express';
 import type { AuthUser } from '../auth/auth-user';
 import { clusterRateHit, inClusterWorker, serveRateStore } from '../cluster/cluster-worker';
-import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { InjectConfig } from '../config/app-config';
+import type { RateLimitConfig } from '../config/rate-limit-config';
 import { Database } from '../database/database';
 import { TooManyRequestsProblem } from '../problems/problem';
 import { CounterStore, DatabaseCounterStore, RedisCounterStore } from './counter-stores';
@@ -37,13 +37,13 @@ export class RateLimitGuard implements CanActivate, OnApplicationBootstrap, OnAp
   private stopServing: (() => void) | null = null;
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('rateLimit') private readonly rateLimitConfig: RateLimitConfig,
     db: Database,
   ) {
-    const store: CounterStore = config.redisUrl
-      ? new RedisCounterStore(config.redisUrl)
+    const store: CounterStore = rateLimitConfig.redisUrl
+      ? new RedisCounterStore(rateLimitConfig.redisUrl)
       : new DatabaseCounterStore(db);
-    this.limiter = new RateLimiter(store, config.rateLimitSyncMs);
+    this.limiter = new RateLimiter(store, rateLimitConfig.syncMs);
     if (this.inCluster) this.stopServing = serveRateStore(store);
   }
 
@@ -58,7 +58,7 @@ export class RateLimitGuard implements CanActivate, OnApplicationBootstrap, OnAp
 
   private hit(key: string, expiresAt: number): Promise<number> {
     return this.inCluster
-      ? clusterRateHit(key, expiresAt, this.config.rateLimitSyncMs)
+      ? clusterRateHit(key, expiresAt, this.rateLimitConfig.syncMs)
       : this.limiter.hit(key, expiresAt);
   }
 
@@ -71,7 +71,7 @@ export class RateLimitGuard implements CanActivate, OnApplicationBootstrap, OnAp
     user: AuthUser,
     cls: RateLimitClass,
   ): Promise<{ policy: string; remaining: string; refused: TooManyRequestsProblem | null } | null> {
-    const limit = this.config.rateLimits[cls];
+    const limit = this.rateLimitConfig.limits[cls];
     if (!limit) return null;
     // Per person, whatever the way in: a token acts as its owner and spends its owner's quota,
     // so making tokens does not make quotas (issue 28: 60 tokens were 60 search quotas).

@@ -1,5 +1,6 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '../../common/config/app-config';
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectConfig } from '../../common/config/app-config';
+import type { FilesConfig } from '../../common/config/database-config';
 import type { Archiver } from 'archiver';
 import type { AuthUser } from '../../common/auth/auth-user';
 import { FieldProblems } from '../../common/problems/problem';
@@ -40,7 +41,7 @@ export class ArchiveExportService {
     private readonly pages: PagesService,
     private readonly siteVariables: SiteVariablesService,
     private readonly media: MediaService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('files') private readonly filesConfig: FilesConfig,
   ) {}
 
   /** The pages `request` names, normalised: 422 per slug that is not a live page the caller sees. */
@@ -78,7 +79,7 @@ export class ArchiveExportService {
       siteVariables: () => this.siteVariables.get().then((s) => s.values),
       redirects: (slugs) => this.pages.redirectsTo(slugs),
       media: this.media,
-      dataDir: this.config.dataDir,
+      dataDir: this.filesConfig.dataDir,
     };
     const run = new ArchiveRun(zip, sources, request, user, now, this.logger);
     void run.produce();

@@ -12,7 +12,7 @@ import {
 import { PdfClient } from './pdf-client';
 
 function client(env: Record<string, string>): PdfClient {
-  return new PdfClient(loadConfig({ LOG_LEVEL: 'silent', ...env }));
+  return new PdfClient(loadConfig({ LOG_LEVEL: 'silent', ...env }).pdf);
 }
 
 async function problemOf(promise: Promise<unknown>): Promise<Problem> {

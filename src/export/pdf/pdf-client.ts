@@ -1,7 +1,8 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import axios, { AxiosError, AxiosResponse } from 'axios';
 import FormData from 'form-data';
-import { APP_CONFIG, AppConfig } from '../../common/config/app-config';
+import { InjectConfig } from '../../common/config/app-config';
+import type { PdfConfig } from '../../common/config/pdf-config';
 import { currentRequestId } from '../../common/http/request-context';
 import { UpstreamProblem } from '../../common/problems/problem';
 import { MARGIN_INCHES, PAGE_GEOMETRY } from '../print/page-geometry';
@@ -35,26 +36,26 @@ export interface PdfRequestOptions {
 export class PdfClient {
   private readonly logger = new Logger('PdfClient');
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(@InjectConfig('pdf') private readonly pdfConfig: PdfConfig) {}
 
   get configured(): boolean {
-    return Boolean(this.config.pdfServiceUrl);
+    return Boolean(this.pdfConfig.serviceUrl);
   }
 
   /** Fails fast before any work when no service is configured. */
   assertConfigured(): void {
-    if (!this.config.pdfServiceUrl)
+    if (!this.pdfConfig.serviceUrl)
       throw new UpstreamProblem(503, 'pdf_service_not_configured', NOT_CONFIGURED_DETAIL);
   }
 
   async render(html: string, options: PdfRequestOptions = {}): Promise<Buffer> {
     this.assertConfigured();
-    const base = this.config.pdfServiceUrl!;
+    const base = this.pdfConfig.serviceUrl!;
     const url = new URL(GOTENBERG_HTML_ROUTE, base.endsWith('/') ? base : `${base}/`).toString();
     const form = buildForm(html, options.headerFooter);
     // One deadline for the whole exchange (axios' own timeout is per socket inactivity).
     const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(), this.config.pdfServiceTimeoutMs);
+    const timer = setTimeout(() => deadline.abort(), this.pdfConfig.timeoutMs);
     const signal = options.signal
       ? AbortSignal.any([options.signal, deadline.signal])
       : deadline.signal;
@@ -92,10 +93,10 @@ export class PdfClient {
         ...form.getHeaders(),
         ...(trace ? { 'Gotenberg-Trace': trace } : {}),
       },
-      auth: this.config.pdfServiceUsername
+      auth: this.pdfConfig.username
         ? {
-            username: this.config.pdfServiceUsername,
-            password: this.config.pdfServicePassword ?? '',
+            username: this.pdfConfig.username,
+            password: this.pdfConfig.password ?? '',
           }
         : undefined,
       responseType: 'arraybuffer',
@@ -147,7 +148,7 @@ export class PdfClient {
       return new UpstreamProblem(
         504,
         'pdf_service_timeout',
-        `The HTML-to-PDF service did not answer within ${this.config.pdfServiceTimeoutMs} ms.`,
+        `The HTML-to-PDF service did not answer within ${this.pdfConfig.timeoutMs} ms.`,
       );
     }
     const code = error instanceof AxiosError ? error.code : undefined;

@@ -1,6 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '../../common/auth/auth-user';
-import { APP_CONFIG, AppConfig } from '../../common/config/app-config';
+import { InjectConfig } from '../../common/config/app-config';
+import type { PdfConfig } from '../../common/config/pdf-config';
+import type { HttpConfig } from '../../common/config/http-config';
 import type { PageEntity } from '../../pages/public-api';
 import { PagesService } from '../../pages/pages.service';
 import { PdfClient } from '../pdf/pdf-client';
@@ -31,7 +33,8 @@ export class PrintService {
     private readonly pages: PagesService,
     private readonly documents: PrintDocumentService,
     private readonly pdfClient: PdfClient,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('pdf') private readonly pdfConfig: PdfConfig,
+    @InjectConfig('http') private readonly httpConfig: HttpConfig,
   ) {}
 
   async preview(
@@ -57,7 +60,7 @@ export class PrintService {
     const pdf = await this.pdfClient.render(document, {
       signal: request.signal,
       trace: request.trace,
-      headerFooter: this.config.pdfHeaderFooter
+      headerFooter: this.pdfConfig.headerFooter
         ? { title: page.title, date: localDate(new Date()) }
         : undefined,
     });
@@ -65,7 +68,7 @@ export class PrintService {
   }
 
   private baseUrl(request: PrintRequest): string {
-    return this.config.publicUrl ?? request.origin;
+    return this.httpConfig.publicUrl ?? request.origin;
   }
 
   /** 404 for a page the user cannot see, 422 for bad overrides (the body's shape is the pipe's). */

@@ -1,7 +1,9 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
-import { APP_CONFIG, AppConfig } from '../../common/config/app-config';
+import { InjectConfig } from '../../common/config/app-config';
+import type { FilesConfig } from '../../common/config/database-config';
+import type { ImportConfig } from '../../common/config/import-config';
 import { makeTempDir } from '../../common/files/temp-folder';
 import { ReceivedFile, readMultipart } from '../../common/http/multipart';
 import type { UploadReceiver } from '../../common/http/upload';
@@ -33,17 +35,19 @@ const FILE_FIELDS = ['files', 'files[]', 'file'] as const;
  */
 @Injectable()
 export class ImportUploadReceiver implements UploadReceiver<ImportUpload> {
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(
+    @InjectConfig('import') private readonly importConfig: ImportConfig,
+    @InjectConfig('files') private readonly files: FilesConfig,
+  ) {}
 
   async receive(req: IncomingMessage): Promise<ImportUpload> {
-    const { config } = this;
-    const tempDir = await makeTempDir(config.dataDir, 'import-');
+    const tempDir = await makeTempDir(this.files.dataDir, 'import-');
     try {
       const body = await readMultipart(req, {
-        dataDir: config.dataDir,
+        dataDir: this.files.dataDir,
         folder: tempDir,
-        maxBytes: config.importMaxBytes,
-        maxFiles: config.importMaxEntries,
+        maxBytes: this.importConfig.maxBytes,
+        maxFiles: this.importConfig.maxEntries,
         fields: IMPORT_FIELDS,
         fileFields: FILE_FIELDS,
         unknownParts: 'report',
@@ -55,13 +59,13 @@ export class ImportUploadReceiver implements UploadReceiver<ImportUpload> {
         tooLarge: () =>
           new PayloadTooLargeProblem(
             'import_request_too_large',
-            `An import request may be at most ${config.importMaxBytes} bytes.`,
-            { limit: config.importMaxBytes },
+            `An import request may be at most ${this.importConfig.maxBytes} bytes.`,
+            { limit: this.importConfig.maxBytes },
           ),
         tooManyFiles: () =>
           new PayloadTooLargeProblem(
             'import_too_many_entries',
-            `One import may hold at most ${config.importMaxEntries} files.`,
+            `One import may hold at most ${this.importConfig.maxEntries} files.`,
           ),
       });
       const problems = [...body.problems];

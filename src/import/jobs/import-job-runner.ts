@@ -1,5 +1,4 @@
 import {
-  Inject,
   Injectable,
   Logger,
   OnApplicationBootstrap,
@@ -9,7 +8,9 @@ import {
 import { rm, stat } from 'node:fs/promises';
 import { relative, isAbsolute } from 'node:path';
 import type { AuthUser } from '../../common/auth/auth-user';
-import { APP_CONFIG, AppConfig } from '../../common/config/app-config';
+import { InjectConfig } from '../../common/config/app-config';
+import type { ImportConfig } from '../../common/config/import-config';
+import type { FilesConfig } from '../../common/config/database-config';
 import { ShutdownState } from '../../common/health/shutdown-state';
 import { MediaSweeper, SweepHold } from '../../media/media-sweeper';
 import { ImportService } from '../import.service';
@@ -60,7 +61,8 @@ export class ImportJobRunner
   private stopping = false;
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('import') private readonly importConfig: ImportConfig,
+    @InjectConfig('files') private readonly filesConfig: FilesConfig,
     private readonly jobs: ImportJobsRepository,
     private readonly imports: ImportService,
     private readonly events: JobEvents,
@@ -95,7 +97,7 @@ export class ImportJobRunner
     this.shutdown.onDrainStart('import-jobs', () => this.handBack());
     this.shutdown.onDrained('import-jobs', () => this.handedBack());
     await this.sweep();
-    const every = Math.min(30_000, (this.config.importJobLeaseSeconds * 1000) / 2);
+    const every = Math.min(30_000, (this.importConfig.jobLeaseSeconds * 1000) / 2);
     this.timer = setInterval(() => void this.sweep(), every);
     this.timer.unref();
   }
@@ -125,7 +127,7 @@ export class ImportJobRunner
 
   /** The lease a job of this instance holds from now. */
   leaseUntil(now = new Date()): Date {
-    return new Date(now.getTime() + this.config.importJobLeaseSeconds * 1000);
+    return new Date(now.getTime() + this.importConfig.jobLeaseSeconds * 1000);
   }
 
   isLocal(id: string): boolean {
@@ -200,7 +202,7 @@ export class ImportJobRunner
       heartbeat.stop();
     }
     if (result.state === 'cancelled' && controller.signal.reason === HAND_BACK) {
-      const resumeBy = new Date(Date.now() + this.config.importJobResumeSeconds * 1000);
+      const resumeBy = new Date(Date.now() + this.importConfig.jobResumeSeconds * 1000);
       const received = {
         phase: 'receiving' as const,
         done: upload.receivedBytes,
@@ -242,7 +244,7 @@ export class ImportJobRunner
         }
       }
       await this.jobs.deleteFinishedBefore(
-        new Date(now.getTime() - this.config.importJobRetentionDays * DAY_MS),
+        new Date(now.getTime() - this.importConfig.jobRetentionDays * DAY_MS),
       );
     } catch (error) {
       this.logger.error({ msg: 'import job sweep failed', error: String(error) });
@@ -305,7 +307,7 @@ export class ImportJobRunner
 
   /** Whether `tempDir` is an upload folder under this data folder (never trust a row's path). */
   private isOurs(tempDir: string): boolean {
-    const inside = relative(tempFolder(this.config.dataDir), tempDir);
+    const inside = relative(tempFolder(this.filesConfig.dataDir), tempDir);
     return Boolean(tempDir) && Boolean(inside) && !inside.startsWith('..') && !isAbsolute(inside);
   }
 

@@ -74,7 +74,7 @@ export class ImportRun {
     /** The import job that runs it (POST /api/import with async=true), named in its event. */
     private readonly jobId?: string,
   ) {
-    this.budget = new ImportBudget(deps.config.importMaxBytes, deps.config.importMaxEntries);
+    this.budget = new ImportBudget(deps.config.import.maxBytes, deps.config.import.maxEntries);
     this.report = emptyReport(upload.options);
   }
 
@@ -128,7 +128,7 @@ export class ImportRun {
     this.progress('converting', 0, total);
     const conversion = await convertSources(options.format, entries, {
       prefix: options.prefix,
-      pageMaxBytes: this.deps.config.pageMaxBytes,
+      pageMaxBytes: this.deps.config.pages.maxBytes,
       cleanConfluence: options.cleanConfluence,
       includeBlogPosts: options.includeBlogPosts,
       jiraBaseUrl: options.jiraBaseUrl,

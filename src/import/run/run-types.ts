@@ -50,7 +50,7 @@ export interface RunHooks {
 
 /** The services one import run uses. */
 export interface ImportDeps {
-  config: AppConfig;
+  config: Pick<AppConfig, 'import' | 'pages'>;
   db: Database;
   pages: PagesService;
   siteVariables: SiteVariablesService;

@@ -10,7 +10,7 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import { createReadStream } from 'node:fs';
 import { Readable, Transform } from 'node:stream';
-import type { S3StoreConfig } from '../../common/config/app-config';
+import type { S3StoreConfig } from '../../common/config/media-config';
 import { ByteRange, MediaStorage, SHA256_HEX, StoredEntry, StoredObject } from './media-storage';
 
 const KEY = /^[0-9a-f]{2}\/[0-9a-f]{2}\/([0-9a-f]{64})$/;

@@ -1,7 +1,9 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
-import { APP_CONFIG, AppConfig } from '../../common/config/app-config';
+import { InjectConfig } from '../../common/config/app-config';
+import type { FilesConfig } from '../../common/config/database-config';
+import type { MediaConfig } from '../../common/config/media-config';
 import { ReceivedFile, readMultipart } from '../../common/http/multipart';
 import type { UploadReceiver } from '../../common/http/upload';
 import {
@@ -23,12 +25,12 @@ export interface MediaUpload {
 }
 
 /** The configured size limit of one image or attachment. */
-export function mediaLimit(config: AppConfig, kind: MediaKind): number {
+export function mediaLimit(config: MediaConfig, kind: MediaKind): number {
   return kind === 'image' ? config.imageMaxBytes : config.attachmentMaxBytes;
 }
 
 /** 413 `image_too_large` / `attachment_too_large`. */
-export function mediaTooLarge(config: AppConfig, kind: MediaKind): PayloadTooLargeProblem {
+export function mediaTooLarge(config: MediaConfig, kind: MediaKind): PayloadTooLargeProblem {
   const limit = mediaLimit(config, kind);
   return new PayloadTooLargeProblem(
     `${kind}_too_large`,
@@ -43,12 +45,15 @@ export function mediaTooLarge(config: AppConfig, kind: MediaKind): PayloadTooLar
  */
 @Injectable()
 export class MediaUploadReceiver implements UploadReceiver<MediaUpload, MediaKind> {
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(
+    @InjectConfig('media') private readonly config: MediaConfig,
+    @InjectConfig('files') private readonly files: FilesConfig,
+  ) {}
 
   async receive(req: IncomingMessage, kind: MediaKind): Promise<MediaUpload> {
     const limit = mediaLimit(this.config, kind);
     const body = await readMultipart(req, {
-      dataDir: this.config.dataDir,
+      dataDir: this.files.dataDir,
       maxBytes: limit + MULTIPART_OVERHEAD_BYTES,
       maxFileBytes: limit,
       maxFiles: 1,

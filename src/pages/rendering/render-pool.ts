@@ -1,5 +1,6 @@
-import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '../../common/config/app-config';
+import { Injectable, OnModuleDestroy } from '@nestjs/common';
+import { InjectConfig } from '../../common/config/app-config';
+import type { WorkersConfig } from '../../common/config/workers-config';
 import type { PoolStats } from '../../common/database/database';
 import { KbMetrics } from '../../common/metrics/kb-metrics';
 import { WorkerPool } from '../../common/workers/worker-pool';
@@ -44,12 +45,12 @@ export class RenderPool implements OnModuleDestroy {
 
   constructor(
     private readonly renderer: MarkdownRenderer,
-    @Inject(APP_CONFIG) config: AppConfig,
+    @InjectConfig('workers') workers: WorkersConfig,
     metrics: KbMetrics,
   ) {
     this.pool =
-      config.renderWorkers > 0
-        ? new WorkerPool(WORKER_ENTRY, undefined, config.renderWorkers, 'render', true)
+      workers.renderThreads > 0
+        ? new WorkerPool(WORKER_ENTRY, undefined, workers.renderThreads, 'render', true)
         : null;
     metrics.addWorkerPool(() => this.stats());
   }

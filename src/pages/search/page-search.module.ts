@@ -4,6 +4,8 @@ import { PAGE_SEARCH_INDEX, PageSearchIndex } from '../store/search/page-search-
 import { pageSearchIndexFor } from '../store/search/page-search-indexes';
 import { SearchController } from './search.controller';
 import { SearchService } from './search.service';
+import { SearchSynonymsService } from './search-synonyms.service';
+import { SynonymsRepository } from '../store/search/synonyms.repository';
 
 /**
  * Search: the index (FTS5 or FULLTEXT, picked once by the database's dialect) that the pages
@@ -15,6 +17,8 @@ import { SearchService } from './search.service';
   controllers: [SearchController],
   providers: [
     SearchService,
+    SearchSynonymsService,
+    SynonymsRepository,
     {
       provide: PAGE_SEARCH_INDEX,
       inject: [Database],

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { listOf } from '../../common/openapi/list-of';
 
 /** One search hit, as search.mapper.ts builds it. */
@@ -22,7 +22,74 @@ export class SearchResultItem {
   updatedAt: string;
 }
 
-export class SearchResultList extends listOf(SearchResultItem) {}
+/** A facet value and how many matching pages have it. */
+export class FacetCountItem {
+  @ApiProperty()
+  name: string;
+
+  @ApiProperty({ type: 'integer' })
+  count: number;
+}
+
+/** Tag and top-level folder counts over the matching pages (the first 2,000 visible matches). */
+export class SearchFacetsResponse {
+  @ApiProperty({ type: [FacetCountItem] })
+  tags: FacetCountItem[];
+
+  @ApiProperty({ type: [FacetCountItem] })
+  folders: FacetCountItem[];
+}
+
+export class SearchResultList extends listOf(SearchResultItem) {
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      'When the query finds few pages: the query with its words corrected to close, frequent words of the index; otherwise null.',
+  })
+  didYouMean: string | null;
+
+  @ApiPropertyOptional({ type: SearchFacetsResponse, description: 'With `facets=`.' })
+  facets?: SearchFacetsResponse;
+}
+
+/** A result's score and where it came from (`GET /api/search/explain`). */
+export class ScorePartsResponse {
+  @ApiProperty({ description: 'The score the ranking used (higher is better).' })
+  score: number;
+
+  @ApiProperty({ description: 'Relevance of the title (and its grams), weight 10.' })
+  title: number;
+
+  @ApiProperty({
+    description: 'Relevance of the body (SQLite) or of all fields (MySQL/MariaDB), weight 1.',
+  })
+  body: number;
+
+  @ApiProperty({ description: 'Relevance of the tags, weight 4.' })
+  tags: number;
+
+  @ApiProperty({
+    description: 'Boost factor: verified ×1.2, review not due ×1.1, deprecated ×0.5.',
+  })
+  boost: number;
+}
+
+export class ExplainItem {
+  @ApiProperty()
+  slug: string;
+
+  @ApiProperty()
+  title: string;
+
+  @ApiProperty({ type: ScorePartsResponse, nullable: true })
+  score: ScorePartsResponse | null;
+}
+
+export class ExplainList {
+  @ApiProperty({ type: [ExplainItem] })
+  items: ExplainItem[];
+}
 
 /** One quick-switcher suggestion. */
 export class SuggestionItem {

@@ -1,3 +1,5 @@
+import { hasUnspacedScript } from './search-grams';
+
 /**
  * Text helpers shared by the index implementations: what gets indexed (Markdown reduced to
  * plain words, so snippets don't show `**`, `|` or link targets) and how a snippet is
@@ -76,17 +78,25 @@ export function buildSnippet(
   prefixLast: boolean,
   size = 24,
 ): string {
-  const folded = words.map(foldWord);
+  // Runs of unspaced scripts (`東京`) are found inside longer runs: they mark a substring.
+  const runs = words.filter(hasUnspacedScript).map((w) => w.toLowerCase());
+  const folded = words.filter((w) => !hasUnspacedScript(w)).map(foldWord);
   const last = folded.length - 1;
-  const isHit = (token: string): boolean => {
+  const lastIsWord = words.length > 0 && !hasUnspacedScript(words[words.length - 1]);
+  const isWordHit = (token: string): boolean => {
     const f = foldWord(token);
-    return folded.some((w, i) => f === w || (prefixLast && i === last && f.startsWith(w)));
+    return folded.some(
+      (w, i) => f === w || (prefixLast && lastIsWord && i === last && f.startsWith(w)),
+    );
   };
-  const tokens = [...text.matchAll(WORD)].map((m) => ({
-    start: m.index,
-    end: m.index + m[0].length,
-    hit: isHit(m[0]),
-  }));
+  const tokens = [...text.matchAll(WORD)].map((m) => {
+    const lower = m[0].toLowerCase();
+    return {
+      start: m.index,
+      end: m.index + m[0].length,
+      hit: isWordHit(m[0]) || runs.some((r) => lower.includes(r)),
+    };
+  });
   if (tokens.length === 0) return '';
   const first = Math.max(
     0,
@@ -98,12 +108,31 @@ export function buildSnippet(
   let cursor = tokens[from].start;
   for (let i = from; i < to; i++) {
     const t = tokens[i];
+    const token = text.slice(t.start, t.end);
     marked += text.slice(cursor, t.start);
-    marked += t.hit
-      ? `${HIT_OPEN}${text.slice(t.start, t.end)}${HIT_CLOSE}`
-      : text.slice(t.start, t.end);
+    if (!t.hit) marked += token;
+    else if (isWordHit(token)) marked += `${HIT_OPEN}${token}${HIT_CLOSE}`;
+    else marked += markRuns(token, runs);
     cursor = t.end;
   }
   marked += to < tokens.length ? '…' : text.slice(cursor);
   return markedToHtml(marked);
+}
+
+/** `token` with every occurrence of the runs marked (case-insensitive, same length). */
+function markRuns(token: string, runs: string[]): string {
+  const lower = token.toLowerCase();
+  const hit = new Array<boolean>(token.length).fill(false);
+  for (const run of runs) {
+    for (let at = lower.indexOf(run); at !== -1; at = lower.indexOf(run, at + 1)) {
+      hit.fill(true, at, at + run.length);
+    }
+  }
+  let out = '';
+  for (let i = 0; i < token.length; i++) {
+    if (hit[i] && (i === 0 || !hit[i - 1])) out += HIT_OPEN;
+    out += token[i];
+    if (hit[i] && (i === token.length - 1 || !hit[i + 1])) out += HIT_CLOSE;
+  }
+  return out;
 }

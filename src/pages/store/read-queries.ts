@@ -14,8 +14,9 @@ import { listTreeLevel } from './page-tree';
 import { movePlan, pagesLinkingTo } from './page-moves';
 import { listRedirects, redirectsToSlugs } from './redirects';
 import { listRevisions } from './revisions';
-import { searchPages } from './search/search-pages';
+import { explainHits, pageIdsOfSlugs, searchPages } from './search/search-pages';
 import { suggestPages } from './search/suggest-pages';
+import { correctSpelling } from './search/spelling';
 
 /**
  * Every read of the pages store that `Database.read` may hand to a worker thread, by name: a
@@ -34,7 +35,10 @@ export const PAGES_READ_QUERIES = readQueriesByName([
   archiveBatch,
   listRevisions,
   searchPages,
+  explainHits,
+  pageIdsOfSlugs,
   suggestPages,
+  correctSpelling,
   brokenLinks,
   listRedirects,
   redirectsToSlugs,

@@ -2,7 +2,8 @@ import { readQuery, Sql } from '../../../common/database/sql';
 import type { SearchTerms } from '../../search/search-terms';
 import { SearchResultPage, visibleSearchPages } from '../page-lists';
 import type { Viewer } from '../visibility-sql';
-import type { PageSearchIndex } from './page-search-index';
+import type { PageSearchIndex, ScoreParts, SearchOptions } from './page-search-index';
+import { filterSql } from './search-filters';
 import { pageSearchIndexFor } from './page-search-indexes';
 import { SearchCache } from './search-cache';
 
@@ -13,6 +14,28 @@ const MAX_SCANNED = 2_000;
 /** Deepest position a cursor may point at (offsets cost the index more the deeper they go). */
 export const MAX_OFFSET = 10_000;
 
+/** Pages counted for facets, at most (the best matches first): facets stay bounded in cost. */
+export const FACET_SCAN = 2_000;
+/** Facet values answered per facet, the most frequent first. */
+const FACET_VALUES = 20;
+
+export interface FacetCount {
+  name: string;
+  count: number;
+}
+
+export interface SearchFacets {
+  tags: FacetCount[];
+  folders: FacetCount[];
+}
+
+/** What a search asks beyond its terms. */
+export interface SearchRequestOptions {
+  sort?: SearchOptions['sort'];
+  /** Count tags and top-level folders over the matching pages. */
+  facets?: boolean;
+}
+
 export interface SearchHits {
   /** Visible pages in rank order, at most `limit`. */
   pages: SearchResultPage[];
@@ -20,6 +43,8 @@ export interface SearchHits {
   snippets: Map<string, string>;
   /** Position in the ranked hit list where the next page of results starts, or null. */
   nextOffset: number | null;
+  /** When asked for: counts over the first FACET_SCAN visible matching pages. */
+  facets?: SearchFacets;
 }
 
 /**
@@ -34,14 +59,23 @@ export async function searchVisiblePages(
   viewer: Viewer,
   start: number,
   limit: number,
+  request: SearchRequestOptions = {},
 ): Promise<SearchHits> {
+  const options: SearchOptions = {
+    filter: filterSql(terms.filters, viewer),
+    sort: request.sort ?? 'relevance',
+  };
+  const hitIds = (offset: number, count: number): Promise<string[]> =>
+    terms.groups.length > 0
+      ? index.search(sql, terms, offset, count, options)
+      : filteredPageIds(sql, options, offset, count);
   const found: SearchResultPage[] = [];
   let offset = start;
   let nextOffset: number | null = null;
   const chunk = Math.max(MIN_CHUNK, limit * 2);
   let scanned = 0;
   while (found.length <= limit) {
-    const ids = await index.search(sql, terms, offset, chunk);
+    const ids = await hitIds(offset, chunk);
     const visible = new Map(
       (await visibleSearchPages(sql, ids, viewer)).map((page) => [page.id, page]),
     );
@@ -70,7 +104,48 @@ export async function searchVisiblePages(
     terms,
     found.map((p) => p.id),
   );
-  return { pages: found, snippets, nextOffset };
+  const hits: SearchHits = { pages: found, snippets, nextOffset };
+  if (request.facets) {
+    const visible = await visibleSearchPages(sql, await hitIds(0, FACET_SCAN), viewer);
+    hits.facets = countFacets(visible);
+  }
+  return hits;
+}
+
+/** Tag and top-level folder counts of some pages, the most frequent first (then by name). */
+function countFacets(pages: SearchResultPage[]): SearchFacets {
+  const tags = new Map<string, number>();
+  const folders = new Map<string, number>();
+  for (const page of pages) {
+    for (const tag of new Set(page.tags)) tags.set(tag, (tags.get(tag) ?? 0) + 1);
+    const slash = page.slug.indexOf('/');
+    if (slash > 0) {
+      const folder = page.slug.slice(0, slash);
+      folders.set(folder, (folders.get(folder) ?? 0) + 1);
+    }
+  }
+  const top = (counts: Map<string, number>): FacetCount[] =>
+    [...counts]
+      .map(([name, count]) => ({ name, count }))
+      .sort((a, b) => b.count - a.count || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+      .slice(0, FACET_VALUES);
+  return { tags: top(tags), folders: top(folders) };
+}
+
+/** A query of filters only (`tag:ops under:runbooks`): the pages meeting them, newest first. */
+async function filteredPageIds(
+  sql: Sql,
+  options: SearchOptions,
+  offset: number,
+  count: number,
+): Promise<string[]> {
+  const filter = options.filter ?? { sql: '1 = 1', params: [] };
+  const rows = await sql.all<{ id: string }>(
+    `SELECT p.id FROM pages p WHERE p.live_slug IS NOT NULL AND (${filter.sql}) ` +
+      'ORDER BY p.updated_at DESC, p.id LIMIT ? OFFSET ?',
+    [...filter.params, count, offset],
+  );
+  return rows.map((r) => r.id);
 }
 
 /** Answers of this connection's searches (a read-pool worker's: see SearchCache). */
@@ -90,9 +165,17 @@ export const searchPages = readQuery(
     viewer: Viewer,
     start: number,
     limit: number,
+    request: SearchRequestOptions = {},
   ): Promise<SearchHits> => {
     const generation = await sql.searchGeneration();
-    const key = JSON.stringify([terms, viewer.role, [...viewer.groups].sort(), start, limit]);
+    const key = JSON.stringify([
+      terms,
+      viewer.role,
+      [...viewer.groups].sort(),
+      start,
+      limit,
+      request,
+    ]);
     const cached = generation === null ? undefined : cache.get(generation, key);
     if (cached) return cached;
     const hits = await searchVisiblePages(
@@ -102,9 +185,32 @@ export const searchPages = readQuery(
       viewer,
       start,
       limit,
+      request,
     );
     if (generation !== null) cache.set(generation, key, hits);
     return hits;
+  },
+  { lagTolerant: true },
+);
+
+/** Score parts of some hits (`GET /api/search/explain`), on the database's own index. */
+export const explainHits = readQuery(
+  'explainHits',
+  (sql: Sql, terms: SearchTerms, pageIds: string[]): Promise<Map<string, ScoreParts>> =>
+    pageSearchIndexFor(sql.dialect).explain(sql, terms, pageIds),
+  { lagTolerant: true },
+);
+
+/** The ids of live pages by slug (explain maps its results back to index rows). */
+export const pageIdsOfSlugs = readQuery(
+  'pageIdsOfSlugs',
+  async (sql: Sql, slugs: string[]): Promise<Map<string, string>> => {
+    if (slugs.length === 0) return new Map();
+    const rows = await sql.all<{ id: string; live_slug: string }>(
+      `SELECT id, live_slug FROM pages WHERE live_slug IN (${slugs.map(() => '?').join(', ')})`,
+      slugs,
+    );
+    return new Map(rows.map((r) => [r.live_slug, r.id]));
   },
   { lagTolerant: true },
 );

@@ -1,6 +1,7 @@
 import { readQuery, Sql } from '../../../common/database/sql';
 import { SearchTerms, toBooleanMatch, toFts5Match } from '../../search/search-terms';
 import { Viewer, visibleSql } from '../visibility-sql';
+import { innodbMinTokenSize } from './mysql-page-search.index';
 import { SearchCache } from './search-cache';
 
 /** Title matches read from the index per suggestion request, before visibility. */
@@ -9,19 +10,6 @@ const CANDIDATES = 200;
 export interface Suggestion {
   slug: string;
   title: string;
-}
-
-/** MySQL's innodb_ft_min_token_size, read once per connection pool (a server setting). */
-let minTokenSize: number | undefined;
-
-async function tokenSize(sql: Sql): Promise<number> {
-  if (minTokenSize === undefined) {
-    const rows = await sql.all<{ size: number | string }>(
-      'SELECT @@innodb_ft_min_token_size AS size',
-    );
-    minTokenSize = Number(rows[0]?.size ?? 3);
-  }
-  return minTokenSize;
 }
 
 /** Live pages `viewer` may see whose slug starts with `prefix` (a range on the live-slug index). */
@@ -54,11 +42,11 @@ async function byTitle(
   const candidates = await sql.dialect.choose({
     sqlite: async () => ({
       from: 'SELECT page_id FROM page_search WHERE page_search MATCH ? ORDER BY rowid DESC',
-      match: `{title} : (${toFts5Match(terms)})` as string | null,
+      match: toFts5Match(terms, 'title'),
     }),
     mysql: async () => ({
-      from: 'SELECT page_id FROM page_search WHERE MATCH(title) AGAINST (? IN BOOLEAN MODE)',
-      match: toBooleanMatch(terms, await tokenSize(sql)),
+      from: 'SELECT page_id FROM page_search WHERE MATCH(title, title_grams) AGAINST (? IN BOOLEAN MODE)',
+      match: toBooleanMatch(terms, await innodbMinTokenSize(sql)),
     }),
   })();
   if (candidates.match === null) return [];

@@ -28,7 +28,12 @@ export function ssoErrorMessage(code: string | null): string | null {
     case 'sso_state_invalid':
       return 'That sign-in could not be finished: it was unknown, expired, already used, or started in another browser. Start again.';
     case 'sso_token_invalid':
+    case 'sso_assertion_invalid':
       return 'The identity provider’s answer could not be verified, so nobody was signed in. Try again.';
+    case 'sso_assertion_replayed':
+      return 'That answer of the identity provider was already used, so nobody was signed in. Start again.';
+    case 'sso_idp_initiated_refused':
+      return 'kb did not ask for that sign-in. Use a “Sign in with …” button below.';
     case 'sso_denied':
       return 'The identity provider did not sign you in.';
     case 'account_disabled':
