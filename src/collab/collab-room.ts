@@ -86,6 +86,8 @@ export class CollabRoom {
   readonly text = this.doc.getText(TEXT_NAME);
   readonly awareness = new awarenessProtocol.Awareness(this.doc);
   readonly connections = new Set<CollabConnection>();
+  /** Ids of everyone who has been connected to this session (a Save may land as they leave). */
+  readonly members = new Set<string>();
   /** Ids of the people who typed since the previous revision, with their usernames. */
   readonly authors = new Map<string, string>();
   /** The row ids stored for this document (a compaction replaces them). */
@@ -173,6 +175,7 @@ export class CollabRoom {
   /** A new connection: the server's state vector (step 1) and everyone's presence. */
   open(connection: CollabConnection): void {
     this.connections.add(connection);
+    this.members.add(connection.user.id);
     const encoder = encoding.createEncoder();
     encoding.writeVarUint(encoder, MESSAGE_SYNC);
     syncProtocol.writeSyncStep1(encoder, this.doc);

@@ -408,7 +408,7 @@ export class CollabGateway implements OnApplicationBootstrap, OnApplicationShutd
       room.slug = page.liveSlug;
       room.notify({ type: 'moved', slug: page.liveSlug });
     }
-    const byEditor = [...room.connections].some((c) => c.user.id === page.updatedBy);
+    const byEditor = page.updatedBy !== null && room.members.has(page.updatedBy);
     if (page.revision > room.savedRevision && byEditor) {
       // A PUT by someone in the session is their editor's Save: it wrote (a moment of) the
       // shared text, already in the document, so no diff; the others who typed are its
