@@ -10,11 +10,14 @@ module.exports = {
   moduleFileExtensions: ['ts', 'js', 'json'],
   transform: {
     '^.+\\.ts$': ['@swc/jest', swc],
-    // openid-client and its two dependencies ship only ES modules: compiled to CommonJS for Jest
+    // openid-client (with oauth4webapi and jose) and otplib's @noble/@scure ship only ES modules: compiled to CommonJS for Jest
     // (Node itself loads them with require() at run time).
-    '/node_modules/(openid-client|oauth4webapi|jose)/.+\\.js$': ['@swc/jest', swc],
+    '/node_modules/(openid-client|oauth4webapi|jose|@noble|@scure)/.+\\.js$': ['@swc/jest', swc],
   },
-  transformIgnorePatterns: ['/node_modules/(?!(openid-client|oauth4webapi|jose)/)'],
+  // (also where npm nests them: node_modules/@otplib/…/node_modules/@noble/hashes)
+  transformIgnorePatterns: [
+    '^(?!.*/node_modules/(openid-client|oauth4webapi|jose|@noble|@scure)/).*/node_modules/',
+  ],
   testTimeout: 120_000,
   // The MariaDB run drops test databases left by crashed runs, before and after (never live ones).
   globalSetup: '<rootDir>/test/support/mysql-cleanup.ts',

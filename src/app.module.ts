@@ -7,6 +7,7 @@ import { AppConfig } from './common/config/app-config';
 import { ConfigModule } from './common/config/config.module';
 import { DatabaseModule } from './common/database/database.module';
 import { OutboxModule } from './common/events/outbox.module';
+import { MailModule } from './common/mail/mail.module';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import { IdempotencyModule } from './common/idempotency/idempotency.module';
 import { ConsoleModule } from './console/console.module';
@@ -34,6 +35,7 @@ export class AppModule {
         MetricsModule,
         EventEmitterModule.forRoot(),
         OutboxModule,
+        MailModule,
         AuthModule,
         RateLimitModule,
         IdempotencyModule,

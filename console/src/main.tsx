@@ -5,7 +5,7 @@ import { RouterProvider } from 'react-router';
 import { queryClient } from './app/query-client';
 import { router } from './app/router';
 import { watchSession } from './app/session';
-import { startTheme } from './app/theme';
+import { startTheme } from './lib/theme';
 import './styles/app.css';
 
 startTheme();

@@ -11,7 +11,8 @@ import type { HttpConfig } from '../common/config/http-config';
 import { MeResponse } from './dto/auth-response.dto';
 import { AuthService } from './auth.service';
 import { LoginDto } from './dto/user.dto';
-import { clearSessionCookie, setSessionCookie } from './session-cookie';
+import { clearSessionCookie, setPendingCookie, setSessionCookie } from './session-cookie';
+import { secondStepProblem } from './two-factor/two-factor.problems';
 
 @ApiTags('auth')
 @Controller('auth')
@@ -27,7 +28,11 @@ export class AuthController {
   @JsonBodyBudget({ maxBytes: 8 * 1024, maxDepth: 4, maxMembers: 16 })
   @HttpCode(200)
   @ApiOperation({ summary: 'Sign in; sets the HttpOnly session cookie', security: [] })
-  @ApiResult(MeResponse, { description: 'The signed-in user', headers: ['Set-Cookie'] })
+  @ApiResult(MeResponse, {
+    description:
+      'The signed-in user; a 401 `second_factor_required` or `two_factor_enrolment_required` sets the pending cookie for the next step (/auth/2fa/*, /auth/passkey/*)',
+    headers: ['Set-Cookie'],
+  })
   @ApiProblems(401, 403, 429)
   async login(
     @Body() body: LoginDto,
@@ -39,6 +44,10 @@ export class AuthController {
       userAgent: req.get('user-agent'),
       sameOrigin: isSameOriginRequest(req, this.httpConfig.allowedOrigins),
     });
+    if ('pending' in signedIn) {
+      setPendingCookie(req, res, signedIn);
+      throw secondStepProblem(signedIn);
+    }
     setSessionCookie(req, res, signedIn);
     return signedIn.me;
   }

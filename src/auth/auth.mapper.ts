@@ -11,6 +11,7 @@ import type {
   TokenResponse,
   UserResponse,
 } from './dto/auth-response.dto';
+import { NO_PASSWORD } from './oidc/sso-accounts.service';
 import { describeBrowser } from './user-agent';
 
 // The response shapes (and their OpenAPI schemas) are in dto/auth-response.dto.ts.
@@ -54,14 +55,25 @@ export function toAccountDetails(user: UserEntity): AccountResponse {
   };
 }
 
-/** `locked`: the account's sign-in throttle is holding it (LoginThrottleService.lockedAccounts). */
-export function toUserResponse(user: UserEntity, locked = false): UserResponse {
+/**
+ * `locked`: the account's sign-in throttle is holding it (LoginThrottleService.lockedAccounts);
+ * `providers`: the sign-in identities linked to it (`ldap`, `oidc:<id>`); `twoFactor`: its factors.
+ */
+export function toUserResponse(
+  user: UserEntity,
+  locked = false,
+  providers: string[] = [],
+  twoFactor = { totp: false, passkeys: 0 },
+): UserResponse {
   return {
     ...toAccountResponse(user),
     email: user.email ?? null,
     lastLoginAt: user.lastLoginAt?.toISOString() ?? null,
+    // `local`: the account has a password of kb's own (SSO-provisioned ones have none).
+    signIn: [...(user.passwordHash !== NO_PASSWORD ? ['local'] : []), ...providers],
     locked,
     disabled: user.disabled,
+    twoFactor,
     createdAt: user.createdAt.toISOString(),
     updatedAt: user.updatedAt.toISOString(),
   };
@@ -90,6 +102,7 @@ export function toSessionResponse(session: SessionEntity, currentId?: string): S
     browser: describeBrowser(session.userAgent),
     ip: session.ip,
     userAgent: session.userAgent,
+    method: session.method,
     createdAt: session.createdAt.toISOString(),
     lastSeenAt: session.lastSeenAt.toISOString(),
   };

@@ -33,10 +33,29 @@ import { OidcController } from './oidc/oidc.controller';
 import { OidcService } from './oidc/oidc.service';
 import { SsoAccountsService } from './oidc/sso-accounts.service';
 import { SsoRepository } from './oidc/sso.repository';
+import { RateLimitModule } from '../common/rate-limit/rate-limit.module';
+import { InvitationLinksController, InvitationsController } from './mail/invitations.controller';
+import { InvitationsService } from './mail/invitations.service';
+import { MailLinksRepository } from './mail/mail-links.repository';
+import { PasswordResetController } from './mail/password-reset.controller';
+import { PasswordResetService } from './mail/password-reset.service';
+import { PasskeysService } from './two-factor/passkeys.service';
+import { SignInStepsService } from './two-factor/sign-in-steps.service';
+import { TotpService } from './two-factor/totp.service';
+import {
+  TwoFactorAccountController,
+  UserTwoFactorController,
+} from './two-factor/two-factor-account.controller';
+import { TwoFactorAccountService } from './two-factor/two-factor-account.service';
+import { TwoFactorSignInController } from './two-factor/two-factor-sign-in.controller';
+import { TwoFactorRepository } from './two-factor/two-factor.repository';
 import { SamlController } from './saml/saml.controller';
 import { SamlService } from './saml/saml.service';
+import { LdapDirectory } from './ldap/ldap-directory';
+import { LdapLogin } from './ldap/ldap-login.service';
+import { LoginPolicy } from './login-policy';
 
-/** Purges expired sessions and login-throttle rows every hour. */
+/** Purges expired sessions, login-throttle rows and password reset links every hour. */
 @Injectable()
 class AuthHousekeeping implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('AuthHousekeeping');
@@ -45,6 +64,7 @@ class AuthHousekeeping implements OnApplicationBootstrap, OnApplicationShutdown 
   constructor(
     private readonly sessions: SessionsService,
     private readonly throttle: LoginThrottleService,
+    private readonly mailLinks: MailLinksRepository,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -64,10 +84,12 @@ class AuthHousekeeping implements OnApplicationBootstrap, OnApplicationShutdown 
   async purgeExpired(): Promise<void> {
     await this.sessions.purgeExpired();
     await this.throttle.purgeExpired();
+    await this.mailLinks.purge(new Date());
   }
 }
 
 @Module({
+  imports: [RateLimitModule],
   controllers: [
     AuthController,
     MeController,
@@ -76,6 +98,12 @@ class AuthHousekeeping implements OnApplicationBootstrap, OnApplicationShutdown 
     GroupsController,
     TokensController,
     OidcController,
+    InvitationsController,
+    InvitationLinksController,
+    PasswordResetController,
+    TwoFactorSignInController,
+    TwoFactorAccountController,
+    UserTwoFactorController,
     SamlController,
   ],
   providers: [
@@ -99,7 +127,18 @@ class AuthHousekeeping implements OnApplicationBootstrap, OnApplicationShutdown 
     OidcService,
     SsoAccountsService,
     SsoRepository,
+    InvitationsService,
+    MailLinksRepository,
+    PasswordResetService,
+    TwoFactorRepository,
+    TotpService,
+    PasskeysService,
+    SignInStepsService,
+    TwoFactorAccountService,
     SamlService,
+    LdapDirectory,
+    LdapLogin,
+    LoginPolicy,
     { provide: APP_GUARD, useClass: AuthGuard },
   ],
   exports: [

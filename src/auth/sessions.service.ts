@@ -27,11 +27,15 @@ export class SessionsService {
     return this.authConfig.sessionIdleMinutes * 60_000;
   }
 
-  /** Starts a session; returns the cookie value (the database keeps only its hash). */
+  /**
+   * Starts a session; returns the cookie value (the database keeps only its hash). `method`
+   * says how the person signed in (`password`, `ldap`, `oidc:<id>`, …).
+   */
   async start(
     userId: string,
     ip: string | undefined,
     userAgent: string | undefined,
+    method = 'password',
   ): Promise<{ secret: string; session: SessionEntity }> {
     const secret = newSessionSecret();
     const now = new Date();
@@ -44,6 +48,7 @@ export class SessionsService {
         expiresAt: new Date(now.getTime() + this.absoluteMs),
         ip: ip?.slice(0, 64) ?? null,
         userAgent: userAgent?.slice(0, 255) ?? null,
+        method: method.slice(0, 80),
       }),
     );
     return { secret, session };

@@ -12,6 +12,7 @@ import { ConflictProblem, fieldProblem, NotFoundProblem } from '../common/proble
 import { canonicalUsername, hasRefusedUsernameCharacters } from '../common/text/username';
 import { AuthCache } from './auth-cache';
 import { toUserResponse, UserResponse } from './auth.mapper';
+import { SsoRepository } from './oidc/sso.repository';
 import { CreateUserDto, UpdateUserDto, USERNAME_MESSAGE, USERNAME_PATTERN } from './dto/user.dto';
 import { UserEntity } from './entities/user.entity';
 import { GroupsService } from './groups.service';
@@ -20,6 +21,7 @@ import { PasswordService } from './password.service';
 import { newPassword } from './secrets';
 import { SessionsRepository } from './store/sessions.repository';
 import { UsersRepository } from './store/users.repository';
+import { TwoFactorRepository } from './two-factor/two-factor.repository';
 
 @Injectable()
 export class UsersService {
@@ -33,8 +35,10 @@ export class UsersService {
     private readonly passwords: PasswordService,
     private readonly cache: AuthCache,
     private readonly throttle: LoginThrottleService,
+    private readonly factors: TwoFactorRepository,
     @InjectConfig('auth') private readonly authConfig: AuthConfig,
     @InjectConfig('log') private readonly logConfig: LogConfig,
+    private readonly sso: SsoRepository,
   ) {}
 
   findActiveByUsername(username: string): Promise<UserEntity | null> {
@@ -59,7 +63,14 @@ export class UsersService {
   /** The user as the users API answers them, with whether the sign-in throttle holds them. */
   private async respond(user: UserEntity): Promise<UserResponse> {
     const locked = await this.throttle.lockedAccounts([user.usernameKey]);
-    return toUserResponse(user, locked.has(user.usernameKey));
+    const providers = await this.sso.providersOf([user.id]);
+    const factors = await this.factors.summaries([user.id]);
+    return toUserResponse(
+      user,
+      locked.has(user.usernameKey),
+      providers.get(user.id),
+      factors.get(user.id),
+    );
   }
 
   /** `actorId`: the administrator creating the account; null for the CLI and the bootstrap. */
@@ -116,10 +127,13 @@ export class UsersService {
     const after = page.cursor ? cursorString(page.cursor, 'after') : undefined;
     const rows = await this.users.listByUsername(after, page.limit + 1, filter?.trim());
     const locked = await this.throttle.lockedAccounts(rows.map((u) => u.usernameKey));
+    const providers = await this.sso.providersOf(rows.map((u) => u.id));
+    const factors = await this.factors.summaries(rows.map((u) => u.id));
     return toPaged(
       rows,
       page.limit,
-      (u) => toUserResponse(u, locked.has(u.usernameKey)),
+      (u) =>
+        toUserResponse(u, locked.has(u.usernameKey), providers.get(u.id), factors.get(u.id)),
       (u) => ({ after: u.username }),
     );
   }

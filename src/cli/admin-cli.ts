@@ -5,11 +5,15 @@ import { EventEmitterModule } from '@nestjs/event-emitter';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import { parseArgs } from 'node:util';
-import { AccountsService } from '../auth/accounts.service';
-import { AuthModule } from '../auth/auth.module';
-import { CreateGroupDto, CreateUserDto, UpdateUserDto } from '../auth/dto/user.dto';
-import { GroupsService } from '../auth/groups.service';
-import { UsersService } from '../auth/users.service';
+import {
+  AccountsService,
+  AuthModule,
+  CreateGroupDto,
+  CreateUserDto,
+  UpdateUserDto,
+  GroupsService,
+  UsersService,
+} from '../auth/public-api';
 import { PasswordInputError, readPassword } from './read-password';
 import { AppConfig, ConfigError, loadConfig } from '../common/config/app-config';
 import { ConfigModule } from '../common/config/config.module';
@@ -20,7 +24,7 @@ import { decodeCursor } from '../common/http/pagination';
 import { JsonLogger } from '../common/logging/json-logger';
 import { FieldProblems, Problem } from '../common/problems/problem';
 import { flattenValidationErrors } from '../common/problems/validation';
-import { MediaRepository } from '../media/media.repository';
+import { MediaRepository } from '../media/public-api';
 import { migrateMediaToS3 } from './media-migrate';
 import { ADMIN_USAGE as USAGE } from './usage';
 

@@ -1,9 +1,12 @@
 import { join } from 'node:path';
 import { AppConfig, loadConfig } from '../common/config/app-config';
-import { MediaRepository } from '../media/media.repository';
-import { createMediaStorage } from '../media/storage/create-media-storage';
-import { LocalDiskMediaStorage } from '../media/storage/local-disk-storage';
-import { migrateMedia, MigrationOutcome } from '../media/storage/media-migration';
+import {
+  MediaRepository,
+  createMediaStorage,
+  LocalDiskMediaStorage,
+  migrateMedia,
+  MigrationOutcome,
+} from '../media/public-api';
 
 const OUTCOME_TEXT: Record<MigrationOutcome, string> = {
   copied: 'copied and verified',

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import type { Readable } from 'node:stream';
-import { createZip } from '../export/archive/zip-writer';
+import { createZip } from '../export/public-api';
 
 /** Never uploaded, whatever .kbignore says. */
 const ALWAYS_IGNORED = ['.git/', '.kbignore'];

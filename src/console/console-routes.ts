@@ -1,38 +1,49 @@
 /**
- * The console's client-side routes. A GET of one of these paths answers the console's
- * index.html, so a reload or a pasted link works, whatever the client accepts. Other paths keep
- * the API's behaviour (a 404 problem document for an unknown one), except for a browser
- * navigating outside the server's roots (isBrowserFallback). `/admin` is reserved for the
- * administrator's workspace. The console's router (console/src/app/router.tsx) has these too.
+ * The console's screens: the one table of its URLs, read by the console's router
+ * (console/src/app/router.tsx) and links (`paths` in console/src/lib/routes.ts) and by this
+ * server, which answers the console's index.html for a GET of any of them, so a reload or a
+ * pasted link works whatever the client accepts. `*` (a slug) and `:name` (a tag) stand for the
+ * rest of the path. Other paths keep the API's behaviour (a 404 problem document for an unknown
+ * one), except for a browser navigating outside the server's roots (isBrowserFallback). Pure
+ * data: the console's bundle imports this file.
  */
-export const CONSOLE_ROUTES = [
-  '/',
-  '/login',
-  '/search',
-  '/new',
-  '/notifications',
-  '/tokens',
-  '/drafts',
-  '/account',
-  '/wiki',
-  '/tags',
-  '/tags/*',
-  '/wiki/*',
-  '/edit/*',
-  '/history/*',
-  '/admin',
-  '/admin/*',
-] as const;
+export const CONSOLE_SCREENS = {
+  home: '/',
+  login: '/login',
+  forgotPassword: '/forgot-password',
+  resetPassword: '/reset-password',
+  invitation: '/invitation',
+  search: '/search',
+  newPage: '/new',
+  notifications: '/notifications',
+  tokens: '/tokens',
+  drafts: '/drafts',
+  account: '/account',
+  /** `/wiki` alone: the home screen lists the pages. */
+  wiki: '/wiki',
+  page: '/wiki/*',
+  tags: '/tags',
+  tag: '/tags/:tag',
+  edit: '/edit/*',
+  history: '/history/*',
+  /** The administrator's workspace (its screens below it). */
+  admin: '/admin',
+  adminScreen: '/admin/*',
+} as const;
 
-const exact = new Set<string>(CONSOLE_ROUTES.filter((r) => !r.endsWith('/*')));
-const prefixes = CONSOLE_ROUTES.filter((r) => r.endsWith('/*')).map((r) => r.slice(0, -1));
+export type ConsoleScreen = keyof typeof CONSOLE_SCREENS;
+
+export const CONSOLE_ROUTES: readonly string[] = Object.values(CONSOLE_SCREENS);
+
+/** The patterns as regular expressions: `*` and `:name` take the (non-empty) rest. */
+const MATCHERS = CONSOLE_ROUTES.map(
+  (route) => new RegExp(`^${route.replace(/\/(\*|:[a-z]+)$/i, '/.+')}$`),
+);
 
 /** True when `path` (no query string) is a console URL. */
 export function isConsoleRoute(path: string): boolean {
   const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
-  return (
-    exact.has(trimmed) || prefixes.some((p) => trimmed.startsWith(p) && trimmed.length > p.length)
-  );
+  return MATCHERS.some((matcher) => matcher.test(trimmed));
 }
 
 /**

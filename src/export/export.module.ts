@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { MediaModule } from '../media/media.module';
-import { PagesModule } from '../pages/pages.module';
+import { MediaModule } from '../media/public-api';
+import { PagesModule } from '../pages/public-api';
 import { ArchiveExportService } from './archive/archive-export.service';
 import { ExportController } from './export.controller';
 import { MarkdownExportService } from './markdown/markdown-export.service';

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { AuthModule } from '../auth/auth.module';
-import { MediaModule } from '../media/media.module';
-import { PagesModule } from '../pages/pages.module';
+import { AuthModule } from '../auth/public-api';
+import { MediaModule } from '../media/public-api';
+import { PagesModule } from '../pages/public-api';
 import { ImportController } from './import.controller';
 import { ImportService } from './import.service';
 import { ImportUploadReceiver } from './intake/import-upload';

@@ -8,16 +8,24 @@ import { ForbiddenProblem } from '../common/problems/problem';
 import { createValidationPipe } from '../common/problems/validation';
 import { RateLimitGuard } from '../common/rate-limit/rate-limit.guard';
 import type { RateLimitClass } from '../common/rate-limit/rate-limit-policy';
-import { CreatePageDto, UpdatePageDto } from '../pages/dto/page.dto';
-import { MovePagesDto, MoveResultResponse } from '../pages/dto/page-move.dto';
-import { PageMoveService } from '../pages/page-move.service';
-import { PageBrowseService } from '../pages/page-browse.service';
-import type { PageLinkResponse, PageResponse, PageSummaryResponse } from '../pages/pages.mapper';
-import { PagesService } from '../pages/pages.service';
-import { SearchService } from '../pages/search/search.service';
-import type { SearchResultItem } from '../pages/search/search.mapper';
-import type { PageTreeNodeResponse } from '../pages/tree/page-tree.dto';
-import { PageTreeService } from '../pages/tree/page-tree.service';
+import {
+  CreatePageDto,
+  UpdatePageDto,
+  MovePagesDto,
+  MoveResultResponse,
+  PageMoveService,
+  PageBrowseService,
+  PagesService,
+  SearchService,
+  PageTreeService,
+} from '../pages/public-api';
+import type {
+  PageLinkResponse,
+  PageResponse,
+  PageSummaryResponse,
+  SearchResultItem,
+  PageTreeNodeResponse,
+} from '../pages/public-api';
 import type {
   createPageInput,
   listRecentInput,

@@ -8,8 +8,7 @@ import {
 import { InjectConfig } from '../common/config/app-config';
 import type { McpConfig } from '../common/config/mcp-config';
 import { RateLimitModule } from '../common/rate-limit/rate-limit.module';
-import { PagesModule } from '../pages/pages.module';
-import { PageSearchModule } from '../pages/search/page-search.module';
+import { PagesModule, PageSearchModule } from '../pages/public-api';
 import { McpMethodNotAllowed } from './mcp-method-not-allowed';
 import { McpPagesService } from './mcp-pages.service';
 import { McpController } from './mcp.controller';

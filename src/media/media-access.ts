@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '../common/auth/auth-user';
 import type { SqlCondition } from '../common/database/sql';
-import { PageAccessService } from '../pages/page-access.service';
+import { PageAccessService } from '../pages/public-api';
 
 /** Who asks for a media item: enough of the caller for the rule. */
 export type MediaViewer = Pick<AuthUser, 'id' | 'role' | 'groups'>;

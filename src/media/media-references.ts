@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '../common/auth/auth-user';
 import type { MediaReferences } from '../pages/public-api';
-import { PagesService } from '../pages/pages.service';
+import { PagesService } from '../pages/public-api';
 
 export type { MediaReferences };
 

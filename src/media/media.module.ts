@@ -3,7 +3,7 @@ import { configToken } from '../common/config/app-config';
 import type { FilesConfig } from '../common/config/database-config';
 import type { MediaConfig } from '../common/config/media-config';
 import { MediaContentService } from './media-content.service';
-import { PagesModule } from '../pages/pages.module';
+import { PagesModule } from '../pages/public-api';
 import { MediaAccess } from './media-access';
 import { MediaReferenceLookup } from './media-references';
 import { AttachmentsController, ImagesController } from './media.controller';

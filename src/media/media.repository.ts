@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { SelectQueryBuilder } from 'typeorm';
-import { userSql } from '../auth/store/user-sql';
+import { userSql } from '../auth/public-sql';
 import { Database, Tx } from '../common/database/database';
 import type { CursorPosition } from '../common/http/pagination';
 import { namedCondition, SqlCondition } from '../common/database/sql';

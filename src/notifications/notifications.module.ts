@@ -1,6 +1,9 @@
 import { Module } from '@nestjs/common';
-import { AuthModule } from '../auth/auth.module';
-import { PagesModule } from '../pages/pages.module';
+import { AuthModule } from '../auth/public-api';
+import { PagesModule } from '../pages/public-api';
+import { DigestController } from './digest/digest.controller';
+import { DigestRepository } from './digest/digest.repository';
+import { DigestService } from './digest/digest.service';
 import { NotificationsController } from './notifications.controller';
 import { NotificationsListener } from './notifications.listener';
 import { NotificationsRepository } from './notifications.repository';
@@ -13,7 +16,7 @@ import { WatchesService } from './watches/watches.service';
 /** Listens to domain events; nothing calls into it except through its routes. */
 @Module({
   imports: [AuthModule, PagesModule],
-  controllers: [NotificationsController, WatchesController],
+  controllers: [NotificationsController, WatchesController, DigestController],
   providers: [
     NotificationsRepository,
     NotificationsService,
@@ -21,6 +24,8 @@ import { WatchesService } from './watches/watches.service';
     ReviewDueChecker,
     WatchesRepository,
     WatchesService,
+    DigestRepository,
+    DigestService,
   ],
   exports: [ReviewDueChecker],
 })

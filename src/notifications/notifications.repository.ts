@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { userSql } from '../auth/store/user-sql';
+import { userSql } from '../auth/public-sql';
 import { encodeValue, rowDecoder, selectList } from '../common/database/column-defs';
 import { Database, Tx } from '../common/database/database';
 import type { CursorPosition } from '../common/http/pagination';
@@ -22,6 +22,8 @@ export interface Inbox {
   /** Which notices about pages the recipient may see now (PageAccessService's rule). */
   visible: SqlCondition;
   unreadOnly?: boolean;
+  /** Only notices created after this moment (the digest: since the last one). */
+  createdAfter?: Date;
 }
 
 /** The one door to `notifications`. */
@@ -35,6 +37,7 @@ export class NotificationsRepository {
       inbox.visible,
     ];
     if (inbox.unreadOnly) where.push({ sql: 'n.read_at IS NULL', params: [] });
+    if (inbox.createdAfter) where.push({ sql: 'n.created_at > ?', params: [inbox.createdAfter] });
     return allOf(where);
   }
 

@@ -4,11 +4,14 @@ import type { AuthUser } from '../common/auth/auth-user';
 import type { Tx } from '../common/database/database';
 import { cursorPosition, ListRequest, toPaged } from '../common/http/pagination';
 import { NotFoundProblem } from '../common/problems/problem';
-import { PageAccessService } from '../pages/page-access.service';
-import { PagesService } from '../pages/pages.service';
-import { UsersService } from '../auth/users.service';
+import { PageAccessService, PagesService } from '../pages/public-api';
+import { UsersService } from '../auth/public-api';
 import { NotificationKind } from './entities/notification.entity';
-import { NotificationList, toNotificationResponse } from './notifications.mapper';
+import {
+  NotificationList,
+  NotificationResponse,
+  toNotificationResponse,
+} from './notifications.mapper';
 import { Inbox, NotificationsRepository } from './notifications.repository';
 
 export interface NewNotification {
@@ -42,6 +45,23 @@ export class NotificationsService {
       id: n.id,
     }));
     return { ...result, unreadCount };
+  }
+
+  /**
+   * The digest's items: `user`'s unread notices created after `since` that they may still see
+   * now, newest first, with the count of all such notices.
+   */
+  async unreadSince(
+    user: AuthUser,
+    since: Date,
+    limit: number,
+  ): Promise<{ items: NotificationResponse[]; total: number }> {
+    const inbox = { ...this.inbox(user, true), createdAfter: since };
+    const [rows, total] = await Promise.all([
+      this.notifications.list(inbox, undefined, limit),
+      this.notifications.count(inbox),
+    ]);
+    return { items: rows.map(toNotificationResponse), total };
   }
 
   unreadCount(user: AuthUser): Promise<number> {

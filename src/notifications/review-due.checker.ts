@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { InjectConfig } from '../common/config/app-config';
 import type { NotificationsConfig } from '../common/config/notifications-config';
-import { PagesService } from '../pages/pages.service';
+import { PagesService } from '../pages/public-api';
 import type { ReviewDuePage } from '../pages/public-api';
 import { NotificationsService } from './notifications.service';
 

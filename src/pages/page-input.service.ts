@@ -1,7 +1,6 @@
 import { overLimitSentence } from '../common/text/byte-size';
 import { Injectable } from '@nestjs/common';
-import { GroupsService } from '../auth/groups.service';
-import { UsersService } from '../auth/users.service';
+import { GroupsService, UsersService } from '../auth/public-api';
 import { AuthUser, isAdmin } from '../common/auth/auth-user';
 import { InjectConfig } from '../common/config/app-config';
 import type { PagesConfig } from '../common/config/pages-config';

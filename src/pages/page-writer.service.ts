@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { GroupsService } from '../auth/groups.service';
+import { GroupsService } from '../auth/public-api';
 import { AuthUser } from '../common/auth/auth-user';
 import { Database, Tx } from '../common/database/database';
 import { isUniqueViolation } from '../common/database/unique-violation';

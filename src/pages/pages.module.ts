@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { AuthModule } from '../auth/auth.module';
+import { AuthModule } from '../auth/public-api';
 import { PageAccessService } from './page-access.service';
 import { PageBinService } from './page-bin.service';
 import { PageBrowseService } from './page-browse.service';

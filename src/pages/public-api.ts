@@ -1,9 +1,24 @@
 /**
- * The pages module's functions and types for other modules (docs/CONTRACTS.md): import and
- * export read Markdown, slugs and metadata the way pages does. Its injectable services are
- * imported from their own files, as PagesModule exports them; nothing else of pages is used
- * outside it.
+ * What other modules may use of pages (docs/CONTRACTS.md): its Nest modules and the services
+ * they export, the DTOs and answers of those services, and the functions and types with which
+ * import and export read Markdown, slugs and metadata the way pages does. `npm run lint`
+ * refuses an import of any other file of pages from outside it.
  */
+export { CreatePageDto, UpdatePageDto } from './dto/page.dto';
+export { MovePagesDto, MoveResultResponse } from './dto/page-move.dto';
+export { PageAccessService } from './page-access.service';
+export { PageBrowseService } from './page-browse.service';
+export { PageMoveService } from './page-move.service';
+export type { PageLinkResponse, PageResponse, PageSummaryResponse } from './pages.mapper';
+export { PagesModule } from './pages.module';
+export { PagesService } from './pages.service';
+export { RenderPool } from './rendering/render-pool';
+export { PageSearchModule } from './search/page-search.module';
+export type { SearchResultItem } from './search/search.mapper';
+export { SearchService } from './search/search.service';
+export { SiteVariablesService } from './site-variables.service';
+export type { PageTreeNodeResponse } from './tree/page-tree.dto';
+export { PageTreeService } from './tree/page-tree.service';
 export type { PageEntity } from './entities/page.entity';
 export { archiveMetadata } from './page-metadata';
 export type { PublicMetadata, RevisionMetadata } from './page-metadata';

@@ -3,7 +3,7 @@ import { AuthUser, isAdmin } from '../common/auth/auth-user';
 import { SqlCondition } from '../common/database/sql';
 import { cursorString, decodeCursor, encodeCursor } from '../common/http/pagination';
 import { BadRequestProblem } from '../common/problems/problem';
-import { PageAccessService } from '../pages/page-access.service';
+import { PageAccessService } from '../pages/public-api';
 import type { EventFeed } from './dto/webhook-response.dto';
 import { EventLogRepository } from './event-log.repository';
 import { toEventResponse } from './webhooks.mapper';

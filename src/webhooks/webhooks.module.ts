@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { PagesModule } from '../pages/pages.module';
+import { PagesModule } from '../pages/public-api';
 import { EventLogRepository } from './event-log.repository';
 import { EventsController } from './events.controller';
 import { EventsService } from './events.service';

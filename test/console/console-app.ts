@@ -93,7 +93,7 @@ export async function signIn(page: Page, user: TestUser, path = '/'): Promise<vo
   await page.goto(path === '/' ? '/login' : `/login?next=${encodeURIComponent(path)}`);
   await page.getByLabel('Username').fill(user.username);
   await page.getByLabel('Password').fill(user.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   // The header's box (a "Not found" screen has a search box of its own).
   await page.getByRole('searchbox', { name: 'Search', exact: true }).waitFor();
 }

@@ -313,7 +313,7 @@ describe('console screens (desktop and phone, axe-core)', () => {
       const page = await context.newPage();
       try {
         await page.goto('/login');
-        await page.getByRole('button', { name: 'Sign in' }).waitFor();
+        await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
         expect(await seriousA11yViolations(page)).toEqual([]);
         if (shots) await page.screenshot({ path: join(shots, `login-${suffix}.png`) });
         await signIn(page, app.admin);

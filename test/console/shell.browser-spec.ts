@@ -50,11 +50,11 @@ describe('console: sign-in, sessions, delivery and safety', () => {
       for (let i = 0; i < 3; i++) {
         await page.getByLabel('Username').fill(victim.username);
         await page.getByLabel('Password').fill('wrong password');
-        await page.getByRole('button', { name: 'Sign in' }).click();
+        await page.getByRole('button', { name: 'Sign in', exact: true }).click();
         await page.getByRole('alert').getByText('The username or password is wrong').waitFor();
       }
       await page.getByLabel('Password').fill(victim.password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
       await page
         .getByRole('alert')
         .getByText(/Too many failed sign-ins\. Try again in \d+ minutes\./)
@@ -73,7 +73,7 @@ describe('console: sign-in, sessions, delivery and safety', () => {
       await page.getByText('Your session has ended.').waitFor();
       await page.getByLabel('Username').fill(person.username);
       await page.getByLabel('Password').fill(person.password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
       await page.waitForURL('**/wiki/handbook/tools');
       await page.getByRole('heading', { name: 'Tools', level: 1 }).waitFor();
     }));
@@ -107,7 +107,7 @@ describe('console: sign-in, sessions, delivery and safety', () => {
       await page.goto(`/login?next=${encodeURIComponent(UNSAFE_NEXT[0])}`);
       await page.getByLabel('Username').fill(app.reader.username);
       await page.getByLabel('Password').fill(app.reader.password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
       await atHome();
       // Signed in already: each unsafe value, encoded in the address and written raw.
       for (const next of UNSAFE_NEXT) {
@@ -129,7 +129,7 @@ describe('console: sign-in, sessions, delivery and safety', () => {
       await page.goto(`/login?next=${encodeURIComponent('/%5Cevil.example')}`);
       await page.getByLabel('Username').fill(app.reader.username);
       await page.getByLabel('Password').fill(app.reader.password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
       await page.waitForURL(`${app.url}/`);
       await page.getByRole('searchbox', { name: 'Search' }).waitFor();
     }));

@@ -3,7 +3,7 @@ import { cookieValue, signInAtIdp } from '../support/oidc-flow';
 import { IdpAccount, startIdp, TestIdp } from '../support/oidc-idp';
 import { problem, PROBLEM_CONTENT_TYPE } from '../support/problems';
 import { createPeerApp, createTestApp, TestApp } from '../support/test-app';
-import { Client, createGroup, createUser, signedIn } from '../support/users';
+import { Client, createGroup, createUser, login, signedIn } from '../support/users';
 
 /**
  * OpenID Connect sign-in against a real provider (oidc-provider, test/support/oidc-idp.mjs):
@@ -24,6 +24,12 @@ function account(groups: string[], extra: Partial<IdpAccount> = {}): IdpAccount 
   };
 }
 
+function withOwnEmails(accounts: Record<string, IdpAccount>): Record<string, IdpAccount> {
+  return Object.fromEntries(
+    Object.entries(accounts).map(([id, a]) => [id, { ...a, email: `${id}@example.com` }]),
+  );
+}
+
 describe('OpenID Connect sign-in', () => {
   let idp: TestIdp;
   let t: TestApp;
@@ -40,7 +46,8 @@ describe('OpenID Connect sign-in', () => {
           post_logout_redirect_uris: [`${PUBLIC_URL}/login`],
         },
       ],
-      accounts: {
+      // Each person their own verified address: kb keeps it, and one address is one person.
+      accounts: withOwnEmails({
         ada: account(['idp-eng', 'idp-editors'], { name: 'Ada Lovelace' }),
         grace: account(['idp-readers']),
         linus: account(['idp-eng']),
@@ -52,7 +59,9 @@ describe('OpenID Connect sign-in', () => {
         eve: account(['idp-eng']),
         pat: account(['idp-ops']),
         hedy: account([], { username: 'Hedy.Lamarr@example.com' }),
-      },
+        lin: account(['idp-eng']),
+        unverified: account([], { emailVerified: false }),
+      }),
     });
     logs = captureLogs();
     t = await createTestApp({
@@ -237,6 +246,9 @@ describe('OpenID Connect sign-in', () => {
     const first = await signInAs('dora');
     const session = sessionOf(first);
     const me = await session.get('/api/me').expect(200);
+    // The session says how it was made.
+    const mine = await session.get('/api/me/sessions').expect(200);
+    expect(mine.body.items).toEqual([expect.objectContaining({ method: 'oidc:test' })]);
     await admin.patch(`/api/users/${me.body.id}`).send({ disabled: true }).expect(200);
     expect((await session.get('/api/me').expect(401)).body).toEqual(
       problem(401, 'session_expired'),
@@ -271,6 +283,51 @@ describe('OpenID Connect sign-in', () => {
     expect(res.status).toBe(409);
     expect(res.body).toEqual(problem(409, 'sso_username_taken'));
     await expectNobodySignedIn(res, sessions);
+  });
+
+  it('joins a local account of the same verified email only when SSO_LINK_BY_EMAIL is on', async () => {
+    const local = await createUser(t, 'editor', { username: 'lin-local' });
+    await admin.patch(`/api/users/${local.id}`).send({ email: 'LIN@example.com' }).expect(200);
+    const sessions = await countSessions();
+    const refused = await signInAs('lin');
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual(problem(409, 'sso_email_in_use'));
+    await expectNobodySignedIn(refused, sessions);
+
+    await t.restart({ SSO_LINK_BY_EMAIL: 'on' });
+    try {
+      const res = await signInAs('lin');
+      expect(res.status).toBe(303);
+      const me = await sessionOf(res).get('/api/me').expect(200);
+      expect(me.body).toMatchObject({
+        id: local.id,
+        username: 'lin-local',
+        groups: ['engineering'],
+      });
+      expect(logs.lines()).toContainEqual(
+        expect.objectContaining({
+          event: 'sso.identity.linked',
+          target: `user:${local.id}`,
+          provider: 'oidc:test',
+        }),
+      );
+    } finally {
+      await t.restart();
+      admin = await login(t, admin.user!);
+    }
+  });
+
+  it('never links nor keeps an address the provider does not vouch for', async () => {
+    const local = await createUser(t, 'editor', { username: 'unverified-local' });
+    await admin
+      .patch(`/api/users/${local.id}`)
+      .send({ email: 'unverified@example.com' })
+      .expect(200);
+    const res = await signInAs('unverified');
+    expect(res.status).toBe(303);
+    const me = await sessionOf(res).get('/api/me/account').expect(200);
+    expect(me.body).toMatchObject({ username: 'unverified', email: null });
+    expect(me.body.id).not.toBe(local.id);
   });
 
   /** What the verification said, per kind of bad token (openid-client's words). */

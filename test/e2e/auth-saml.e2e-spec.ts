@@ -50,15 +50,20 @@ describe('SAML 2.0 sign-in', () => {
         { entityId: CORP_ENTITY, acs: CORP_ACS },
         { entityId: PORTAL_ENTITY, acs: PORTAL_ACS, encryptionCert: kbKeys.cert },
       ],
+      // Each person has an address of their own: one verified address is one person (a second
+      // identity with it is refused unless SSO_LINK_BY_EMAIL joins them).
       accounts: {
-        ada: account(['idp-eng', 'idp-editors'], { name: 'Ada Lovelace' }),
-        linus: account(['idp-eng']),
-        mallory: account(['idp-readers']),
-        eve: account(['idp-eng']),
-        pat: account(['idp-ops']),
-        quinn: account(['idp-ops']),
-        rita: account(['idp-readers'], { nameId: 'rita@example.com' }),
-        blocked: account(['idp-eng'], { blocked: true }),
+        ada: account(['idp-eng', 'idp-editors'], {
+          email: 'ada@example.com',
+          name: 'Ada Lovelace',
+        }),
+        linus: account(['idp-eng'], { email: 'linus@example.com' }),
+        mallory: account(['idp-readers'], { email: 'mallory@example.com' }),
+        eve: account(['idp-eng'], { email: 'eve@example.com' }),
+        pat: account(['idp-ops'], { email: 'pat@example.com' }),
+        quinn: account(['idp-ops'], { email: 'quinn@example.com' }),
+        rita: account(['idp-readers'], { email: 'rita@example.com', nameId: 'rita@example.com' }),
+        blocked: account(['idp-eng'], { email: 'blocked@example.com', blocked: true }),
       },
     });
     logs = captureLogs();
@@ -474,10 +479,12 @@ describe('SAML 2.0 sign-in', () => {
 
   it('refuses to take over a kb account of the same name from another provider', async () => {
     // pat signed in through the portal above; the same name through corp is another identity.
+    // It also carries pat's verified address, which is checked first: refused as in use
+    // (SSO_LINK_BY_EMAIL off); a name taken by itself is sso_username_taken (auth-oidc spec).
     const sessions = await countSessions();
     const res = await signInAs('pat');
     expect(res.status).toBe(409);
-    expect(res.body).toEqual(problem(409, 'sso_username_taken'));
+    expect(res.body).toEqual(problem(409, 'sso_email_in_use'));
     await expectNobodySignedIn(res, sessions);
   });
 

@@ -41,8 +41,10 @@ describe('auth: users and groups administration', () => {
         groups: ['eng', 'ops'],
         email: null,
         lastLoginAt: null,
+        signIn: ['local'],
         locked: false,
         disabled: false,
+        twoFactor: { totp: false, passkeys: 0 },
         createdAt: expect.stringMatching(ISO),
         updatedAt: expect.stringMatching(ISO),
       });
@@ -172,8 +174,10 @@ describe('auth: users and groups administration', () => {
         groups: [],
         email: null,
         lastLoginAt: null,
+        signIn: ['local'],
         locked: false,
         disabled: false,
+        twoFactor: { totp: false, passkeys: 0 },
         createdAt: expect.stringMatching(ISO),
         updatedAt: expect.stringMatching(ISO),
       });

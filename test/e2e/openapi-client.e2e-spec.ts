@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import createClient, { type Client } from 'openapi-fetch';
+import { generate } from 'otplib';
 import type { GroupResponse, MeResponse, UserResponse } from '../../src/auth/auth.mapper';
 import type { CreatedTokenResponse, TokenResponse } from '../../src/auth/dto/auth-response.dto';
 import type { DraftResponse, DraftSummary } from '../../src/drafts/drafts.mapper';
@@ -674,6 +675,67 @@ describe('a client generated from the OpenAPI document', () => {
     }
   });
 
+  it('sets up two-factor, signs in with a code, turns it off and has it reset', async () => {
+    const user = await createUser(t, 'editor');
+    const signIn = () =>
+      client().POST('/auth/login', { body: { username: user.username, password: user.password } });
+    const cookieOf = (res: Response) => res.headers.get('set-cookie')!.split(';')[0];
+    const me = client({ Cookie: cookieOf((await signIn()).response) });
+    expect((await me.GET('/api/me/two-factor', {})).data?.totp).toBe(false);
+    const setup = await me.POST('/api/me/two-factor/totp', {});
+    const secret = setup.data!.secret;
+    const enabled = await me.POST('/api/me/two-factor/totp/enable', {
+      body: { code: await generate({ secret }) },
+    });
+    expect(enabled.data?.recoveryCodes).toHaveLength(10);
+    const pending = await signIn();
+    expect(pending.error?.code).toBe('second_factor_required');
+    const verified = await client({ Cookie: cookieOf(pending.response) }).POST('/auth/2fa/verify', {
+      body: { code: enabled.data!.recoveryCodes[0] },
+    });
+    expect(verified.data?.username).toBe(user.username);
+    const disabled = await me.POST('/api/me/two-factor/totp/disable', {
+      body: { password: user.password },
+    });
+    expect(disabled.response.status).toBe(204);
+    const reset = await admin.POST('/api/users/{id}/two-factor/reset', {
+      params: { path: { id: user.id } },
+    });
+    expect(reset.response.status).toBe(204);
+  });
+
+  it('invites someone without SMTP (the link is answered), and keeps the digest setting', async () => {
+    const invited = await admin.POST('/api/invitations', {
+      body: { email: 'new.person@example.com', role: 'reader' },
+    });
+    expect(invited.data).toMatchObject({ emailSent: false, role: 'reader' });
+    const token = invited.data!.link!.split('#token=')[1];
+    const listed = await admin.GET('/api/invitations', {});
+    expect(listed.data?.items.map((i) => i.email)).toContain('new.person@example.com');
+    const looked = await client().POST('/auth/invitations/lookup', { body: { token } });
+    expect(looked.data?.email).toBe('new.person@example.com');
+    const accepted = await client().POST('/auth/invitations/accept', {
+      body: { token, username: 'new.person', password: 'a long enough passphrase' },
+    });
+    expect(accepted.data?.username).toBe('new.person');
+    const other = await admin.POST('/api/invitations', {
+      body: { email: 'other@example.com', role: 'editor' },
+    });
+    const revoked = await admin.DELETE('/api/invitations/{id}', {
+      params: { path: { id: other.data!.id } },
+    });
+    expect(revoked.response.status).toBe(204);
+    // Without SMTP, reset is off: its status says so (the reset itself: auth-mail.e2e-spec.ts).
+    expect((await client().GET('/auth/password-reset', {})).data).toEqual({ enabled: false });
+    const person = await client().POST('/auth/login', {
+      body: { username: 'new.person', password: 'a long enough passphrase' },
+    });
+    const me = client({ Cookie: person.response.headers.get('set-cookie')!.split(';')[0] });
+    expect((await me.GET('/api/me/digest', {})).data).toMatchObject({ enabled: false });
+    const digest = await me.PUT('/api/me/digest', { body: { enabled: true } });
+    expect(digest.data).toMatchObject({ enabled: true });
+  });
+
   it('validated a success answer of every operation the document describes', () => {
     const succeeded = new Set(
       validator.answers.filter((a) => a.status < 300).map((a) => a.operationId),
@@ -681,15 +743,27 @@ describe('a client generated from the OpenAPI document', () => {
     // The PDF routes need the PDF service; their documented 503 was checked above. The single
     // sign-on navigations answer redirects, not bodies (auth-oidc.e2e-spec.ts follows them), and
     // SAML's need a configured provider (auth-saml.e2e-spec.ts checks them and the metadata).
+    // Passkeys need an authenticator (auth-passkeys.e2e-spec.ts has a software one);
+    // enrolment at sign-in needs REQUIRE_2FA (auth-two-factor.e2e-spec.ts); password reset needs
+    // SMTP (auth-mail.e2e-spec.ts).
     const all = Object.values(validator.document.paths).flatMap((item) =>
       Object.values(item).map((operation) => String(operation.operationId)),
     );
     expect(all.filter((id) => !succeeded.has(id)).sort()).toEqual([
+      'addPasskey',
       'consumeSaml',
+      'finishEnrolment',
       'finishOidc',
       'getPdf',
+      'passkeyRegistrationOptions',
+      'passkeySignIn',
+      'passkeySignInOptions',
       'postPdf',
+      'removePasskey',
+      'requestPasswordReset',
+      'resetPassword',
       'samlMetadata',
+      'startEnrolment',
       'startOidc',
       'startSaml',
     ]);

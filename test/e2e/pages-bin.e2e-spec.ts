@@ -2,8 +2,6 @@ import { problem } from '../support/problems';
 import { usePagesApp, allItems, createPage, expectedPage, ISO_DATE } from '../support/pages';
 import { PageEntity } from '../../src/pages/entities/page.entity';
 import { PageRevisionEntity } from '../../src/pages/entities/page-revision.entity';
-import { PageLinkEntity } from '../../src/pages/entities/page-link.entity';
-import { PageTagEntity } from '../../src/pages/entities/page-tag.entity';
 import { PAGE_BINNED, PAGE_RESTORED, PAGE_UPDATED } from '../../src/common/events/domain-events';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 
@@ -153,8 +151,11 @@ describe('pages: bin', () => {
     // The move is a revision; relative links now resolve against the new slug.
     const revisions = await c.admin.get('/api/revisions?slug=archive/phoenix').expect(200);
     expect(revisions.body.items.map((r: { revision: number }) => r.revision)).toEqual([2, 1]);
-    const links = await c.t.dataSource.getRepository(PageLinkEntity).findBy({ sourcePageId: id });
-    expect(links.map((l) => l.targetSlug).sort()).toEqual(['archive/sibling', 'top']);
+    const links: { target_slug: string }[] = await c.t.dataSource.query(
+      'SELECT target_slug FROM page_links WHERE source_page_id = ?',
+      [id],
+    );
+    expect(links.map((l) => l.target_slug).sort()).toEqual(['archive/sibling', 'top']);
     await c.admin.post(`/api/bin/${id}/restore`).send({ slug: 'elsewhere' }).expect(404);
   });
 
@@ -166,9 +167,10 @@ describe('pages: bin', () => {
     expect(await binItems()).toEqual([]);
     expect(await c.t.dataSource.getRepository(PageEntity).countBy({ id })).toBe(0);
     expect(await c.t.dataSource.getRepository(PageRevisionEntity).countBy({ pageId: id })).toBe(0);
-    expect(await c.t.dataSource.getRepository(PageTagEntity).countBy({ pageId: id })).toBe(0);
-    expect(await c.t.dataSource.getRepository(PageLinkEntity).countBy({ sourcePageId: id })).toBe(
-      0,
+    const left = (sql: string) => c.t.dataSource.query(sql, [id]);
+    expect(await left('SELECT page_id FROM page_tags WHERE page_id = ?')).toEqual([]);
+    expect(await left('SELECT source_page_id FROM page_links WHERE source_page_id = ?')).toEqual(
+      [],
     );
     await c.admin.delete(`/api/bin/${id}`).expect(404);
     await c.admin.post(`/api/bin/${id}/restore`).expect(404);

@@ -66,12 +66,22 @@ describe('route policy', () => {
     ).toEqual([
       'GET /auth/oidc/:id/callback',
       'GET /auth/oidc/:id/login',
+      'GET /auth/password-reset',
       'GET /auth/providers',
       'GET /auth/saml/:id/login',
       'GET /auth/saml/:id/metadata',
       'GET /healthz',
       'GET /readyz',
+      'POST /auth/2fa/enrol',
+      'POST /auth/2fa/enrol/enable',
+      'POST /auth/2fa/verify',
+      'POST /auth/invitations/accept',
+      'POST /auth/invitations/lookup',
       'POST /auth/login',
+      'POST /auth/passkey/options',
+      'POST /auth/passkey/verify',
+      'POST /auth/password-reset',
+      'POST /auth/password-reset/confirm',
       'POST /auth/saml/:id/acs',
     ]);
   });

@@ -50,7 +50,7 @@ const provider = new Provider(issuer, {
         preferred_username: account.username ?? id,
         name: account.name,
         email: account.email,
-        email_verified: true,
+        email_verified: account.emailVerified ?? true,
         groups: account.groups ?? [],
       }),
     };

@@ -9,6 +9,8 @@ export interface IdpAccount {
   groups: string[];
   /** The provider refuses this person (the interaction ends with access_denied). */
   blocked?: boolean;
+  /** The `email_verified` claim (default true). */
+  emailVerified?: boolean;
   /** The `preferred_username` claim (default: the account id). */
   username?: string;
 }

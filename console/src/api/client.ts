@@ -16,6 +16,9 @@ function serializePath(pathname: string, params: Record<string, unknown>): strin
 
 let sessionLost: (() => void) | null = null;
 
+/** Sign-in's own steps answer 401 for a wrong password or code, not for a lost session. */
+const SIGN_IN_STEPS = /^\/auth\/(login|2fa\/|passkey\/)/;
+
 /** Called with every 401 outside sign-in: the session expired or was ended elsewhere. */
 export function onSessionLost(handler: () => void): void {
   sessionLost = handler;
@@ -23,7 +26,8 @@ export function onSessionLost(handler: () => void): void {
 
 const watchSession: Middleware = {
   onResponse({ request, response }) {
-    if (response.status === 401 && new URL(request.url).pathname !== '/auth/login') sessionLost?.();
+    if (response.status === 401 && !SIGN_IN_STEPS.test(new URL(request.url).pathname))
+      sessionLost?.();
   },
 };
 

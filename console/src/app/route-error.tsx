@@ -1,5 +1,6 @@
 import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
 import { describeError } from '../api/problem';
+import { paths } from '../lib/routes';
 
 /** What a screen shows when its code or data failed to load (a deploy in between, a bug). */
 export function RouteError() {
@@ -13,7 +14,7 @@ export function RouteError() {
         <button type="button" className="button" onClick={() => window.location.reload()}>
           Reload
         </button>{' '}
-        <Link to="/" className="button button--quiet">
+        <Link to={paths.home()} className="button button--quiet">
           Go home
         </Link>
       </p>

@@ -4,6 +4,7 @@ import { PageScreen } from '../features/pages/components/page-screen';
 import { AppShell } from './layout/app-shell';
 import { NotFoundScreen } from '../features/pages/components/not-found-screen';
 import { RouteError } from './route-error';
+import { CONSOLE_SCREENS, paths, routePath } from '../lib/routes';
 
 /** A screen loaded on first use: a chunk of its own, out of the sign-in-and-read bundle. */
 const lazyScreen =
@@ -11,22 +12,39 @@ const lazyScreen =
   async () => ({ Component: (await load()).default });
 
 /**
- * Console URLs. The server answers index.html for these prefixes (src/console/console-routes.ts)
- * and for any address a browser navigates to outside the API, which the last route answers
+ * Console URLs, from the one table of screens (CONSOLE_SCREENS, src/console/console-routes.ts),
+ * for which the server answers index.html, as it does for any address a browser navigates to
+ * outside the API, which the last route answers
  * (a page address without `/wiki` opens the page; anything else is "Not found");
  * `/wiki/<slug>` is the canonical address of a page.
  */
 const routes: RouteObject[] = [
   // A chunk of its own: a person signs in once and reads on every load after.
   {
-    path: '/login',
+    path: CONSOLE_SCREENS.login,
     lazy: async () => ({
       Component: (await import('../features/auth/components/login-screen')).LoginScreen,
     }),
     errorElement: <RouteError />,
   },
+  // Where "Forgot password?" and the links of invitation and reset emails open (no shell).
   {
-    path: '/',
+    path: CONSOLE_SCREENS.forgotPassword,
+    lazy: lazyScreen(() => import('../features/auth/components/forgot-password-screen')),
+    errorElement: <RouteError />,
+  },
+  {
+    path: CONSOLE_SCREENS.resetPassword,
+    lazy: lazyScreen(() => import('../features/auth/components/reset-password-screen')),
+    errorElement: <RouteError />,
+  },
+  {
+    path: CONSOLE_SCREENS.invitation,
+    lazy: lazyScreen(() => import('../features/auth/components/invitation-screen')),
+    errorElement: <RouteError />,
+  },
+  {
+    path: CONSOLE_SCREENS.home,
     Component: AppShell,
     errorElement: <RouteError />,
     children: [
@@ -39,53 +57,53 @@ const routes: RouteObject[] = [
               Component: (await import('../features/pages/components/home-screen')).HomeScreen,
             }),
           },
-          { path: 'wiki/*', Component: PageScreen },
+          { path: routePath('page'), Component: PageScreen },
           {
-            path: 'search',
+            path: routePath('search'),
             lazy: lazyScreen(() => import('../features/search/components/search-screen')),
           },
           {
-            path: 'tags',
+            path: routePath('tags'),
             lazy: async () => ({
               Component: (await import('../features/pages/components/tag-screens')).TagsScreen,
             }),
           },
           {
-            path: 'tags/:tag',
+            path: routePath('tag'),
             lazy: async () => ({
               Component: (await import('../features/pages/components/tag-screens')).TagScreen,
             }),
           },
           {
-            path: 'new',
+            path: routePath('newPage'),
             lazy: lazyScreen(() => import('../features/editor/components/editor-screen')),
           },
           {
-            path: 'edit/*',
+            path: routePath('edit'),
             lazy: lazyScreen(() => import('../features/editor/components/editor-screen')),
           },
           {
-            path: 'history/*',
+            path: routePath('history'),
             lazy: lazyScreen(() => import('../features/revisions/components/history-screen')),
           },
           {
-            path: 'notifications',
+            path: routePath('notifications'),
             lazy: lazyScreen(() => import('../features/notifications/components/inbox-screen')),
           },
           {
-            path: 'tokens',
+            path: routePath('tokens'),
             lazy: lazyScreen(() => import('../features/tokens/components/tokens-screen')),
           },
           {
-            path: 'drafts',
+            path: routePath('drafts'),
             lazy: lazyScreen(() => import('../features/drafts/components/drafts-screen')),
           },
           {
-            path: 'account',
+            path: routePath('account'),
             lazy: lazyScreen(() => import('../features/account/components/account-screen')),
           },
           // `/wiki` alone, the prefix without a page: the home screen lists them.
-          { path: 'wiki', element: <Navigate to="/" replace /> },
+          { path: routePath('wiki'), element: <Navigate to={paths.home()} replace /> },
           ...adminRoutes,
           { path: '*', Component: NotFoundScreen },
         ],

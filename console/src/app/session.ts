@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { onSessionLost } from '../api/client';
 import { paths } from '../lib/slugs';
-import { meKey } from '../features/auth/api/me';
+import { meKey } from '../api/me';
 
 /**
  * A 401 from any call means the session ended (expired, signed out elsewhere, revoked): the

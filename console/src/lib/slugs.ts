@@ -1,26 +1,8 @@
 /**
  * Console URLs of pages. `/wiki/<slug>` is the canonical address of a page (PDF links and
- * notifications point there); each segment is percent-encoded on its own so slashes stay.
+ * notifications point there); the addresses come from the one table of screens (./routes).
  */
-export function encodeSlug(slug: string): string {
-  return slug.split('/').map(encodeURIComponent).join('/');
-}
-
-export const paths = {
-  home: () => '/',
-  login: (next?: string) => (next ? `/login?next=${encodeURIComponent(next)}` : '/login'),
-  page: (slug: string) => `/wiki/${encodeSlug(slug)}`,
-  edit: (slug: string) => `/edit/${encodeSlug(slug)}`,
-  history: (slug: string) => `/history/${encodeSlug(slug)}`,
-  newPage: (parent?: string) => (parent ? `/new?parent=${encodeURIComponent(parent)}` : '/new'),
-  search: (q: string) => `/search?q=${encodeURIComponent(q)}`,
-  tag: (name: string) => `/tags/${encodeURIComponent(name)}`,
-  tags: () => '/tags',
-  notifications: () => '/notifications',
-  tokens: () => '/tokens',
-  drafts: () => '/drafts',
-  account: () => '/account',
-};
+export { encodeSlug, paths } from './routes';
 
 /** The slug of a `/wiki/*`-style splat as the router hands it (already decoded). */
 export function slugFromSplat(splat: string | undefined): string {

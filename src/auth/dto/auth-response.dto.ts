@@ -48,12 +48,28 @@ export class AccountResponse extends MeResponse {
   createdAt: string;
 }
 
+export class UserFactors {
+  @ApiProperty({ description: 'TOTP (an authenticator app) is on.' })
+  totp: boolean;
+
+  @ApiProperty({ type: 'integer', description: 'Registered passkeys.' })
+  passkeys: number;
+}
+
 export class UserResponse extends MeResponse {
   @ApiProperty({ type: String, nullable: true, example: 'ada@example.com' })
   email: string | null;
 
   @ApiProperty({ ...DATE_TIME, nullable: true, description: 'The last sign-in; null: none known.' })
   lastLoginAt: string | null;
+
+  @ApiProperty({
+    type: [String],
+    example: ['local', 'ldap'],
+    description:
+      'How the person can sign in: `local` (a password kept by kb), `ldap`, `oidc:<id>` (identities linked at their sign-ins).',
+  })
+  signIn: string[];
 
   @ApiProperty({
     description:
@@ -63,6 +79,12 @@ export class UserResponse extends MeResponse {
 
   @ApiProperty({ description: 'A disabled account cannot sign in; its tokens stop working.' })
   disabled: boolean;
+
+  @ApiProperty({
+    type: UserFactors,
+    description: 'The second factors the user has (POST /api/users/{id}/two-factor/reset).',
+  })
+  twoFactor: UserFactors;
 
   @ApiProperty(DATE_TIME)
   createdAt: string;
@@ -138,6 +160,13 @@ export class SessionResponse {
 
   @ApiProperty({ type: String, nullable: true })
   userAgent: string | null;
+
+  @ApiProperty({
+    example: 'password+totp',
+    description:
+      'How the session was made: `password`, `password+totp`, `password+recovery_code`, `password+passkey`, `passkey`, `ldap`, `oidc:<id>`, `saml:<id>`.',
+  })
+  method: string;
 
   @ApiProperty(DATE_TIME)
   createdAt: string;

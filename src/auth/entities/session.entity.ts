@@ -26,4 +26,8 @@ export class SessionEntity {
 
   @Column({ type: 'varchar', length: 255, nullable: true, name: 'user_agent' })
   userAgent: string | null;
+
+  /** How the session was made: `password`, `password+totp`, `passkey`, `ldap`, `oidc:<id>`, `saml:<id>`, … */
+  @Column({ type: 'varchar', length: 80, default: 'password' })
+  method: string;
 }

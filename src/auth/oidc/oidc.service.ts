@@ -184,7 +184,9 @@ export class OidcService {
           subject: String(claims.sub),
           username,
           displayName: stringClaim(claims, provider.displayNameClaim),
-          email: stringClaim(claims, provider.emailClaim),
+          // Only an address the provider vouches for may join a local account (SSO_LINK_BY_EMAIL).
+          email:
+            claims.email_verified === true ? stringClaim(claims, provider.emailClaim) : undefined,
           groups: listClaim(claims, provider.groupsClaim),
         },
         provider,

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { ROLES, type Role } from '../../common/auth/roles';
+import { InjectConfig } from '../../common/config/app-config';
+import type { LoginPolicyConfig } from '../../common/config/ldap-config';
 import { Database } from '../../common/database/database';
 import { audit } from '../../common/logging/audit';
 import { ConflictProblem, ForbiddenProblem } from '../../common/problems/problem';
@@ -16,13 +18,14 @@ import { GroupsRepository } from '../store/groups.repository';
 import { UsersRepository } from '../store/users.repository';
 import { SsoRepository } from './sso.repository';
 
-/** Who the provider says signed in, read from its verified claims. */
+/** Who the provider says signed in, read from its verified claims (or the directory). */
 export interface SsoIdentity {
-  /** `oidc:<id>` or `saml:<id>` */
+  /** `oidc:<id>`, `saml:<id>` or `ldap` */
   provider: string;
   subject: string;
   username: string;
   displayName?: string;
+  /** A verified address only (it may join a local account: SSO_LINK_BY_EMAIL). */
   email?: string;
   groups: string[];
 }
@@ -37,7 +40,7 @@ export interface SsoMappings {
  * An account that never has a usable password: argon2 verification of it always fails, so a
  * provisioned person signs in only through their provider (until an administrator sets one).
  */
-const NO_PASSWORD = '!sso';
+export const NO_PASSWORD = '!sso';
 
 const RANK: Record<Role, number> = { reader: 0, editor: 1, admin: 2 };
 
@@ -68,12 +71,13 @@ export class SsoAccountsService {
     private readonly sso: SsoRepository,
     private readonly cache: AuthCache,
     private readonly sessions: SessionsService,
+    @InjectConfig('loginPolicy') private readonly policy: LoginPolicyConfig,
   ) {}
 
   /** The active account to sign in; refuses a disabled one (403 `account_disabled`). */
   async signIn(identity: SsoIdentity, mappings: SsoMappings): Promise<UserEntity> {
     const userId = await this.sso.findUserId(identity.provider, identity.subject);
-    const user = userId ? await this.users.findById(userId) : null;
+    const user = userId ? await this.users.findById(userId) : await this.linkByEmail(identity);
     if (!user) return this.provision(identity, mappings);
     if (user.disabled) {
       throw new ForbiddenProblem(
@@ -91,7 +95,12 @@ export class SsoAccountsService {
     provider: string,
     context: { ip: string; userAgent?: string },
   ): Promise<{ secret: string; maxAgeMs: number; me: MeResponse }> {
-    const { secret, session } = await this.sessions.start(user.id, context.ip, context.userAgent);
+    const { secret, session } = await this.sessions.start(
+      user.id,
+      context.ip,
+      context.userAgent,
+      provider,
+    );
     await this.sso.markSession(session.id, provider);
     audit('auth.sso.login.succeeded', {
       actorId: user.id,
@@ -101,6 +110,47 @@ export class SsoAccountsService {
       ip: context.ip,
     });
     return { secret, maxAgeMs: this.sessions.absoluteMs, me: toAccountResponse(user) };
+  }
+
+  /**
+   * The local account holding the identity's verified email, joined to the identity when
+   * SSO_LINK_BY_EMAIL is on (audited); refused in words when it is off, so a provider can never
+   * take over an account on its own say-so. Null when no account holds the address.
+   */
+  private async linkByEmail(identity: SsoIdentity): Promise<UserEntity | null> {
+    if (!identity.email) return null;
+    const holders = await this.users.findByEmail(identity.email);
+    if (holders.length === 0) return null;
+    if (!this.policy.linkByEmail) {
+      throw new ConflictProblem(
+        'sso_email_in_use',
+        'A kb account already has your email address, and kb does not join sign-in identities to existing accounts by email. Ask an administrator (SSO_LINK_BY_EMAIL).',
+      );
+    }
+    if (holders.length > 1) {
+      throw new ConflictProblem(
+        'sso_email_ambiguous',
+        'Several kb accounts have your email address, so kb cannot tell which one is yours. Ask an administrator.',
+      );
+    }
+    const [user] = holders;
+    if (user.disabled) return user;
+    try {
+      await this.db.transaction((tx) =>
+        this.sso.link(identity.provider, identity.subject, user.id, tx),
+      );
+    } catch (error) {
+      // The same person's other sign-in linked it first.
+      if ((await this.sso.findUserId(identity.provider, identity.subject)) !== user.id) throw error;
+    }
+    audit('sso.identity.linked', {
+      actorId: null,
+      target: `user:${user.id}`,
+      username: user.username,
+      provider: identity.provider,
+      by: 'email',
+    });
+    return this.users.findById(user.id);
   }
 
   private async provision(identity: SsoIdentity, mappings: SsoMappings): Promise<UserEntity> {
@@ -124,6 +174,7 @@ export class SsoAccountsService {
       username,
       usernameKey: username,
       displayName: (identity.displayName ?? username).slice(0, 128),
+      email: identity.email?.slice(0, 254) ?? null,
       passwordHash: NO_PASSWORD,
       role: mappedRole(identity.groups, mappings) ?? 'reader',
       disabled: false,

@@ -114,6 +114,21 @@ export class SsoRepository {
     );
   }
 
+  /** The providers (`ldap`, `oidc:<id>`) each of these users has signed in with, by user id. */
+  async providersOf(userIds: string[]): Promise<Map<string, string[]>> {
+    const found = new Map<string, string[]>();
+    if (userIds.length === 0) return found;
+    const rows = await this.db
+      .sql()
+      .all<{ user_id: string; provider: string }>(
+        `SELECT user_id, provider FROM sso_identities WHERE user_id IN (${userIds.map(() => '?').join(', ')}) ORDER BY provider`,
+        userIds,
+      );
+    for (const row of rows)
+      found.set(row.user_id, [...(found.get(row.user_id) ?? []), row.provider]);
+    return found;
+  }
+
   async touch(provider: string, subject: string): Promise<void> {
     await this.db.write((t) =>
       t.sql.run('UPDATE sso_identities SET last_login_at = ? WHERE provider = ? AND subject = ?', [

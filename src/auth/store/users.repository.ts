@@ -38,6 +38,29 @@ export class UsersRepository {
     return this.users(tx).findOneBy({ usernameKey: usernameKey(username) });
   }
 
+  /** Every user (active or not) whose email is `email`, compared case-insensitively, with groups. */
+  findByEmail(email: string, tx?: Tx): Promise<UserEntity[]> {
+    return this.users(tx)
+      .createQueryBuilder('u')
+      .leftJoinAndSelect('u.groups', 'g')
+      .where('LOWER(u.email) = :email', { email: email.trim().toLowerCase() })
+      .take(10)
+      .getMany();
+  }
+
+  /** Active users whose email is `email` (any case): a password reset's accounts. */
+  listActiveByEmail(email: string): Promise<UserEntity[]> {
+    return this.users()
+      .createQueryBuilder('u')
+      .where('LOWER(u.email) = :email AND u.disabled = :disabled', {
+        email: email.toLowerCase(),
+        disabled: false,
+      })
+      .orderBy('u.username', 'ASC')
+      .take(10)
+      .getMany();
+  }
+
   /** Whether an account holds the canonical form of `username`. */
   usernameTaken(username: string, tx?: Tx): Promise<boolean> {
     return this.users(tx).existsBy({ usernameKey: usernameKey(username) });

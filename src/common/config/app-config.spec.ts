@@ -368,3 +368,81 @@ describe('OIDC configuration', () => {
     expect(provider.issuer).toBe('http://127.0.0.1:8080/');
   });
 });
+
+const LDAP_BASE = {
+  LDAP_URL: 'ldaps://ldap.example.org',
+  LDAP_SEARCH_BASE: 'ou=people,dc=example,dc=org',
+};
+
+describe('LDAP and sign-in policy configuration', () => {
+  it('has no directory unless LDAP_URL is set, and local passwords on', () => {
+    const config = loadConfig({});
+    expect(config.ldap.directory).toBeNull();
+    expect(config.loginPolicy).toEqual({
+      localLogin: true,
+      localLoginAccounts: [],
+      linkByEmail: false,
+    });
+  });
+
+  it('reads the directory with its defaults, and maps by group DN or name', () => {
+    const ldap = loadConfig({
+      ...LDAP_BASE,
+      LDAP_ROLE_MAP: 'CN=Admins, OU=Groups,DC=example,DC=org=admin; editors=editor',
+      LDAP_GROUP_MAP: 'eng=Engineering',
+    }).ldap.directory;
+    expect(ldap).toMatchObject({
+      url: 'ldaps://ldap.example.org',
+      userFilter: '(uid={username})',
+      groupsAttribute: 'memberOf',
+      groupSearchBase: 'ou=people,dc=example,dc=org',
+      startTls: false,
+      connectTimeoutMs: 5000,
+      timeoutMs: 5000,
+      roleMap: [
+        { idpGroup: 'cn=admins,ou=groups,dc=example,dc=org', role: 'admin' },
+        { idpGroup: 'editors', role: 'editor' },
+      ],
+      groupMap: [{ idpGroup: 'eng', kbGroup: 'engineering' }],
+    });
+  });
+
+  it('reads LOCAL_LOGIN=off with its break-glass accounts in canonical form', () => {
+    expect(
+      loadConfig({
+        LOCAL_LOGIN: 'off',
+        LOCAL_LOGIN_ACCOUNTS: 'Root-Admin, ops',
+        SSO_LINK_BY_EMAIL: 'on',
+      }).loginPolicy,
+    ).toEqual({ localLogin: false, localLoginAccounts: ['root-admin', 'ops'], linkByEmail: true });
+  });
+
+  it.each([
+    [{ LDAP_URL: 'http://ldap.example.org' }, 'LDAP_URL'],
+    // Passwords in clear over a network.
+    [{ LDAP_URL: 'ldap://ldap.example.org' }, 'LDAP_URL'],
+    [{ LDAP_URL: 'ldaps://ldap.example.org', LDAP_STARTTLS: 'on' }, 'LDAP_STARTTLS'],
+    [{ LDAP_STARTTLS: 'maybe' }, 'LDAP_STARTTLS'],
+    [{ LDAP_SEARCH_BASE: '' }, 'LDAP_SEARCH_BASE'],
+    [{ LDAP_USER_FILTER: '(uid=alice)' }, 'LDAP_USER_FILTER'],
+    [{ LDAP_USER_FILTER: 'uid={username}' }, 'LDAP_USER_FILTER'],
+    [{ LDAP_BIND_DN: 'cn=kb,dc=example,dc=org' }, 'LDAP_BIND_PASSWORD'],
+    [{ LDAP_CA_FILE: '/nonexistent/ca.pem' }, 'LDAP_CA_FILE'],
+    [{ LDAP_ROLE_MAP: 'cn=admins,dc=example,dc=org=owner' }, 'LDAP_ROLE_MAP'],
+    [{ LDAP_TIMEOUT_MS: '0' }, 'LDAP_TIMEOUT_MS'],
+    [{ LOCAL_LOGIN: 'off' }, 'LOCAL_LOGIN_ACCOUNTS'],
+    [{ SSO_LINK_BY_EMAIL: 'sometimes' }, 'SSO_LINK_BY_EMAIL'],
+  ])('refuses %j naming %s', (change, variable) => {
+    expect(failure({ ...LDAP_BASE, ...change }).variable).toBe(variable);
+  });
+
+  it('allows plain ldap:// on this machine, and StartTLS elsewhere', () => {
+    expect(
+      loadConfig({ ...LDAP_BASE, LDAP_URL: 'ldap://127.0.0.1:3389' }).ldap.directory?.url,
+    ).toBe('ldap://127.0.0.1:3389');
+    expect(
+      loadConfig({ ...LDAP_BASE, LDAP_URL: 'ldap://dc1.corp.example', LDAP_STARTTLS: 'on' }).ldap
+        .directory?.startTls,
+    ).toBe(true);
+  });
+});

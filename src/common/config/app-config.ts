@@ -7,7 +7,9 @@ import type { Env } from './env-values';
 import { HttpConfig, httpConfig } from './http-config';
 import { IdempotencyConfig } from './idempotency-config';
 import { ImportConfig } from './import-config';
+import { LdapGroup, ldapConfig, LoginPolicyConfig, loginPolicy } from './ldap-config';
 import { LogConfig } from './log-config';
+import { MailConfig, mailConfig } from './mail-config';
 import { McpConfig } from './mcp-config';
 import { MediaConfig, mediaConfig } from './media-config';
 import { NotificationsConfig } from './notifications-config';
@@ -16,6 +18,7 @@ import { SamlProviderConfig, samlProviders } from './saml-config';
 import { PagesConfig, pagesConfig } from './pages-config';
 import { PdfConfig } from './pdf-config';
 import { RateLimitConfig, rateLimitConfig } from './rate-limit-config';
+import { TwoFactorConfig } from './two-factor-config';
 import { WebhooksConfig } from './webhooks-config';
 import { WorkersConfig } from './workers-config';
 
@@ -36,8 +39,14 @@ export interface AppConfig {
   auth: AuthConfig;
   /** OpenID Connect providers (OIDC_PROVIDERS, OIDC_<ID>_*): docs/sso.md. */
   oidc: { providers: OidcProviderConfig[] };
+  /** Second factors: REQUIRE_2FA (docs/auth.md "Two-factor and passkeys"). */
+  twoFactor: TwoFactorConfig;
   /** SAML 2.0 identity providers (SAML_PROVIDERS, SAML_<ID>_*): docs/sso.md. */
   saml: { providers: SamlProviderConfig[] };
+  /** LDAP / Active Directory (LDAP_*): docs/sso.md; `directory` null without LDAP_URL. */
+  ldap: LdapGroup;
+  /** LOCAL_LOGIN, LOCAL_LOGIN_ACCOUNTS, SSO_LINK_BY_EMAIL: docs/sso.md. */
+  loginPolicy: LoginPolicyConfig;
   pages: PagesConfig;
   media: MediaConfig;
   import: ImportConfig;
@@ -47,6 +56,8 @@ export interface AppConfig {
   rateLimit: RateLimitConfig;
   idempotency: IdempotencyConfig;
   mcp: McpConfig;
+  /** Email: SMTP, sender, digest schedule, reset limits (docs/auth.md). */
+  mail: MailConfig;
   /** Live co-editing at /collab (COLLAB_*): docs/collab.md. */
   collab: CollabConfig;
 }
@@ -63,7 +74,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
     workers: readGroup(WorkersConfig, env),
     auth: authConfig(env),
     oidc: { providers: oidcProviders(env, http.publicUrl) },
+    twoFactor: readGroup(TwoFactorConfig, env),
     saml: { providers: samlProviders(env, http.publicUrl) },
+    ldap: { directory: ldapConfig(env) },
+    loginPolicy: loginPolicy(env),
     pages: pagesConfig(env),
     media: mediaConfig(env),
     import: readGroup(ImportConfig, env),
@@ -73,6 +87,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     rateLimit: rateLimitConfig(env),
     idempotency: readGroup(IdempotencyConfig, env),
     mcp: readGroup(McpConfig, env),
+    mail: mailConfig(env, http.publicUrl),
     collab: readGroup(CollabConfig, env),
   };
 }

@@ -13,12 +13,15 @@ const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_]{0,31}$/;
 /** As GROUP_NAME_PATTERN of the group DTO (kb stores group names in lowercase). */
 const KB_GROUP_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
-/** `a=b,c=d` with `=` splitting at the last one, so a provider group may itself hold one. */
+/**
+ * `a=b,c=d` with `=` splitting at the last one, so a provider group may itself hold one. Pairs
+ * are separated by `;` when the value holds one (an LDAP group DN holds commas), else by `,`.
+ */
 function pairs(env: Env, name: string): [string, string][] {
   const raw = str(env, name);
   if (raw === undefined) return [];
   return raw
-    .split(',')
+    .split(raw.includes(';') ? ';' : ',')
     .map((item) => item.trim())
     .filter(Boolean)
     .map((item) => {
@@ -32,8 +35,15 @@ function pairs(env: Env, name: string): [string, string][] {
     });
 }
 
-/** The role and group maps of one provider, from `<prefix>ROLE_MAP` and `<prefix>GROUP_MAP`. */
-export function ssoMappings(env: Env, prefix: string): SsoMappingsConfig {
+/**
+ * The role and group maps of one provider (OIDC, SAML, LDAP), from `<prefix>ROLE_MAP` and
+ * `<prefix>GROUP_MAP`; `key` gives the form provider groups are compared in.
+ */
+export function ssoMappings(
+  env: Env,
+  prefix: string,
+  key: (idpGroup: string) => string = (group) => group,
+): SsoMappingsConfig {
   return {
     roleMap: pairs(env, `${prefix}ROLE_MAP`).map(([idpGroup, role]) => {
       if (!isRole(role)) {
@@ -42,7 +52,7 @@ export function ssoMappings(env: Env, prefix: string): SsoMappingsConfig {
           `must map to admin, editor or reader, got "${role}"`,
         );
       }
-      return { idpGroup, role };
+      return { idpGroup: key(idpGroup), role };
     }),
     groupMap: pairs(env, `${prefix}GROUP_MAP`).map(([idpGroup, kbGroup]) => {
       if (!KB_GROUP_PATTERN.test(kbGroup)) {
@@ -51,7 +61,7 @@ export function ssoMappings(env: Env, prefix: string): SsoMappingsConfig {
           `must map to kb group names (1-64 letters, digits, ".", "_" or "-"), got "${kbGroup}"`,
         );
       }
-      return { idpGroup, kbGroup: kbGroup.toLowerCase() };
+      return { idpGroup: key(idpGroup), kbGroup: kbGroup.toLowerCase() };
     }),
   };
 }

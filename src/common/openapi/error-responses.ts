@@ -106,6 +106,11 @@ const ERROR_RESPONSES: Record<number | 'default', ErrorResponse> = {
     description:
       'The request conflicts with the current state: a taken slug or name, a stale `baseRevision` (`revision_conflict`, with `currentRevision`), media still in use, the last administrator.',
   },
+  410: {
+    name: 'Gone',
+    description:
+      'A single-use link that was used, withdrawn or has expired (`invitation_used`, `invitation_revoked`, `invitation_expired`, `reset_link_used`, `reset_link_expired`).',
+  },
   412: {
     name: 'PreconditionFailed',
     description:

@@ -17,6 +17,7 @@ import {
   classOf,
   policyHeader,
   RateLimitClass,
+  type RateLimitQuota,
   rateLimitHeader,
   windowAt,
 } from './rate-limit-policy';
@@ -92,6 +93,27 @@ export class RateLimitGuard implements CanActivate, OnApplicationBootstrap, OnAp
             )
           : null,
     };
+  }
+
+  /**
+   * Counts one use of something anonymous callers may do (a password reset request) against
+   * `subject`'s quota in `scope`; answers the 429 problem over the quota, else null.
+   */
+  async spendOn(
+    scope: string,
+    subject: string,
+    limit: RateLimitQuota | null,
+  ): Promise<TooManyRequestsProblem | null> {
+    if (!limit) return null;
+    const now = Date.now();
+    const window = windowAt(now, limit.windowSeconds);
+    const count = await this.hit(`${scope}:${subject}:${window.index}`, window.endsAt);
+    if (count <= limit.quota) return null;
+    return new TooManyRequestsProblem(
+      'rate_limited',
+      `Too many requests: at most ${limit.quota} per ${limit.windowSeconds} s. Try again later.`,
+      (window.endsAt - now) / 1000,
+    );
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {

@@ -4,10 +4,8 @@ import type { FilesConfig } from '../../common/config/database-config';
 import type { Archiver } from 'archiver';
 import type { AuthUser } from '../../common/auth/auth-user';
 import { FieldProblems } from '../../common/problems/problem';
-import { MediaService } from '../../media/media.service';
-import { PagesService } from '../../pages/pages.service';
-import { SiteVariablesService } from '../../pages/site-variables.service';
-import { normaliseSlug } from '../../pages/public-api';
+import { MediaService } from '../../media/public-api';
+import { PagesService, SiteVariablesService, normaliseSlug } from '../../pages/public-api';
 import type { ArchiveRequestDto } from '../dto/archive-request.dto';
 import { createZip } from './zip-writer';
 

@@ -9,7 +9,7 @@ import { Readable } from 'node:stream';
 import type { ArchiveRequest } from './archive-export.service';
 import type { AuthUser } from '../../common/auth/auth-user';
 import { decodeCursor } from '../../common/http/pagination';
-import { MediaService } from '../../media/media.service';
+import { MediaService } from '../../media/public-api';
 import type { MediaResponse } from '../../media/public-api';
 import { archiveMetadata } from '../../pages/public-api';
 import type { PageArchiveRecord } from '../../pages/public-api';

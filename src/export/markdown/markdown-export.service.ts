@@ -1,8 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { Readable } from 'node:stream';
 import type { AuthUser } from '../../common/auth/auth-user';
-import { MediaService } from '../../media/media.service';
-import { PagesService } from '../../pages/pages.service';
+import { MediaService } from '../../media/public-api';
+import { PagesService } from '../../pages/public-api';
 import { archiveFileName } from '../archive/archive-paths';
 import { createZip } from '../archive/zip-writer';
 import { slugFileStem } from '../http/download';

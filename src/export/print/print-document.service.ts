@@ -1,9 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { PageEntity } from '../../pages/public-api';
-import { RenderPool } from '../../pages/rendering/render-pool';
-import { PagesService } from '../../pages/pages.service';
+import { RenderPool, PagesService } from '../../pages/public-api';
 import type { MediaResponse, MediaViewer } from '../../media/public-api';
-import { MediaService } from '../../media/media.service';
+import { MediaService } from '../../media/public-api';
 import { absoluteLinks } from './absolute-links';
 import { DataUriCache } from './data-uri-cache';
 import { inlineImages, storedImageIds } from './inline-images';

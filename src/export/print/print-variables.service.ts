@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AuthUser } from '../../common/auth/auth-user';
-import { PagesService } from '../../pages/pages.service';
+import { PagesService } from '../../pages/public-api';
 import type { PrintVariableResponse } from '../dto/print-response.dto';
 
 /**

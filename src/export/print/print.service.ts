@@ -4,7 +4,7 @@ import { InjectConfig } from '../../common/config/app-config';
 import type { PdfConfig } from '../../common/config/pdf-config';
 import type { HttpConfig } from '../../common/config/http-config';
 import type { PageEntity } from '../../pages/public-api';
-import { PagesService } from '../../pages/pages.service';
+import { PagesService } from '../../pages/public-api';
 import { PdfClient } from '../pdf/pdf-client';
 import { validateOverrides } from './overrides';
 import { PrintDocumentService } from './print-document.service';

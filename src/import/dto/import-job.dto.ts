@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { UserRefResponse } from '../../auth/dto/auth-response.dto';
+import { UserRefResponse } from '../../auth/public-api';
 import type { ProblemBody } from '../../common/problems/problem';
 import { listOf } from '../../common/openapi/list-of';
 import {

@@ -12,7 +12,7 @@ import { InjectConfig } from '../../common/config/app-config';
 import type { ImportConfig } from '../../common/config/import-config';
 import type { FilesConfig } from '../../common/config/database-config';
 import { ShutdownState } from '../../common/health/shutdown-state';
-import { MediaSweeper, SweepHold } from '../../media/media-sweeper';
+import { MediaSweeper, SweepHold } from '../../media/public-api';
 import { ImportService } from '../import.service';
 import { tempFolder } from '../../common/files/temp-folder';
 import { ImportCancelled, ImportProgress, ImportUpload } from '../run/run-types';

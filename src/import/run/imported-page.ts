@@ -1,4 +1,4 @@
-import type { UsersService } from '../../auth/users.service';
+import type { UsersService } from '../../auth/public-api';
 import type { ImportedPage } from '../../pages/public-api';
 import type { ImportDocument } from '../import.types';
 

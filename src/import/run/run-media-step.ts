@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { AuthUser } from '../../common/auth/auth-user';
 import type { Tx } from '../../common/database/database';
 import { Problem } from '../../common/problems/problem';
-import type { MediaService } from '../../media/media.service';
+import type { MediaService } from '../../media/public-api';
 import type { ConversionResult, ImportReport, SourceEntry } from '../import.types';
 import type { MediaKindOf } from '../reference-resolver';
 import type { ImportRun, RunPlan } from './import-run';

@@ -4,7 +4,7 @@ import type { AuthUser } from '../../common/auth/auth-user';
 import type { Tx } from '../../common/database/database';
 import { Problem } from '../../common/problems/problem';
 import { findMediaIds } from '../../common/text/media-urls';
-import type { MediaService } from '../../media/media.service';
+import type { MediaService } from '../../media/public-api';
 import { detectImageType, sanitizeFilename, SNIFF_BYTES } from '../../media/public-api';
 import type { MediaKindOf } from '../reference-resolver';
 import type { SourceEntry } from '../import.types';

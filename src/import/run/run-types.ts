@@ -1,10 +1,9 @@
 import type { AppConfig } from '../../common/config/app-config';
 import type { Database } from '../../common/database/database';
 import type { Outbox } from '../../common/events/outbox';
-import type { UsersService } from '../../auth/users.service';
-import type { MediaService } from '../../media/media.service';
-import type { PagesService } from '../../pages/pages.service';
-import type { SiteVariablesService } from '../../pages/site-variables.service';
+import type { UsersService } from '../../auth/public-api';
+import type { MediaService } from '../../media/public-api';
+import type { PagesService, SiteVariablesService } from '../../pages/public-api';
 import type { ImportOptions } from '../import.types';
 import type { UploadedFile } from '../source-tree';
 

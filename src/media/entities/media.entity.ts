@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import type { UserRef } from '../../auth/store/user-sql';
+import type { UserRef } from '../../auth/public-sql';
 import { DateTimeColumn } from '../../common/database/columns';
 
 export const MEDIA_KINDS = ['image', 'attachment'] as const;

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { UserRefResponse } from '../../auth/dto/auth-response.dto';
+import { UserRefResponse } from '../../auth/public-api';
 import { listOf } from '../../common/openapi/list-of';
 import { NOTIFICATION_KINDS, type NotificationKind } from '../entities/notification.entity';
 

@@ -1,5 +1,5 @@
 import { EntitySchema } from 'typeorm';
-import type { UserRef } from '../../auth/store/user-sql';
+import type { UserRef } from '../../auth/public-sql';
 import { column, entityColumns, RowOf, valueOf } from '../../common/database/column-defs';
 
 export const NOTIFICATION_KINDS = [

@@ -2,8 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '../../common/auth/auth-user';
 import { cursorString, ListRequest, Paged, toPaged } from '../../common/http/pagination';
 import { BadRequestProblem, FieldProblems, NotFoundProblem } from '../../common/problems/problem';
-import { PagesService } from '../../pages/pages.service';
-import { normaliseSlug, slugProblems } from '../../pages/public-api';
+import { PagesService, normaliseSlug, slugProblems } from '../../pages/public-api';
 import type { WatchDto, WatchResponse } from './watch.dto';
 import { WatchesRepository, WatchRecord } from './watches.repository';
 

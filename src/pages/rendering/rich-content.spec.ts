@@ -1,4 +1,4 @@
-import { printDocument } from '../../export/print/print-template';
+import { printDocument } from '../../export/public-api';
 import { MarkdownRenderer } from './markdown-renderer';
 
 describe('rich content in the one renderer', () => {

@@ -1,6 +1,7 @@
 import { allOf, placeholders, readQuery, Sql, SqlCondition } from '../../common/database/sql';
 import { linkOccurrences } from '../rendering/link-occurrences';
 import { Viewer, visibleSql } from './visibility-sql';
+import { mediaSql } from '../../media/public-sql';
 
 export interface BrokenLink {
   page: string;
@@ -104,12 +105,9 @@ export const brokenLinks = readQuery(
       );
       for (const slug of redirected) liveSlugs.add(slug);
       const storedMedia = await inChunks(mediaIds, async (chunk) =>
-        (
-          await sql.all<{ id: string }>(
-            `SELECT id FROM media WHERE id IN (${placeholders(chunk.length)})`,
-            chunk,
-          )
-        ).map((r) => r.id.toLowerCase()),
+        (await sql.all<{ id: string }>(mediaSql.storedIds(chunk.length), chunk)).map((r) =>
+          r.id.toLowerCase(),
+        ),
       );
 
       for (const [i, page] of pages.entries()) {

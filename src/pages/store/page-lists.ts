@@ -1,4 +1,4 @@
-import { userSql } from '../../auth/store/user-sql';
+import { userSql } from '../../auth/public-sql';
 import { rowDecoder } from '../../common/database/column-defs';
 import { allOf, placeholders, readQuery, Sql, SqlCondition } from '../../common/database/sql';
 import {

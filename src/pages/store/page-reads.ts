@@ -1,4 +1,4 @@
-import { userSql } from '../../auth/store/user-sql';
+import { userSql } from '../../auth/public-sql';
 import { placeholders, Sql } from '../../common/database/sql';
 import { decodePage, pageColumns, PageHead, PageRecord } from './page-columns';
 import { PAGE_HEAD_ROW_SQL, PAGE_ROW_SQL, PageRow, pageRows, toPageHeadRow } from './page-rows';

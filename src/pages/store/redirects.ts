@@ -1,4 +1,4 @@
-import { userSql } from '../../auth/store/user-sql';
+import { userSql } from '../../auth/public-sql';
 import { column, RowOf, toDate } from '../../common/database/column-defs';
 import { insertTuples } from '../../common/database/insert-rows';
 import { placeholders, readQuery, Sql } from '../../common/database/sql';

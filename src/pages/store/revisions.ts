@@ -1,4 +1,4 @@
-import { userSql } from '../../auth/store/user-sql';
+import { userSql } from '../../auth/public-sql';
 import { rowDecoder, selectList } from '../../common/database/column-defs';
 import { readQuery, Sql } from '../../common/database/sql';
 import { REVISION_COLUMNS, REVISION_KEYS, RevisionRecord } from './page-columns';

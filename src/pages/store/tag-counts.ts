@@ -1,5 +1,5 @@
 import type { Sql } from '../../common/database/sql';
-import { userSql } from '../../auth/store/user-sql';
+import { userSql } from '../../auth/public-sql';
 import type { Viewer } from './visibility-sql';
 
 /**

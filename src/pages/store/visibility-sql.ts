@@ -1,4 +1,4 @@
-import { userSql } from '../../auth/store/user-sql';
+import { userSql } from '../../auth/public-sql';
 import type { Role } from '../../common/auth/roles';
 import type { SqlCondition } from '../../common/database/sql';
 

@@ -5,13 +5,13 @@ import { ProblemMessage } from '../../components/problem-message';
 import { useDismiss } from '../../components/use-dismiss';
 import { Spinner } from '../../components/spinner';
 import { paths, slugFromSplat } from '../../lib/slugs';
-import { canEdit, useMe } from '../../features/auth/api/me';
+import { canEdit, useMe } from '../../api/me';
 import { NotificationsButton } from '../../features/notifications/components/notifications-button';
 import { PageTree } from '../../features/pages/components/page-tree';
 import { RecentRegion, TagsRegion } from '../../features/pages/components/sidebar-lists';
 import { SearchBox } from '../../features/search/components/search-box';
 import { QuickSwitcher } from '../../features/search/components/quick-switcher';
-import { useLiveEvents } from '../../features/live/api/live-events';
+import { useLiveEvents } from '../../api/live-events';
 import { UserMenu } from './user-menu';
 
 /** The slug the current screen is about (page, editor, history), for the tree's open branches. */
@@ -63,7 +63,7 @@ export function AppShell() {
             <path d="M4 7h16M4 12h16M4 17h16" />
           </svg>
         </button>
-        <Link to="/" className="brand" aria-label="kb home">
+        <Link to={paths.home()} className="brand" aria-label="kb home">
           <span className="brand__mark" aria-hidden="true">
             kb
           </span>
@@ -76,7 +76,7 @@ export function AppShell() {
             </Link>
           )}
           {me.data.role === 'admin' && (
-            <Link to="/admin" className="button button--quiet topbar__admin">
+            <Link to={paths.admin()} className="button button--quiet topbar__admin">
               Admin
             </Link>
           )}

@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { applyTheme, isDark, subscribeTheme, systemTheme, THEME_KEY } from '../theme';
+import { applyTheme, isDark, subscribeTheme, systemTheme, THEME_KEY } from '../../lib/theme';
 
 /** Keeps the person's choice while it differs from the system's (then the system decides). */
 function setDark(dark: boolean): void {

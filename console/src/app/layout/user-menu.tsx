@@ -2,7 +2,7 @@ import { useId, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useDismiss } from '../../components/use-dismiss';
 import { paths } from '../../lib/slugs';
-import { canEdit, useCurrentUser, useLogout } from '../../features/auth/api/me';
+import { canEdit, useCurrentUser, useLogout } from '../../api/me';
 import DarkModeSwitch from './dark-mode-switch';
 
 /** The signed-in person's menu: who they are, their account, drafts, access tokens, sign out. */

@@ -1,4 +1,5 @@
 import { Navigate, type RouteObject } from 'react-router';
+import { paths, routePath } from '../../lib/routes';
 
 /** A workspace screen loaded on first use: a chunk of its own. */
 const screen =
@@ -12,7 +13,7 @@ const screen =
  */
 export const adminRoutes: RouteObject[] = [
   {
-    path: 'admin',
+    path: routePath('admin'),
     lazy: screen(() => import('./components/admin-layout')),
     children: [
       { index: true, element: <Navigate to="import" replace /> },
@@ -24,7 +25,7 @@ export const adminRoutes: RouteObject[] = [
       { path: 'variables', lazy: screen(() => import('./components/variables-screen')) },
       { path: 'graph', lazy: screen(() => import('./components/graph-screen')) },
       { path: 'review', lazy: screen(() => import('./components/review-due-screen')) },
-      { path: '*', element: <Navigate to="/admin/import" replace /> },
+      { path: '*', element: <Navigate to={paths.admin('import')} replace /> },
     ],
   },
 ];

@@ -1,5 +1,5 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
-import { gramsOf } from '../../../pages/search/search-grams';
+import { gramsOf } from '../../../pages/public-sql';
 import { columns } from '../migration-helpers';
 
 const TOKENIZER = "tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3'";

@@ -1,4 +1,4 @@
-import { userSql } from '../../../auth/store/user-sql';
+import { userSql } from '../../../auth/public-sql';
 import type { SearchFilters } from '../../search/search-terms';
 import type { SqlCondition } from '../../../common/database/sql';
 import { Viewer, visibleSql } from '../visibility-sql';

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../../api/client';
 import type { components } from '../../../api/kb-api';
 import { useCursorList } from '../../../api/use-cursor-list';
-import { meKey } from '../../auth/api/me';
+import { meKey } from '../../../api/me';
 
 type Schemas = components['schemas'];
 export type Account = Schemas['AccountResponse'];

@@ -1,4 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
+import { DigestSection } from './digest-section';
 import { Link } from 'react-router';
 import { ApiProblem } from '../../../api/problem';
 import { Field } from '../../../components/field';
@@ -9,8 +10,8 @@ import { Spinner } from '../../../components/spinner';
 import { useDocumentTitle } from '../../../components/use-document-title';
 import { formatDateTime, formatRelative } from '../../../lib/format';
 import { paths } from '../../../lib/slugs';
-import { useToggleWatch, useWatches } from '../../notifications/api/watches';
-import { useTokens } from '../../tokens/api/tokens';
+import { useToggleWatch, useWatches } from '../../../api/watches';
+import { useTokens } from '../../../api/tokens';
 import {
   useAccount,
   useChangePassword,
@@ -21,6 +22,7 @@ import {
   type Account,
   type Session,
 } from '../api/account';
+import { PasskeysSection, TwoFactorSection } from './two-factor-sections';
 
 function ProfileForm({ account }: { account: Account }) {
   const update = useUpdateAccount();
@@ -163,6 +165,7 @@ function SessionRow({ session }: { session: Session }) {
         {session.current && <span className="account__this">This session</span>}
         <ProblemMessage error={end.error} />
       </th>
+      <td data-label="Signed in with">{session.method}</td>
       <td data-label="Address">{session.ip ?? '—'}</td>
       <td data-label="Last seen">
         <time dateTime={session.lastSeenAt} title={formatDateTime(session.lastSeenAt)}>
@@ -209,7 +212,7 @@ function SessionsRegion() {
       ) : (
         <RecordTable
           caption="Your sessions"
-          columns={['Browser', 'Address', 'Last seen']}
+          columns={['Browser', 'Signed in with', 'Address', 'Last seen']}
           actions
           rows={sessions.items}
           rowKey={(s) => s.id}
@@ -328,9 +331,12 @@ export function AccountScreen() {
             <ProfileForm account={account.data} />
             <PasswordForm />
           </div>
+          <TwoFactorSection />
+          <PasskeysSection />
           <SessionsRegion />
           <TokensSection />
           <WatchingSection />
+          <DigestSection />
         </>
       )}
     </section>

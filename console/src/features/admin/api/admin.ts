@@ -72,6 +72,16 @@ export function useUnlockUser() {
   });
 }
 
+/** Takes a person's second factors away (TOTP, recovery codes, passkeys): a lost phone. */
+export function useResetTwoFactor() {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: (id: string) =>
+      unwrap(api.POST('/api/users/{id}/two-factor/reset', { params: { path: { id } } })),
+    onSuccess: () => invalidate(usersKey),
+  });
+}
+
 export function useCreateUser() {
   const invalidate = useInvalidate();
   return useMutation({

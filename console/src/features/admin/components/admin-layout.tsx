@@ -1,7 +1,8 @@
 import { NavLink, Outlet } from 'react-router';
-import { useCurrentUser } from '../../auth/api/me';
+import { useCurrentUser } from '../../../api/me';
 import { useDocumentTitle } from '../../../components/use-document-title';
 import '../admin.css';
+import { paths } from '../../../lib/routes';
 
 const SECTIONS: [path: string, label: string][] = [
   ['import', 'Import'],
@@ -37,7 +38,7 @@ export function AdminLayout() {
         <ul className="admin__tabs">
           {SECTIONS.map(([path, label]) => (
             <li key={path}>
-              <NavLink to={`/admin/${path}`} className="admin__tab">
+              <NavLink to={paths.admin(path)} className="admin__tab">
                 {label}
               </NavLink>
             </li>

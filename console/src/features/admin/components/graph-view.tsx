@@ -1,6 +1,6 @@
 import cytoscape, { type Core, type ElementDefinition, type NodeSingular } from 'cytoscape';
 import { useEffect, useRef, useSyncExternalStore } from 'react';
-import { isDark, subscribeTheme } from '../../../app/theme';
+import { isDark, subscribeTheme } from '../../../lib/theme';
 import type { Graph } from '../api/admin';
 import { LABEL_WIDTH, sectionLayout } from '../model/graph-layout';
 

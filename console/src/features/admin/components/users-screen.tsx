@@ -7,10 +7,18 @@ import { ProblemMessage } from '../../../components/problem-message';
 import { RecordTable } from '../../../components/record-table';
 import { Spinner } from '../../../components/spinner';
 import { useDocumentTitle } from '../../../components/use-document-title';
-import { useCurrentUser } from '../../auth/api/me';
+import { useCurrentUser } from '../../../api/me';
 import { formatDateTime, formatRelative } from '../../../lib/format';
-import { useCreateUser, useUnlockUser, useUpdateUser, useUsers, type User } from '../api/admin';
+import {
+  useCreateUser,
+  useResetTwoFactor,
+  useUnlockUser,
+  useUpdateUser,
+  useUsers,
+  type User,
+} from '../api/admin';
 import { GroupChecks } from './group-checks';
+import { InviteDialog, PendingInvitations } from './invitations';
 import { ResetPasswordDialog, UserGroupsDialog } from './user-dialogs';
 
 const ROLES: Role[] = ['reader', 'editor', 'admin'];
@@ -108,6 +116,18 @@ function CreateUserForm() {
   );
 }
 
+const hasFactor = (user: User) => user.twoFactor.totp || user.twoFactor.passkeys > 0;
+
+/** The second factors a person has, in words. */
+function factorsOf(user: User): string {
+  const { totp, passkeys } = user.twoFactor;
+  const parts = [
+    ...(totp ? ['authenticator app'] : []),
+    ...(passkeys ? [`${passkeys} passkey${passkeys === 1 ? '' : 's'}`] : []),
+  ];
+  return `Two-factor: ${parts.length ? parts.join(', ') : 'none'}`;
+}
+
 function UserRow({
   user,
   self,
@@ -121,6 +141,7 @@ function UserRow({
 }) {
   const update = useUpdateUser();
   const unlock = useUnlockUser();
+  const resetTwoFactor = useResetTwoFactor();
   const change = (c: Parameters<typeof update.mutate>[0]['change']) =>
     update.mutate({ id: user.id, change: c });
   return (
@@ -128,7 +149,7 @@ function UserRow({
       <th scope="row">
         {user.username}
         <div className="admin__slug">{user.displayName}</div>
-        <ProblemMessage error={update.error ?? unlock.error} />
+        <ProblemMessage error={update.error ?? unlock.error ?? resetTwoFactor.error} />
       </th>
       <td data-label="Email">{user.email ?? '—'}</td>
       <td data-label="Role">
@@ -147,6 +168,7 @@ function UserRow({
         </select>
       </td>
       <td data-label="Groups">{user.groups.join(', ') || '—'}</td>
+      <td data-label="Sign-in">{user.signIn.join(', ') || '—'}</td>
       <td data-label="Last sign-in">
         {user.lastLoginAt ? (
           <time dateTime={user.lastLoginAt} title={formatDateTime(user.lastLoginAt)}>
@@ -158,6 +180,7 @@ function UserRow({
       </td>
       <td data-label="Status">
         {user.disabled ? 'Disabled' : user.locked ? 'Locked (too many failed sign-ins)' : 'Active'}
+        <div className="admin__factors">{factorsOf(user)}</div>
       </td>
       <td className="admin__actions">
         {user.locked && (
@@ -185,6 +208,14 @@ function UserRow({
           onClick={onPassword}
         >
           Reset password
+        </button>
+        <button
+          type="button"
+          className="button button--small"
+          disabled={resetTwoFactor.isPending || !hasFactor(user)}
+          onClick={() => resetTwoFactor.mutate(user.id)}
+        >
+          Reset two-factor
         </button>
         {!self && (
           <button
@@ -214,6 +245,7 @@ export function UsersScreen() {
   const users = useUsers(applied);
   const [groupsOf, setGroupsOf] = useState<User | null>(null);
   const [passwordOf, setPasswordOf] = useState<User | null>(null);
+  const [inviting, setInviting] = useState(false);
 
   return (
     <section className="screen" aria-labelledby="users-title">
@@ -224,7 +256,14 @@ export function UsersScreen() {
         Who may sign in, with which role and groups. A disabled account cannot sign in and its
         tokens stop working.
       </p>
-      <CreateUserForm />
+      <div className="admin__toolbar">
+        <button type="button" className="button button--primary" onClick={() => setInviting(true)}>
+          Invite
+        </button>
+      </div>
+      {/* Out while the invitation dialog is open: its Email and Role are the only ones. */}
+      {!inviting && <CreateUserForm />}
+      <PendingInvitations />
       <h2 className="section-title">Accounts</h2>
       <Field label="Filter users" className="admin__filter">
         <input
@@ -242,7 +281,7 @@ export function UsersScreen() {
         <RecordTable
           caption="Users"
           className="users-table"
-          columns={['User', 'Email', 'Role', 'Groups', 'Last sign-in', 'Status']}
+          columns={['User', 'Email', 'Role', 'Groups', 'Sign-in', 'Last sign-in', 'Status']}
           actions
           rows={users.items}
           empty={applied.trim() ? `No user matches “${applied.trim()}”.` : undefined}
@@ -260,6 +299,7 @@ export function UsersScreen() {
       <LoadMore list={users} />
       {groupsOf && <UserGroupsDialog user={groupsOf} onClose={() => setGroupsOf(null)} />}
       {passwordOf && <ResetPasswordDialog user={passwordOf} onClose={() => setPasswordOf(null)} />}
+      {inviting && <InviteDialog onClose={() => setInviting(false)} />}
     </section>
   );
 }

@@ -1,12 +1,17 @@
 import { useState, type FormEvent } from 'react';
-import { Navigate, useNavigate, useSearchParams } from 'react-router';
+import { paths } from '../../../lib/routes';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { isProblem } from '../../../api/problem';
 import { Field } from '../../../components/field';
 import { ProblemMessage } from '../../../components/problem-message';
-import { useLogin, useMe } from '../api/me';
+import { useLogin, useMe } from '../../../api/me';
+import { usePasswordResetStatus } from '../api/password-links';
 import { ssoErrorMessage, ssoSignInUrl, useSsoProviders } from '../api/providers';
 import { useDocumentTitle } from '../../../components/use-document-title';
 import { safeNext } from '../model/safe-next';
+import { passkeyErrorMessage, passkeysSupported } from '../../../lib/passkeys';
+import { pendingStep, usePasskeySignIn } from '../api/two-factor';
+import { SecondStep } from './second-step';
 
 function minutes(seconds: number): string {
   const m = Math.ceil(seconds / 60);
@@ -33,21 +38,38 @@ export function LoginScreen() {
   const me = useMe();
   const login = useLogin();
   const providers = useSsoProviders();
+  const resetEnabled = usePasswordResetStatus().data === true;
   useDocumentTitle('Sign in');
   const navigate = useNavigate();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
+  const passkey = usePasskeySignIn();
+  const step = pendingStep(login.error);
 
   if (me.data) return <Navigate to={next} replace />;
+  const done = () => navigate(next, { replace: true });
+
+  if (step) {
+    return (
+      <main className="login">
+        <div className="login__card" role="group" aria-labelledby="login-title">
+          <div className="login__brand" aria-hidden="true">
+            kb
+          </div>
+          <h1 id="login-title" className="login__title">
+            Sign in to kb
+          </h1>
+          <SecondStep step={step} onDone={done} onRestart={() => login.reset()} />
+        </div>
+      </main>
+    );
+  }
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    login.mutate(
-      { username: username.trim(), password },
-      { onSuccess: () => navigate(next, { replace: true }) },
-    );
+    login.mutate({ username: username.trim(), password }, { onSuccess: done });
   };
-  const message = loginError(login.error);
+  const message = loginError(login.error) ?? passkeyErrorMessage(passkey.error);
 
   return (
     <main className="login">
@@ -73,7 +95,7 @@ export function LoginScreen() {
             {message}
           </p>
         ) : (
-          <ProblemMessage error={login.error} />
+          <ProblemMessage error={login.error ?? passkey.error} />
         )}
         <Field label="Username">
           <input
@@ -97,6 +119,11 @@ export function LoginScreen() {
             onChange={(e) => setPassword(e.target.value)}
           />
         </Field>
+        {resetEnabled && (
+          <p className="login__link-row">
+            <Link to={paths.forgotPassword()}>Forgot password?</Link>
+          </p>
+        )}
         <button
           type="submit"
           className="button button--primary button--block"
@@ -104,6 +131,16 @@ export function LoginScreen() {
         >
           {login.isPending ? 'Signing in…' : 'Sign in'}
         </button>
+        {passkeysSupported() && (
+          <button
+            type="button"
+            className="button button--block"
+            disabled={passkey.isPending}
+            onClick={() => passkey.mutate(undefined, { onSuccess: done })}
+          >
+            Sign in with a passkey
+          </button>
+        )}
         {providers.data && providers.data.length > 0 && (
           <div className="login__sso" role="group" aria-label="Single sign-on">
             <p className="login__or">or</p>

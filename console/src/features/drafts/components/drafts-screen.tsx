@@ -7,8 +7,8 @@ import { Spinner } from '../../../components/spinner';
 import { useDocumentTitle } from '../../../components/use-document-title';
 import { formatDateTime, formatRelative } from '../../../lib/format';
 import { paths } from '../../../lib/slugs';
-import { canEdit, useCurrentUser } from '../../auth/api/me';
-import { slugOfDraftKey, useDiscardDraft, useDrafts, type DraftSummary } from '../api/drafts';
+import { canEdit, useCurrentUser } from '../../../api/me';
+import { slugOfDraftKey, useDiscardDraft, useDrafts, type DraftSummary } from '../../../api/drafts';
 
 /** Where Resume continues a draft: its page's editor, or the new-page form, with the draft. */
 function resumePath(slug: string): string {

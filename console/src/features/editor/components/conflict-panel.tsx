@@ -1,5 +1,5 @@
 import { formatDateTime } from '../../../lib/format';
-import { DiffView } from '../../revisions/components/diff-view';
+import { DiffView } from '../../../components/diff-view';
 import type { EditorSession } from './use-editor-session';
 
 /**

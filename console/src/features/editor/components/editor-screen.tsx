@@ -5,7 +5,7 @@ import { ProblemMessage } from '../../../components/problem-message';
 import { Spinner } from '../../../components/spinner';
 import { useDocumentTitle } from '../../../components/use-document-title';
 import { paths, slugFromSplat } from '../../../lib/slugs';
-import { canEdit, useCurrentUser } from '../../auth/api/me';
+import { canEdit, useCurrentUser } from '../../../api/me';
 import { fieldGroup, type PageFields } from '../model/fields';
 import { ConflictPanel } from './conflict-panel';
 import { DetailsForm } from './details-form';
@@ -15,7 +15,7 @@ import { SourcePane } from './source-pane';
 import { CollabPresence } from './collab-presence';
 import { useCollab } from './use-collab';
 import { useEditorSession, type EditorSession } from './use-editor-session';
-import { NewerRevisionWarning } from '../../live/components/live-banners';
+import { NewerRevisionWarning } from '../../../components/live-banners';
 
 const BAR_FIELDS = new Set(['title', 'slug', 'content', 'summary']);
 

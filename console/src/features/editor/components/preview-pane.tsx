@@ -1,7 +1,7 @@
 import { ProblemMessage } from '../../../components/problem-message';
 import { useDebounced } from '../../../components/use-debounced';
 import { isPlausibleSlug } from '../model/slug-proposal';
-import { PageHtml } from '../../pages/components/page-html';
+import { PageHtml } from '../../../components/page-html';
 import { usePreview } from '../api/editor';
 
 /** The server's rendering of the unsaved text, a moment after typing stops. */

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { isProblem } from '../../../api/problem';
 import { describeBytes, utf8Bytes } from '../../../lib/byte-size';
-import { saveDraft, saveDraftOnExit, type DraftBody } from '../../drafts/api/drafts';
+import { saveDraft, saveDraftOnExit, type DraftBody } from '../../../api/drafts';
 
 export type DraftStatus = 'idle' | 'saving' | 'saved' | 'failed' | 'too_large';
 

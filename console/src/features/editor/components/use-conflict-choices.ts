@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { Page } from '../../../api/types';
-import { getPage, pageKey } from '../../pages/api/pages';
+import { getPage, pageKey } from '../../../api/pages';
 import { getRevisionContent } from '../api/editor';
 import { fieldsOf } from '../model/fields';
 import { mergeThreeWay } from '../model/merge';

@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { Draft, Page } from '../../../api/types';
-import { deleteDraft, draftQueryKey } from '../../drafts/api/drafts';
+import { deleteDraft, draftQueryKey } from '../../../api/drafts';
 import { emptyFields, fieldsOf, type PageFields } from '../model/fields';
 import type { EditorForm } from './use-editor-form';
 

@@ -1,4 +1,4 @@
-import { diffLines, splitLines } from '../../revisions/model/diff';
+import { diffLines, splitLines } from '../../../lib/diff';
 
 export const MARKERS = { mine: '<<<<<<< mine', split: '=======', theirs: '>>>>>>> theirs' };
 

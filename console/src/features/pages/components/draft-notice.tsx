@@ -1,7 +1,7 @@
 import { useNavigate } from 'react-router';
 import { formatRelative } from '../../../lib/format';
 import { paths } from '../../../lib/slugs';
-import { draftKeyOf, useDiscardDraft, useDraft } from '../../drafts/api/drafts';
+import { draftKeyOf, useDiscardDraft, useDraft } from '../../../api/drafts';
 
 /** Tells an editor who left unsaved work on this page and offers to pick it up. */
 export function DraftNotice({ slug, content }: { slug: string; content: string }) {

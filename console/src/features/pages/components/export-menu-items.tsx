@@ -1,7 +1,7 @@
 import { useRef, type KeyboardEvent, type RefObject } from 'react';
 import { useDismiss } from '../../../components/use-dismiss';
 import { saveBlob } from '../../../lib/download';
-import { exportPage, exportPdf } from '../api/pages';
+import { exportPage, exportPdf } from '../../../api/pages';
 
 type Item = { label: string; run: () => void | Promise<void> };
 

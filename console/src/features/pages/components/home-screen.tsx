@@ -3,8 +3,8 @@ import { EmptyState } from '../../../components/empty-state';
 import { LoadMore } from '../../../components/load-more';
 import { Spinner } from '../../../components/spinner';
 import { paths } from '../../../lib/slugs';
-import { canEdit, useCurrentUser } from '../../auth/api/me';
-import { useRecentPages } from '../api/pages';
+import { canEdit, useCurrentUser } from '../../../api/me';
+import { useRecentPages } from '../../../api/pages';
 import { PageList } from './page-list';
 import { useDocumentTitle } from '../../../components/use-document-title';
 

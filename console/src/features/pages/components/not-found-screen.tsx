@@ -6,8 +6,8 @@ import { Spinner } from '../../../components/spinner';
 import { useDocumentTitle } from '../../../components/use-document-title';
 import { searchWordsOf, slugOfAddress } from '../../../lib/page-address';
 import { paths } from '../../../lib/slugs';
-import { canEdit, useCurrentUser } from '../../auth/api/me';
-import { usePage } from '../api/pages';
+import { canEdit, useCurrentUser } from '../../../api/me';
+import { usePage } from '../../../api/pages';
 
 function NotFound({ address, slug }: { address: string; slug: string | null }) {
   useDocumentTitle('Not found');

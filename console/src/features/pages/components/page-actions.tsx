@@ -3,11 +3,11 @@ import { Link } from 'react-router';
 import type { Page } from '../../../api/types';
 import { ProblemMessage } from '../../../components/problem-message';
 import { paths } from '../../../lib/slugs';
-import { WatchButton } from '../../notifications/components/watch-button';
+import { WatchButton } from '../../../components/watch-button';
 import { ExportMenu } from './export-menu';
 
 // The print dialog is a chunk of its own, loaded when it is first opened.
-const PrintDialog = lazy(() => import('../../print/components/print-dialog'));
+const PrintDialog = lazy(() => import('./print-dialog'));
 // So are the move and bin dialogs: most readers never open them.
 const MoveDialog = lazy(() => import('./move-dialog'));
 const BinDialog = lazy(() => import('./bin-dialog'));

@@ -3,14 +3,14 @@ import { isProblem } from '../../../api/problem';
 import { ProblemMessage } from '../../../components/problem-message';
 import { Spinner } from '../../../components/spinner';
 import { ancestorsOf, paths, slugFromSplat } from '../../../lib/slugs';
-import { canEdit, useCurrentUser } from '../../auth/api/me';
-import { useEditingCount, usePage } from '../api/pages';
+import { canEdit, useCurrentUser } from '../../../api/me';
+import { useEditingCount, usePage } from '../../../api/pages';
 import { DraftNotice } from './draft-notice';
 import { PageActions } from './page-actions';
-import { PageHtml } from './page-html';
+import { PageHtml } from '../../../components/page-html';
 import { Backlinks, LifecycleBadge, PageMeta, VerifiedMark } from './page-meta';
 import { useDocumentTitle } from '../../../components/use-document-title';
-import { LiveUpdateBanner } from '../../live/components/live-banners';
+import { LiveUpdateBanner } from '../../../components/live-banners';
 import { TableOfContents } from './table-of-contents';
 
 function Breadcrumbs({ slug }: { slug: string }) {

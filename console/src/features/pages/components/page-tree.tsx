@@ -2,8 +2,8 @@ import { useEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from
 import { Link } from 'react-router';
 import type { TreeNode } from '../../../api/types';
 import { paths } from '../../../lib/slugs';
-import { canEdit, useMe } from '../../auth/api/me';
-import { useTreeLevel } from '../api/pages';
+import { canEdit, useMe } from '../../../api/me';
+import { useTreeLevel } from '../../../api/pages';
 import { isOpen, nodeLabel, toggle, treeKeyAction, type Toggles } from '../model/tree';
 
 interface TreeContext {

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { NavLink } from 'react-router';
 import { LoadMore, type PagedList } from '../../../components/load-more';
 import { paths } from '../../../lib/slugs';
-import { useRecentPages, useTags } from '../api/pages';
+import { useRecentPages, useTags } from '../../../api/pages';
 import { TagCloud } from './tag-cloud';
 
 interface SectionProps {

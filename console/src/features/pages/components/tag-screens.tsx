@@ -3,7 +3,7 @@ import { EmptyState } from '../../../components/empty-state';
 import { LoadMore } from '../../../components/load-more';
 import { ProblemMessage } from '../../../components/problem-message';
 import { Spinner } from '../../../components/spinner';
-import { usePagesByTag, useTags } from '../api/pages';
+import { usePagesByTag, useTags } from '../../../api/pages';
 import { PageList } from './page-list';
 import { TagCloud } from './tag-cloud';
 import { useDocumentTitle } from '../../../components/use-document-title';

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../../api/client';
 import type { RevisionSummary } from '../../../api/types';
 import { useCursorList } from '../../../api/use-cursor-list';
-import { pageKey } from '../../pages/api/pages';
+import { pageKey } from '../../../api/pages';
 
 export function useRevisions(slug: string) {
   return useCursorList<RevisionSummary>(['/api/revisions', slug], (cursor) =>

@@ -8,10 +8,10 @@ import { RecordTable } from '../../../components/record-table';
 import { Spinner } from '../../../components/spinner';
 import { formatDateTime } from '../../../lib/format';
 import { paths, slugFromSplat } from '../../../lib/slugs';
-import { canEdit, useCurrentUser } from '../../auth/api/me';
-import { usePage } from '../../pages/api/pages';
+import { canEdit, useCurrentUser } from '../../../api/me';
+import { usePage } from '../../../api/pages';
 import { useRestoreRevision, useRevision, useRevisions } from '../api/revisions';
-import { DiffView } from './diff-view';
+import { DiffView } from '../../../components/diff-view';
 import { useDocumentTitle } from '../../../components/use-document-title';
 import { useMediaQuery } from '../../../components/use-media-query';
 

@@ -8,8 +8,8 @@ import { ProblemMessage } from '../../../components/problem-message';
 import { RecordTable } from '../../../components/record-table';
 import { Spinner } from '../../../components/spinner';
 import { formatDate, formatRelative } from '../../../lib/format';
-import { useCurrentUser } from '../../auth/api/me';
-import { useCreateToken, useRevokeToken, useTokens } from '../api/tokens';
+import { useCurrentUser } from '../../../api/me';
+import { useCreateToken, useRevokeToken, useTokens } from '../../../api/tokens';
 import { useDocumentTitle } from '../../../components/use-document-title';
 
 const ROLES: Role[] = ['reader', 'editor', 'admin'];

@@ -1,0 +1,11 @@
+/**
+ * What other modules may use of auth (docs/CONTRACTS.md): its Nest module, the services it
+ * exports, and the DTOs they take and answer. SQL fragments over its tables: public-sql.ts.
+ * `npm run lint` refuses an import of any other file of auth from outside it.
+ */
+export { AccountsService } from './accounts.service';
+export { AuthModule } from './auth.module';
+export { UserRefResponse } from './dto/auth-response.dto';
+export { CreateGroupDto, CreateUserDto, UpdateUserDto } from './dto/user.dto';
+export { GroupsService } from './groups.service';
+export { UsersService } from './users.service';
