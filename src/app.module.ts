@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { AuthModule } from './auth/auth.module';
 import { ChangeRequestsModule } from './change-requests/change-requests.module';
+import { CollabModule } from './collab/collab.module';
 import { AppConfig } from './common/config/app-config';
 import { ConfigModule } from './common/config/config.module';
 import { DatabaseModule } from './common/database/database.module';
@@ -49,6 +50,7 @@ export class AppModule {
         ExportModule,
         WebhooksModule,
         ChangeRequestsModule,
+        CollabModule,
         McpModule.register(config.mcp),
         ConsoleModule.register(config.http.consoleDir),
       ],

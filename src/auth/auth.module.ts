@@ -141,6 +141,13 @@ class AuthHousekeeping implements OnApplicationBootstrap, OnApplicationShutdown 
     LoginPolicy,
     { provide: APP_GUARD, useClass: AuthGuard },
   ],
-  exports: [UsersService, GroupsService, AccountsService],
+  exports: [
+    UsersService,
+    GroupsService,
+    AccountsService,
+    // Collab authenticates its WebSocket upgrade and watches the credentials generation.
+    CredentialsService,
+    AuthGenerationRepository,
+  ],
 })
 export class AuthModule {}

@@ -9,3 +9,7 @@ export { UserRefResponse } from './dto/auth-response.dto';
 export { CreateGroupDto, CreateUserDto, UpdateUserDto } from './dto/user.dto';
 export { GroupsService } from './groups.service';
 export { UsersService } from './users.service';
+export { CredentialsService } from './credentials.service';
+export { SESSION_COOKIE } from './sessions.service';
+/** Live co-editing drops a connection when the credentials generation moves (docs/collab.md). */
+export { AuthGenerationRepository } from './store/auth-generation.repository';

@@ -39,6 +39,8 @@ export interface WriteOptions {
   changeRequest?: boolean;
   /** The summary of the revisions a move writes (a create or update takes the body's). */
   summary?: string;
+  /** Who typed since the previous revision in a live session (docs/collab.md). */
+  coAuthors?: string[];
 }
 
 /** How an update names the revision it was based on. */
@@ -175,6 +177,7 @@ export class PageWriterService {
             actorId: actor.id,
             action: 'updated',
             summary,
+            coAuthors: options.coAuthors,
             previous: current,
           },
           tx,

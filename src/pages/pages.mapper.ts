@@ -117,6 +117,7 @@ export function toRevisionSummary(
     action: revision.action,
     summary: revision.summary,
     author,
+    coAuthors: revision.coAuthors ?? [],
     createdAt: revision.createdAt.toISOString(),
   };
 }

@@ -136,6 +136,44 @@ export class PagesService {
     return this.readById(await this.writer.update(slug, body, user, precondition), user);
   }
 
+  /** CONTRACTS: the page with id `pageId`, live or binned, whoever asks (collab's watch). */
+  pageById(pageId: string): Promise<PageRecord | null> {
+    return this.pages.findById(pageId);
+  }
+
+  /** CONTRACTS: the live page with id `pageId` if `user` may see it, else null (collab). */
+  async visibleById(pageId: string, user: AuthUser): Promise<PageRecord | null> {
+    const page = await this.pages.findById(pageId);
+    return page && this.access.canSee(page, user) ? page : null;
+  }
+
+  /**
+   * CONTRACTS: a live editing session's shared text written as a revision of the page at
+   * `baseRevision` by `user` with `coAuthors` (usernames), through the same use case as a PUT
+   * (events, links, search, outbox); the new revision, or `baseRevision` when the text is
+   * already the page's. A stale base answers 409 `revision_conflict`.
+   */
+  async writeSessionText(
+    pageId: string,
+    content: string,
+    user: AuthUser,
+    baseRevision: number,
+    coAuthors: string[],
+  ): Promise<number> {
+    const page = await this.pages.findById(pageId);
+    if (!page || page.liveSlug === null) throw new NotFoundProblem('page');
+    await this.writer.update(page.liveSlug, { content }, user, { baseRevision }, { coAuthors });
+    return (await this.pages.findById(pageId))?.revision ?? baseRevision;
+  }
+
+  /**
+   * CONTRACTS: co-authors (usernames) of a revision that carries none yet: the editor's Save
+   * wrote a live session's text through PUT, and the session knows who typed (collab).
+   */
+  setCoAuthors(pageId: string, revision: number, coAuthors: string[]): Promise<void> {
+    return this.pages.setCoAuthors(pageId, revision, coAuthors);
+  }
+
   /** The page as a revision restored it (a new revision). */
   async restoreRevision(
     revisionId: string,

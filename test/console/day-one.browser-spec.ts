@@ -75,9 +75,9 @@ describe('console: drafts, addresses, permissions and accounts', () => {
     // The text is kept once, not a second time inside the form's fields.
     expect(stored.fields).not.toHaveProperty('content');
 
+    // The page is a live session (docs/collab.md): the text was stored as it was typed.
     await page.reload();
-    await page.getByRole('button', { name: 'Resume draft' }).click();
-    await expect(content(page).textContent()).resolves.toContain('Noch nicht gespeichert.');
+    await content(page).getByText('Noch nicht gespeichert.').waitFor();
   });
 
   it('lists drafts on "My drafts" (from the avatar menu) with Resume and Discard', async () => {

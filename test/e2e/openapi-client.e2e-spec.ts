@@ -761,6 +761,8 @@ describe('a client generated from the OpenAPI document', () => {
       params: { query: { slug: 'talk/here', q: '' } },
     });
     expect(Array.isArray(people.data?.items)).toBe(true);
+    const live = await admin.GET('/api/collab', { params: { query: { slug: 'talk/here' } } });
+    expect(live.data).toEqual({ editing: 0 });
     const removed = await admin.DELETE('/api/comments/{id}', {
       params: { path: { id: reply.data!.id } },
     });

@@ -1886,6 +1886,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/collab": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A page's live editing session: how many are editing: ?slug=<slug> */
+        get: operations["editingSession"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/mcp": {
         parameters: {
             query?: never;
@@ -2580,6 +2597,8 @@ export interface components {
             summary: string | null;
             /** @description Username of the author. */
             author: string | null;
+            /** @description Usernames of the others who typed in the live editing session this revision ends (docs/collab.md); empty for a revision written alone. */
+            coAuthors: string[];
             /** Format: date-time */
             createdAt: string;
         };
@@ -2627,6 +2646,8 @@ export interface components {
             summary: string | null;
             /** @description Username of the author. */
             author: string | null;
+            /** @description Usernames of the others who typed in the live editing session this revision ends (docs/collab.md); empty for a revision written alone. */
+            coAuthors: string[];
             /** Format: date-time */
             createdAt: string;
             /** @description The slug the page had then. */
@@ -3595,6 +3616,10 @@ export interface components {
             groups?: string[];
             /** @description only approvals of these people count (with `groups`: either) */
             users?: string[];
+        };
+        CollabSessionResponse: {
+            /** @description People editing the page in a live session now (the page view's "N editing"). */
+            editing: number;
         };
         McpResponse: {
             /** @enum {string} */
@@ -8453,6 +8478,37 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    editingSession: {
+        parameters: {
+            query: {
+                /** @description the page */
+                slug: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CollabSessionResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["UnexpectedError"];

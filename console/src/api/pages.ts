@@ -57,3 +57,13 @@ export function exportPdf(slug: string) {
     `${slug.split('/').pop()}.pdf`,
   );
 }
+
+/** How many people are editing the page in a live session (the page view's "N editing"). */
+export function useEditingCount(slug: string) {
+  return useQuery({
+    queryKey: ['/api/collab', slug],
+    queryFn: () => unwrap(api.GET('/api/collab', { params: { query: { slug } } })),
+    refetchInterval: 10_000,
+    select: (session) => session.editing,
+  });
+}

@@ -22,7 +22,9 @@ export type ClusterMessage =
       hits: number;
       at: number;
     }
-  | { kb: 'rate-store-answer'; id: number; total?: number; error?: string };
+  | { kb: 'rate-store-answer'; id: number; total?: number; error?: string }
+  /** A live editing session's update or presence (base64), relayed to the other workers. */
+  | { kb: 'collab'; pageId: string; data: string };
 
 export function isClusterMessage(message: unknown): message is ClusterMessage {
   return typeof message === 'object' && message !== null && 'kb' in message;

@@ -162,6 +162,11 @@ class ClusterPrimary {
         return this.rates.answered(message);
       case 'ready':
         return this.workerReady(worker, message.line);
+      case 'collab':
+        // Co-editing without REDIS_URL: each worker's sessions hear the others' (collab-fanout.ts).
+        for (const other of Object.values(cluster.workers ?? {}))
+          if (other && other !== worker && other.isConnected()) other.send(message);
+        return;
     }
   }
 

@@ -209,6 +209,24 @@ describe('loadConfig', () => {
     expect(result.message).toMatch(new RegExp(`^Invalid configuration: ${variable} `));
   });
 
+  it('reads the live co-editing settings (COLLAB_*) and refuses bad ones by name', () => {
+    expect(loadConfig({}).collab).toEqual({
+      saveIdleSeconds: 30,
+      readersFollow: true,
+      maxConnectionsPerUser: 20,
+      maxConnectionsPerPage: 100,
+      maxMessageBytes: 1024 * 1024,
+      maxMessagesPerSecond: 100,
+      pingSeconds: 30,
+    });
+    expect(loadConfig({ COLLAB_SAVE_IDLE_SECONDS: '5' }).collab.saveIdleSeconds).toBe(5);
+    expect(failure({ COLLAB_SAVE_IDLE_SECONDS: 'soon' })).toEqual({
+      variable: 'COLLAB_SAVE_IDLE_SECONDS',
+      message: 'Invalid configuration: COLLAB_SAVE_IDLE_SECONDS must be a whole number, got "soon"',
+    });
+    expect(failure({ COLLAB_READERS: 'maybe' }).variable).toBe('COLLAB_READERS');
+  });
+
   it('reads the media store: local by default, or an S3 bucket with the S3_* variables', () => {
     expect(loadConfig({}).media.store).toEqual({ kind: 'local' });
     expect(

@@ -1,6 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { AuthConfig, authConfig } from './auth-config';
 import { CommentsConfig } from './comments-config';
+import { CollabConfig } from './collab-config';
 import { DatabaseConfig, databaseConfig, FilesConfig, filesConfig } from './database-config';
 import { readGroup } from './env-schema';
 import type { Env } from './env-values';
@@ -60,6 +61,8 @@ export interface AppConfig {
   mail: MailConfig;
   /** COMMENTS: who may comment (docs/comments.md). */
   comments: CommentsConfig;
+  /** Live co-editing at /collab (COLLAB_*): docs/collab.md. */
+  collab: CollabConfig;
 }
 
 /** Reads and validates the environment; throws ConfigError naming the first bad variable. */
@@ -89,6 +92,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     mcp: readGroup(McpConfig, env),
     mail: mailConfig(env, http.publicUrl),
     comments: readGroup(CommentsConfig, env),
+    collab: readGroup(CollabConfig, env),
   };
 }
 

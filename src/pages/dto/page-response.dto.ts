@@ -173,6 +173,14 @@ export class RevisionSummaryResponse {
   @ApiProperty({ ...NULLABLE_STRING, description: 'Username of the author.' })
   author: string | null;
 
+  @ApiProperty({
+    type: [String],
+    description:
+      'Usernames of the others who typed in the live editing session this revision ends ' +
+      '(docs/collab.md); empty for a revision written alone.',
+  })
+  coAuthors: string[];
+
   @ApiProperty(DATE_TIME)
   createdAt: string;
 }

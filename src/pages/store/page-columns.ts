@@ -145,6 +145,8 @@ export const REVISION_COLUMNS = {
   createdAt: column.datetime('created_at'),
   /** The author's optional change summary (src/pages/revision-summary.ts). */
   summary: column.varchar('summary', 500, { nullable: true }),
+  /** Usernames of the others who typed in a live session since the previous revision. */
+  coAuthors: column.json('co_authors', { nullable: true }, valueOf<string[]>()),
 };
 
 export type RevisionRecord = RowOf<typeof REVISION_COLUMNS>;

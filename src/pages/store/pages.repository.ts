@@ -12,7 +12,14 @@ import { PageRow } from './page-rows';
 import * as writes from './page-writes';
 import * as moves from './page-moves';
 import * as redirects from './redirects';
-import { findRevision, insertRevision, listRevisions, revisionText, usernameOf } from './revisions';
+import {
+  findRevision,
+  insertRevision,
+  listRevisions,
+  revisionText,
+  setCoAuthors,
+  usernameOf,
+} from './revisions';
 import { PAGE_SEARCH_INDEX, PageSearchIndex } from './search/page-search-index';
 import { countPage } from './tag-counts';
 import { toViewer, Viewer } from './visibility-sql';
@@ -26,6 +33,8 @@ export interface PageInsert {
   action: string;
   /** The revision's change summary (already checked: revision-summary.ts); absent: none. */
   summary?: string | null;
+  /** Usernames of the others who typed in the live session this revision ends (collab). */
+  coAuthors?: string[];
   now?: Date;
 }
 
@@ -392,6 +401,12 @@ export class PagesRepository {
     }, tx);
   }
 
+  /** Co-authors for a revision written without them (a live session saved by a PUT). */
+  async setCoAuthors(pageId: string, revision: number, coAuthors: string[]): Promise<void> {
+    if (coAuthors.length > 0)
+      await this.db.write((t) => setCoAuthors(t.sql, pageId, revision, coAuthors));
+  }
+
   private writeRevision(
     sql: Tx['sql'],
     pageId: string,
@@ -411,6 +426,7 @@ export class PagesRepository {
       authorId: input.actorId,
       createdAt: now,
       summary: input.summary ?? null,
+      coAuthors: input.coAuthors?.length ? input.coAuthors : null,
     });
   }
 }

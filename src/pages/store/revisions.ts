@@ -7,7 +7,15 @@ import { insertRows } from '../../common/database/insert-rows';
 /** A revision without its content and metadata (lists). */
 export type RevisionSummary = Pick<
   RevisionRecord,
-  'id' | 'pageId' | 'revision' | 'title' | 'action' | 'authorId' | 'createdAt' | 'summary'
+  | 'id'
+  | 'pageId'
+  | 'revision'
+  | 'title'
+  | 'action'
+  | 'authorId'
+  | 'createdAt'
+  | 'summary'
+  | 'coAuthors'
 >;
 
 const SUMMARY_KEYS = [
@@ -19,6 +27,7 @@ const SUMMARY_KEYS = [
   'authorId',
   'createdAt',
   'summary',
+  'coAuthors',
 ] as const;
 const decodeSummary = rowDecoder(REVISION_COLUMNS, SUMMARY_KEYS);
 const decodeRevision = rowDecoder(REVISION_COLUMNS, REVISION_KEYS) as (
@@ -86,6 +95,19 @@ export async function usernameOf(sql: Sql, userId: string | null): Promise<strin
     [userId],
   );
   return row?.username ?? null;
+}
+
+/** Sets the co-authors of one revision (a live session's, saved through the editor's PUT). */
+export async function setCoAuthors(
+  sql: Sql,
+  pageId: string,
+  revision: number,
+  coAuthors: string[],
+): Promise<void> {
+  await sql.run(
+    'UPDATE page_revisions SET co_authors = ? WHERE page_id = ? AND revision = ? AND co_authors IS NULL',
+    [JSON.stringify(coAuthors), pageId, revision],
+  );
 }
 
 export function insertRevision(sql: Sql, revision: RevisionRecord): Promise<void> {

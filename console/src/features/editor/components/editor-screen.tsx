@@ -12,6 +12,8 @@ import { DetailsForm } from './details-form';
 import { DraftOffer, DraftTooLarge, EditorBar } from './editor-bar';
 import { PreviewPane } from './preview-pane';
 import { SourcePane } from './source-pane';
+import { CollabPresence } from './collab-presence';
+import { useCollab } from './use-collab';
 import { useEditorSession, type EditorSession } from './use-editor-session';
 import { NewerRevisionWarning } from '../../../components/live-banners';
 
@@ -121,14 +123,17 @@ export function EditorScreen() {
 }
 
 function Editor({ slug }: { slug: string | null }) {
-  const session = useEditorSession(slug);
+  const loaded = useEditorSession(slug);
+  const user = useCurrentUser();
+  const collab = useCollab(slug, user.displayName || user.username);
+  const session: EditorSession = collab ? { ...loaded, save: loaded.saveLive } : loaded;
   const { fields, fieldErrors } = session;
   useSaveShortcut(session);
   useDocumentTitle(slug === null ? 'New page' : `Edit ${fields?.title ?? slug}`);
 
   if (slug !== null && isProblem(session.page.error, 404)) return <MissingPage slug={slug} />;
   if (session.page.error) return <ProblemMessage error={session.page.error} />;
-  if (!fields) return <Spinner />;
+  if (!fields || (collab && !collab.synced)) return <Spinner />;
 
   return (
     <div className="editor">
@@ -149,12 +154,14 @@ function Editor({ slug }: { slug: string | null }) {
         title={fieldErrors?.errors.length ? 'Not saved.' : undefined}
       />
       <ConflictPanel session={session} />
+      {collab && <CollabPresence collab={collab} />}
       <div className="editor__panes">
         <SourcePane
           content={fields.content}
           resetKey={session.resetKey}
           errors={fieldErrors?.errorsFor('content') ?? []}
           onChange={(content) => session.change({ content })}
+          collab={collab && collab.synced ? collab : undefined}
         />
         <PreviewPane content={fields.content} variables={variablesOf(fields)} slug={fields.slug} />
       </div>

@@ -6,6 +6,8 @@ import { EditorState } from '@codemirror/state';
 import { drawSelection, EditorView, keymap, placeholder } from '@codemirror/view';
 import { tags } from '@lezer/highlight';
 import { useEffect, useRef } from 'react';
+import { yCollab, yUndoManagerKeymap } from 'y-codemirror.next';
+import type { CollabSession } from './use-collab';
 import { collapseDoubledMarker, formatChange, type Format } from '../model/markdown-format';
 import { isRichPaste, pastedHtmlToMarkdown } from '../paste/paste-html';
 
@@ -82,6 +84,8 @@ interface Props {
   /** Files pasted or dropped, with the position they were dropped at. */
   onFiles: (files: File[], at: number) => void;
   handle?: (handle: MarkdownEditorHandle) => void;
+  /** A live session: the text is its shared Y.Text (per-person undo, others' cursors). */
+  collab?: Pick<CollabSession, 'text' | 'awareness' | 'undoManager'>;
 }
 
 const theme = EditorView.theme({
@@ -114,7 +118,7 @@ const markdownHighlight = HighlightStyle.define([
 ]);
 
 /** CodeMirror 6 with Markdown, line wrapping, search and undo; named "Content" for everyone. */
-export function MarkdownEditor({ value, resetKey, onChange, onFiles, handle }: Props) {
+export function MarkdownEditor({ value, resetKey, onChange, onFiles, handle, collab }: Props) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   const callbacks = useRef({ onChange, onFiles });
@@ -125,9 +129,14 @@ export function MarkdownEditor({ value, resetKey, onChange, onFiles, handle }: P
     const editor = new EditorView({
       parent: host.current!,
       state: EditorState.create({
-        doc: value,
+        doc: collab ? collab.text.toString() : value,
         extensions: [
-          history(),
+          collab
+            ? [
+                yCollab(collab.text, collab.awareness, { undoManager: collab.undoManager }),
+                keymap.of(yUndoManagerKeymap),
+              ]
+            : history(),
           drawSelection(),
           search({ top: true }),
           highlightSelectionMatches(),
@@ -197,7 +206,8 @@ export function MarkdownEditor({ value, resetKey, onChange, onFiles, handle }: P
 
   useEffect(() => {
     const editor = view.current;
-    if (!editor || editor.state.doc.toString() === value) return;
+    // In a live session the shared text is the truth: no reset replaces it.
+    if (!editor || collab || editor.state.doc.toString() === value) return;
     editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: value } });
     // Only a reset replaces the text; `value` follows the typing otherwise.
     // eslint-disable-next-line react-hooks/exhaustive-deps

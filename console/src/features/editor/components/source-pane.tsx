@@ -4,6 +4,7 @@ import { ProblemMessage } from '../../../components/problem-message';
 import { markdownFor, uploadFile } from '../api/editor';
 import { FormatToolbar } from './format-toolbar';
 import { MarkdownEditor, type MarkdownEditorHandle } from './markdown-editor';
+import type { CollabSession } from './use-collab';
 
 /** Uploads files one by one and inserts each one's Markdown into the text (at `at` or the cursor). */
 function useUploads(editor: RefObject<MarkdownEditorHandle | null>) {
@@ -32,11 +33,13 @@ export function SourcePane({
   resetKey,
   errors,
   onChange,
+  collab,
 }: {
   content: string;
   resetKey: number;
   errors: FieldError[];
   onChange: (content: string) => void;
+  collab?: CollabSession;
 }) {
   const editor = useRef<MarkdownEditorHandle | null>(null);
   const uploads = useUploads(editor);
@@ -70,6 +73,7 @@ export function SourcePane({
         onChange={onChange}
         onFiles={(files, at) => void uploads.upload(files, at)}
         handle={(h) => (editor.current = h)}
+        collab={collab}
       />
       {errors.map((e) => (
         <p key={e.code} className="field__errors">

@@ -5,7 +5,7 @@ import { ApiProblem, isProblem } from '../../../api/problem';
 import type { Page } from '../../../api/types';
 import { paths } from '../../../lib/slugs';
 import { deleteDraft, draftKeyOf, draftQueryKey, useDraft } from '../../../api/drafts';
-import { pageKey, usePage } from '../../../api/pages';
+import { getPage, pageKey, usePage } from '../../../api/pages';
 import { createPage, proposeChange, updatePage } from '../api/editor';
 import { bodyOf } from '../model/fields';
 import { hasConflictMarkers } from '../model/merge';
@@ -149,6 +149,13 @@ export function useEditorSession(slug: string | null) {
     discardOffer: drafts.discard,
     autosave,
     save: () => save(),
+    /**
+     * In a live session the shared text holds every change (an API write arrives in it as a
+     * diff): Save goes on top of the page's current revision, not the one editing started from.
+     */
+    saveLive: async () => {
+      if (slug) await save((await getPage(slug)).revision);
+    },
     saving,
     error,
     fieldErrors: error instanceof ApiProblem ? error : null,

@@ -6,7 +6,7 @@ import { ProblemMessage } from '../../../components/problem-message';
 import { Spinner } from '../../../components/spinner';
 import { ancestorsOf, paths, slugFromSplat } from '../../../lib/slugs';
 import { canEdit, useCurrentUser } from '../../../api/me';
-import { usePage } from '../../../api/pages';
+import { useEditingCount, usePage } from '../../../api/pages';
 import { DraftNotice } from './draft-notice';
 import { PageActions } from './page-actions';
 import { PageHtml } from '../../../components/page-html';
@@ -73,6 +73,18 @@ function MovedNote({ state }: { state: MovedState }) {
   );
 }
 
+/** "N editing" while a live editing session of the page is open. */
+function EditingNow({ slug }: { slug: string }) {
+  const editing = useEditingCount(slug).data ?? 0;
+  if (editing === 0) return null;
+  return (
+    <p className="page__editing" role="status">
+      {editing} editing
+    </p>
+  );
+}
+
+
 /**
  * What other features add to a page (the comments feature's count and panel), handed in by the
  * app's router: a feature never imports another one (docs/architecture.md).
@@ -137,6 +149,7 @@ export function PageScreen({ addOns = {} }: { addOns?: PageAddOns }) {
           <LifecycleBadge lifecycle={page.lifecycle} />
           {page.verified && <VerifiedMark />}
           {Badge && <Badge slug={page.slug} />}
+          <EditingNow slug={page.slug} />
         </div>
         <PageActions page={page} canEdit={editor} canBin={user.role === 'admin'} />
       </header>

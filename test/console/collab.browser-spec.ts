@@ -1,0 +1,131 @@
+import type { Page } from 'playwright-core';
+import { eventually } from '../support/eventually';
+import { createPage } from '../support/pages';
+import { createUser, login, type TestUser } from '../support/users';
+import { newContext, signIn, useConsoleApp } from './console-app';
+
+/** The editor's text without the remote cursors' name labels (which sit inside its lines). */
+function editorText(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const content = document.querySelector('#editor-content')!.cloneNode(true) as HTMLElement;
+    content.querySelectorAll('.cm-ySelectionInfo').forEach((label) => label.remove());
+    // The remote carets are widgets framed by word joiners (U+2060).
+    return [...content.querySelectorAll('.cm-line')]
+      .map((line) => (line.textContent ?? '').replace(/\u2060/g, ''))
+      .join('\n');
+  });
+}
+
+/** Issue 30 in Chromium: three people type into one page at once and converge. */
+describe('console: editing together', () => {
+  const h = useConsoleApp({});
+
+  async function editorFor(user: TestUser): Promise<Page> {
+    const context = await newContext(h.browser, h.app);
+    const page = await context.newPage();
+    await signIn(page, user, '/edit/together');
+    await page
+      .getByRole('textbox', { name: 'Content' })
+      .waitFor()
+      .catch(async (error: unknown) => {
+        await page.screenshot({ path: '/tmp/collab-fail.png' });
+        console.log(
+          'probe',
+          await page.evaluate(
+            () =>
+              new Promise((resolve) => {
+                const ws = new WebSocket(`ws://${location.host}/collab/together`);
+                ws.onopen = () => resolve('open');
+                ws.onclose = (e) => resolve(`close ${e.code} ${e.reason}`);
+              }),
+          ),
+        );
+        throw error;
+      });
+    return page;
+  }
+
+  it('converges three editors typing on the same line, shows names, merges an offline one', async () => {
+    await createPage(h.app.as.admin, 'together', { content: 'Shared line\n' });
+    const third = await createUser(h.app.t, 'editor', { username: 'tess' });
+    const pages = [
+      await editorFor(h.app.admin),
+      await editorFor(h.app.editor),
+      await editorFor(third),
+    ];
+    const region = pages[0].getByRole('region', { name: 'Editing now' });
+    for (const name of ['ada', 'edith', 'tess']) await region.getByText(name).waitFor();
+
+    // Everyone types at the end of the same line at the same time.
+    await Promise.all(
+      pages.map(async (page, i) => {
+        const content = page.getByRole('textbox', { name: 'Content' });
+        await content.click();
+        await page.keyboard.press('Control+Home');
+        await page.keyboard.press('End');
+        await page.keyboard.type(` [${i}]`, { delay: 20 });
+      }),
+    );
+    const texts = () => Promise.all(pages.map(editorText));
+    let converged = '';
+    await eventually(async () => {
+      const all = await texts();
+      converged = all[0];
+      expect(all).toEqual([all[0], all[0], all[0]]);
+      // Typing at one spot at once may interleave, but every character typed is there once.
+      const sorted = (text: string) => [...text.replace(/\n/g, '')].sort().join('');
+      expect(sorted(all[0])).toBe(sorted('Shared line [0] [1] [2]'));
+    });
+
+    // The page view's count of editors.
+    const { body } = await h.app.as.reader.get('/api/collab?slug=together').expect(200);
+    expect(body).toEqual({ editing: 3 });
+
+    // A PUT through the API reaches every editor, their typing kept.
+    const writer = await login(h.app.t, await createUser(h.app.t, 'editor'));
+    const before = (await writer.get('/api/pages/together').expect(200)).body;
+    await writer
+      .put('/api/pages/together')
+      .send({ content: `${before.content}From the API\n`, baseRevision: before.revision })
+      .expect(200);
+    await eventually(async () => {
+      for (const text of await texts()) {
+        expect(text).toContain('From the API');
+        // Everything typed before it is still there around it.
+        expect(text.replace('\nFrom the API', '')).toBe(converged);
+      }
+    });
+
+    // The third goes offline, types, and comes back.
+    const cdp = await pages[2].context().newCDPSession(pages[2]);
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: true,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
+    await pages[2].getByText('Offline — your changes will sync').waitFor({ timeout: 30_000 });
+    await pages[2].keyboard.type(' offline words');
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
+    await pages[0]
+      .getByRole('textbox', { name: 'Content' })
+      .getByText('offline words')
+      .waitFor({ timeout: 30_000 });
+
+    // Ctrl+S saves (the editor's PUT); the others who typed become the revision's co-authors.
+    await pages[1].getByRole('textbox', { name: 'Content' }).click();
+    await pages[1].keyboard.press('Control+s');
+    await pages[1].waitForURL('**/wiki/together');
+    await eventually(async () => {
+      const { body: list } = await h.app.as.admin.get('/api/revisions?slug=together').expect(200);
+      expect(list.items[0]).toMatchObject({ author: 'edith', coAuthors: ['ada', 'tess'] });
+    });
+    const saved = (await h.app.as.admin.get('/api/pages/together').expect(200)).body;
+    expect(saved.content).toBe(await editorText(pages[0]));
+  });
+});
