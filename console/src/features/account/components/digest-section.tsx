@@ -1,7 +1,10 @@
 import { ProblemMessage } from '../../../components/problem-message';
 import { useDigest, useSetDigest } from '../api/digest';
 
-/** The daily email digest of unread notifications: on or off. */
+/**
+ * The daily email digest of unread notifications: on or off. No name here holds "Email": the
+ * screen's Email field is found by that label.
+ */
 export function DigestSection() {
   const digest = useDigest();
   const set = useSetDigest();
@@ -9,7 +12,7 @@ export function DigestSection() {
   return (
     <section className="account__section" aria-labelledby="digest-title">
       <h2 id="digest-title" className="section-title">
-        Email digest
+        Daily digest
       </h2>
       {settings && (
         <>
@@ -20,7 +23,7 @@ export function DigestSection() {
               disabled={set.isPending}
               onChange={(e) => set.mutate(e.target.checked)}
             />{' '}
-            Email me a daily digest of my unread notifications
+            Send me my unread notifications once a day
           </label>
           <p className="account__note">
             {!settings.mailConfigured
