@@ -11,7 +11,7 @@ import type {
   TokenResponse,
   UserResponse,
 } from './dto/auth-response.dto';
-import { NO_PASSWORD } from './oidc/sso-accounts.service';
+import { NO_PASSWORD } from './no-password';
 import { describeBrowser } from './user-agent';
 
 // The response shapes (and their OpenAPI schemas) are in dto/auth-response.dto.ts.

@@ -132,8 +132,7 @@ export class UsersService {
     return toPaged(
       rows,
       page.limit,
-      (u) =>
-        toUserResponse(u, locked.has(u.usernameKey), providers.get(u.id), factors.get(u.id)),
+      (u) => toUserResponse(u, locked.has(u.usernameKey), providers.get(u.id), factors.get(u.id)),
       (u) => ({ after: u.username }),
     );
   }

@@ -22,6 +22,7 @@ import { DatabaseSetupError, prepareDatabase } from '../common/database/database
 import { OutboxModule } from '../common/events/outbox.module';
 import { decodeCursor } from '../common/http/pagination';
 import { JsonLogger } from '../common/logging/json-logger';
+import { MailModule } from '../common/mail/mail.module';
 import { FieldProblems, Problem } from '../common/problems/problem';
 import { flattenValidationErrors } from '../common/problems/validation';
 import { MediaRepository } from '../media/public-api';
@@ -59,6 +60,8 @@ function cliModule(config: AppConfig) {
       DatabaseModule.forRoot(config),
       EventEmitterModule.forRoot(),
       OutboxModule,
+      // AuthModule's invitations and resets mail through the (global) Mailer.
+      MailModule,
       AuthModule,
     ],
     providers: [MediaRepository],

@@ -84,7 +84,10 @@ export class CollabGateway implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   onApplicationBootstrap(): void {
-    const server = this.adapterHost.httpAdapter.getHttpServer() as Server;
+    // An application context without HTTP (the CLI, the service tier) has no upgrades to serve.
+    const adapter = this.adapterHost.httpAdapter as typeof this.adapterHost.httpAdapter | null;
+    if (!adapter) return;
+    const server = adapter.getHttpServer() as Server;
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
       const path = (req.url ?? '').split('?')[0];
       if (path !== COLLAB_PATH && !path.startsWith(`${COLLAB_PATH}/`)) return;

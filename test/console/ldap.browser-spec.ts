@@ -54,7 +54,7 @@ describe('console: sign in with a directory (LDAP) account', () => {
   async function fillSignIn(page: Page, username: string, password: string) {
     await page.getByLabel('Username').fill(username);
     await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   }
 
   it('signs a directory person in through the Username and Password fields', () =>

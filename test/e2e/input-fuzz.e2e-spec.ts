@@ -30,7 +30,7 @@ interface OpenApiDocument {
   components: { schemas: Record<string, Schema> };
 }
 
-const MAX_REQUESTS = 1_500;
+const MAX_REQUESTS = 2_000;
 /**
  * 5xx answers that are not faults: a valid body that reaches a service this test does not run
  * (PDF export without PDF_SERVICE_URL answers 503, as documented in docs/export.md).

@@ -71,6 +71,7 @@ describe('pages: change summaries (`summary`)', () => {
         action: 'updated',
         summary: 'Fixed the install steps – ünïcode',
         author: editor.user!.username,
+        coAuthors: [],
         createdAt: ISO,
       },
       expect.objectContaining({ revision: 1, action: 'created', summary: 'First draft' }),

@@ -17,6 +17,7 @@ import { SessionsService } from '../sessions.service';
 import { GroupsRepository } from '../store/groups.repository';
 import { UsersRepository } from '../store/users.repository';
 import { SsoRepository } from './sso.repository';
+import { NO_PASSWORD } from '../no-password';
 
 /** Who the provider says signed in, read from its verified claims (or the directory). */
 export interface SsoIdentity {
@@ -36,11 +37,7 @@ export interface SsoMappings {
   groupMap: { idpGroup: string; kbGroup: string }[];
 }
 
-/**
- * An account that never has a usable password: argon2 verification of it always fails, so a
- * provisioned person signs in only through their provider (until an administrator sets one).
- */
-export const NO_PASSWORD = '!sso';
+export { NO_PASSWORD };
 
 const RANK: Record<Role, number> = { reader: 0, editor: 1, admin: 2 };
 

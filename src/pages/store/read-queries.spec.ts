@@ -6,7 +6,8 @@ import { PAGES_READ_QUERIES } from './read-queries';
 import * as redirects from './redirects';
 import * as moves from './page-moves';
 import { listRevisions } from './revisions';
-import { searchPages } from './search/search-pages';
+import * as search from './search/search-pages';
+import { correctSpelling } from './search/spelling';
 import { suggestPages } from './search/suggest-pages';
 
 describe('PAGES_READ_QUERIES', () => {
@@ -19,8 +20,9 @@ describe('PAGES_READ_QUERIES', () => {
         ...Object.values(moves),
         listTreeLevel,
         listRevisions,
-        searchPages,
+        ...Object.values(search),
         suggestPages,
+        correctSpelling,
       ] as unknown[]
     ).filter(
       (value): value is AnyReadQuery =>
