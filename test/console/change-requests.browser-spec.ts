@@ -1,5 +1,9 @@
 import type { Page } from 'playwright-core';
 import { newContext, signIn, useConsoleApp, type ConsoleApp } from './console-app';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runEntry } from '../support/kb-process';
 import { createPage, updatePage } from '../support/pages';
 
 const TEXT = ['Install it.', '', 'Run it.', '', 'Done.'].join('\n');
@@ -265,5 +269,49 @@ describe('console: change requests and protected paths', () => {
     await outdated.getByText('Any recent one.').waitFor();
     await screenshots(page, 'line-comments-outdated');
     await context.close();
+  });
+
+  it('opens a request made by kb push --propose, reviews its links and merges it', async () => {
+    await createPage(app.as.admin, 'ci/setup', { title: 'Setup', content: 'Run it.' });
+    const token = (await app.as.editor.post('/api/tokens').send({ name: 'ci' }).expect(201)).body
+      .token as string;
+    const work = mkdtempSync(join(tmpdir(), 'kb-propose-console-'));
+    try {
+      mkdirSync(join(work, 'docs'));
+      writeFileSync(join(work, 'docs', 'setup.md'), '# Setup\n\nRun it twice.\n');
+      writeFileSync(join(work, 'docs', 'new.md'), '# New\n\nSee [gone](/ci/nowhere).\n');
+      const pushed = await runEntry('cli', { KB_URL: app.url, KB_TOKEN: token }, [
+        'push',
+        join(work, 'docs'),
+        '--propose',
+        'branch-1',
+        '--prefix',
+        'ci',
+      ]);
+      expect(pushed.status).toBe(0);
+      const url = /(http\S+\/change-requests\/\d+)/.exec(pushed.stdout)?.[1];
+      expect(url).toBeDefined();
+      await page.goto(url!);
+      const changes = page.getByRole('region', { name: 'Changes' });
+      await changes
+        .getByRole('article', { name: 'Edit ci/setup' })
+        .getByText('Run it twice.')
+        .waitFor();
+      await changes.getByRole('article', { name: 'New page ci/new' }).waitFor();
+      await page
+        .getByRole('region', { name: 'Links' })
+        .getByText(/^ci\/new:\d+: broken link \/ci\/nowhere$/)
+        .waitFor();
+      expect((await stored('ci/setup')).content).toBe('Run it.');
+      const context = await newContext(h.browser, app);
+      const second = await context.newPage();
+      await signIn(second, app.admin, new URL(url!).pathname);
+      await second.getByRole('button', { name: 'Merge' }).click();
+      await second.getByText('merged', { exact: true }).first().waitFor();
+      await context.close();
+      expect((await stored('ci/setup')).content).toBe('Run it twice.');
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
   });
 });
