@@ -16,7 +16,7 @@ import {
 } from '../../pages/public-sql';
 import { MediaRepository } from '../media.repository';
 import { MediaService } from '../media.service';
-import { ExtractFailed, extractableType, extractText } from './extract-text';
+import { ExtractFailed, extractableType, extractText, missingExtractor } from './extract-text';
 
 /** How often every instance looks for attachments whose text is not indexed yet. */
 const INTERVAL_MS = 30_000;
@@ -50,6 +50,16 @@ export class AttachmentTextIndexer implements OnApplicationBootstrap, BeforeAppl
   ) {}
 
   onApplicationBootstrap(): void {
+    const missing = missingExtractor();
+    if (missing) {
+      // Said once, clearly; attachments keep no state, so they are read once it is fixed.
+      this.logger.error({
+        msg: 'attachment text extraction is unavailable: attached documents are not searchable until it is fixed (pages are)',
+        missing,
+      });
+      this.stopped = true;
+      return;
+    }
     this.kick();
     this.timer = setInterval(() => this.kick(), INTERVAL_MS);
     this.timer.unref();

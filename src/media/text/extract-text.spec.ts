@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { docxWithText, pdfWithText } from '../../../test/support/documents';
-import { ExtractFailed, extractableType, extractText } from './extract-text';
+import { ExtractFailed, extractableType, extractText, missingExtractor } from './extract-text';
 
 const limits = { timeoutMs: 30_000, maxChars: 10_000 };
 const from = (bytes: Buffer) => Readable.from([bytes]);
@@ -52,5 +52,11 @@ describe('extractText (a child process, bounded)', () => {
     expect(extractableType('text/markdown; charset=utf-8')).toBe(true);
     expect(extractableType('application/zip')).toBe(false);
     expect(extractableType('image/png')).toBe(false);
+  });
+});
+
+describe('missingExtractor', () => {
+  it('finds the script and pdf.js in place', () => {
+    expect(missingExtractor()).toBeNull();
   });
 });

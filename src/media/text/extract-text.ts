@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 
@@ -7,6 +8,20 @@ const SCRIPT = join(__dirname, '..', '..', '..', 'scripts', 'extract-text.mjs');
 
 /** Heap of the child process, at most: a hostile file fails there, not in the server. */
 const CHILD_HEAP_MB = 256;
+
+/**
+ * What extraction needs and is missing (the script, pdf.js), said at start; null when all is
+ * there.
+ */
+export function missingExtractor(): string | null {
+  if (!existsSync(SCRIPT)) return `${SCRIPT} is missing`;
+  try {
+    require.resolve('pdfjs-dist/package.json');
+  } catch {
+    return 'the package pdfjs-dist is not installed';
+  }
+  return null;
+}
 
 /** Attachment types whose text is extracted for search. */
 export function extractableType(mimeType: string): boolean {
