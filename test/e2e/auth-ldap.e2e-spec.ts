@@ -1,3 +1,4 @@
+import { generate } from 'otplib';
 import { captureLogs, LogCapture } from '../support/log-capture';
 import {
   LDAP_BASE,
@@ -54,6 +55,7 @@ const PEOPLE = [
     mail: 'Carol@Example.org',
     groups: ['eng'],
   },
+  { uid: 'otto', password: 'otto-dir-pw', displayName: 'Otto T', groups: ['eng'] },
   { uid: 'tls', password: 'tls-dir-pw', displayName: 'T L S', mail: 'tls@example.org', groups: [] },
 ];
 
@@ -370,6 +372,40 @@ describe('LDAP / Active Directory sign-in', () => {
     // The directory still takes her password; kb does not let her in.
     await expectRefused(await signIn('ada', 'ada-dir-pw'), before, 403, 'account_disabled');
     await admin.patch(`/api/users/${res.body.id}`).send({ disabled: false }).expect(200);
+  });
+
+  it('asks a directory person with TOTP for the code, and records the session as ldap+totp', async () => {
+    const otto = sessionOf(await signIn('otto', 'otto-dir-pw').expect(200));
+    const setup = await otto.post('/api/me/two-factor/totp').expect(200);
+    // Each step's code is another period's: a used code is refused.
+    const code = (offsetSeconds = 0) =>
+      generate({
+        secret: setup.body.secret as string,
+        epoch: Math.floor(Date.now() / 1000) + offsetSeconds,
+      });
+    await otto
+      .post('/api/me/two-factor/totp/enable')
+      .send({ code: await code() })
+      .expect(200);
+
+    const first = await signIn('otto', 'otto-dir-pw').expect(401);
+    expect(first.body).toEqual(
+      problem(401, 'second_factor_required', { methods: ['totp', 'recovery_code'] }),
+    );
+    const pending = ([] as string[])
+      .concat((first.headers['set-cookie'] as unknown as string[]) ?? [])
+      .map((c) => c.split(';')[0])
+      .find((c) => c.startsWith('kb_2fa='));
+    const done = await t
+      .http()
+      .post('/auth/2fa/verify')
+      .set('Cookie', pending!)
+      .send({ code: await code(30) })
+      .expect(200);
+    const sessions = await sessionOf(done).get('/api/me/sessions').expect(200);
+    expect(sessions.body.items).toContainEqual(
+      expect.objectContaining({ current: true, method: 'ldap+totp' }),
+    );
   });
 
   it('reads groups with a group search (LDAP_GROUP_FILTER) where there is no memberOf', async () => {
