@@ -10,7 +10,7 @@ import {
 } from '../support/ldap-server';
 import { problem, PROBLEM_CONTENT_TYPE } from '../support/problems';
 import { createTestApp, TestApp } from '../support/test-app';
-import { Client, createUser, login, signedIn } from '../support/users';
+import { Client, createGroup, createUser, login, signedIn } from '../support/users';
 
 /**
  * LDAP / Active Directory sign-in through POST /auth/login against a real directory (a private
@@ -56,6 +56,7 @@ const PEOPLE = [
     groups: ['eng'],
   },
   { uid: 'otto', password: 'otto-dir-pw', displayName: 'Otto T', groups: ['eng'] },
+  { uid: 'ivy', password: 'ivy-dir-pw', displayName: 'Ivy I', mail: 'Ivy@example.org', groups: [] },
   { uid: 'tls', password: 'tls-dir-pw', displayName: 'T L S', mail: 'tls@example.org', groups: [] },
 ];
 
@@ -406,6 +407,39 @@ describe('LDAP / Active Directory sign-in', () => {
     expect(sessions.body.items).toContainEqual(
       expect.objectContaining({ current: true, method: 'ldap+totp' }),
     );
+  });
+
+  it('uses up an invitation to the directory person’s address at their first sign-in', async () => {
+    await createGroup(t, 'handbook');
+    const invited = await admin
+      .post('/api/invitations')
+      .send({ email: 'ivy@EXAMPLE.org', role: 'editor', groups: ['handbook'] })
+      .expect(201);
+    // Without a role map the invitation's role holds; the group map still adds its groups.
+    await t.restart({ LDAP_ROLE_MAP: '' });
+    try {
+      admin = await login(t, admin.user!);
+      const res = await signIn('ivy', 'ivy-dir-pw').expect(200);
+      expect(res.body).toMatchObject({ username: 'ivy', role: 'editor', groups: ['handbook'] });
+      const [row] = await t.dataSource.query(
+        'SELECT accepted_user_id FROM invitations WHERE id = ?',
+        [invited.body.id],
+      );
+      expect(row.accepted_user_id).toBe(res.body.id);
+      const open = await admin.get('/api/invitations').expect(200);
+      expect(open.body.items.map((i: { id: string }) => i.id)).not.toContain(invited.body.id);
+      expect(logs.lines()).toContainEqual(
+        expect.objectContaining({
+          event: 'invitation.accepted',
+          username: 'ivy',
+          provider: 'ldap',
+          role: 'editor',
+        }),
+      );
+    } finally {
+      await t.restart(ldapEnv(server));
+      admin = await login(t, admin.user!);
+    }
   });
 
   it('reads groups with a group search (LDAP_GROUP_FILTER) where there is no memberOf', async () => {
