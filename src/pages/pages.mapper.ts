@@ -6,7 +6,7 @@ import type {
   RevisionResponse,
   RevisionSummaryResponse,
 } from './dto/page-response.dto';
-import { PublicMetadata, publicMetadata, PublicMetadataOf } from './page-metadata';
+import { PublicMetadata, publicMetadata, PublicMetadataOf } from './model/page-metadata';
 import {
   METADATA_KEYS,
   MetadataKey,
@@ -14,7 +14,7 @@ import {
   RevisionRecord,
   SUMMARY_KEYS,
   SummaryKey,
-} from './store/page-columns';
+} from './model/page-columns';
 import type { PageRow } from './store/page-rows';
 import type { RevisionSummary } from './store/revisions';
 

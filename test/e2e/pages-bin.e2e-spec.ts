@@ -1,7 +1,7 @@
 import { problem } from '../support/problems';
 import { usePagesApp, allItems, createPage, expectedPage, ISO_DATE } from '../support/pages';
-import { PageEntity } from '../../src/pages/entities/page.entity';
-import { PageRevisionEntity } from '../../src/pages/entities/page-revision.entity';
+import { PageEntity } from '../../src/pages/store/page.entity';
+import { PageRevisionEntity } from '../../src/pages/store/page-revision.entity';
 import { PAGE_BINNED, PAGE_RESTORED, PAGE_UPDATED } from '../../src/common/events/domain-events';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 

@@ -1,11 +1,11 @@
 import { createTestApp, TestApp } from '../support/test-app';
 import { Client, signedIn } from '../support/users';
 import { createPage } from '../support/pages';
-import { PageRevisionEntity } from '../../src/pages/entities/page-revision.entity';
-import { PageEntity } from '../../src/pages/entities/page.entity';
+import { PageRevisionEntity } from '../../src/pages/store/page-revision.entity';
+import { PageEntity } from '../../src/pages/store/page.entity';
 import { Database } from '../../src/common/database/database';
 import { stateOf } from '../../src/pages/page-input.service';
-import { PageDeriver } from '../../src/pages/rendering/page-deriver';
+import { PageDeriver } from '../../src/pages/page-deriver';
 import { PagesRepository } from '../../src/pages/store/pages.repository';
 
 const N = 12;

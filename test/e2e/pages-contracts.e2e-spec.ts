@@ -3,8 +3,8 @@ import { Client, createGroup, signedIn } from '../support/users';
 import { createPage, updatePage } from '../support/pages';
 import { PagesService } from '../../src/pages/pages.service';
 import { Database } from '../../src/common/database/database';
-import { PageRevisionEntity } from '../../src/pages/entities/page-revision.entity';
-import { PageEntity } from '../../src/pages/entities/page.entity';
+import { PageRevisionEntity } from '../../src/pages/store/page-revision.entity';
+import { PageEntity } from '../../src/pages/store/page.entity';
 import type { AuthUser } from '../../src/common/auth/auth-user';
 
 /** The services other features call (docs/CONTRACTS.md). */

@@ -4,8 +4,8 @@ import { createPage, newPage } from '../support/pages';
 import { eventually } from '../support/eventually';
 import { Database } from '../../src/common/database/database';
 import { SqliteDatabase } from '../../src/common/database/sqlite-database';
-import { PageEntity } from '../../src/pages/entities/page.entity';
-import { PageRevisionEntity } from '../../src/pages/entities/page-revision.entity';
+import { PageEntity } from '../../src/pages/store/page.entity';
+import { PageRevisionEntity } from '../../src/pages/store/page-revision.entity';
 
 /**
  * Group commit (SQLite): writes that queue behind a running one are committed together, each in

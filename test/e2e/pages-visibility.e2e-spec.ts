@@ -4,7 +4,7 @@ import { problem } from '../support/problems';
 import { allItems, createPage } from '../support/pages';
 import { NotificationsService } from '../../src/notifications/notifications.service';
 import { PagesService } from '../../src/pages/pages.service';
-import { PageEntity } from '../../src/pages/entities/page.entity';
+import { PageEntity } from '../../src/pages/store/page.entity';
 
 /**
  * A page restricted to group `hr` must not show up anywhere for a reader outside it:

@@ -40,7 +40,7 @@ const refused: [string, string, RegExp][] = [
   ],
   [
     'src/common/database/migrations/lint-probe.ts',
-    '../../../pages/search/search-grams',
+    '../../../pages/model/search/search-grams',
     /only through its public-sql/,
   ],
   [
@@ -60,7 +60,7 @@ const refused: [string, string, RegExp][] = [
 const allowed: [string, string][] = [
   ['src/pages/lint-probe.ts', '../auth/public-api'],
   ['src/pages/store/lint-probe.ts', '../../auth/public-sql'],
-  ['src/pages/lint-probe.ts', './store/page-columns'],
+  ['src/pages/lint-probe.ts', './model/page-columns'],
   ['src/import/lint-probe.ts', '../common/database/database'],
   ['src/common/database/migrations/lint-probe.ts', '../../../pages/public-sql'],
   ['src/lint-probe.ts', './pages/pages.module'],

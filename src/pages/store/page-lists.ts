@@ -7,7 +7,7 @@ import {
   pageColumns,
   PageArchiveRecord,
   PageSummary,
-} from './page-columns';
+} from '../model/page-columns';
 import { PageRow, summaryRowSql, toSummaryRow } from './page-rows';
 import { visibleTagCounts } from './tag-counts';
 import { Viewer, visibleSql } from './visibility-sql';

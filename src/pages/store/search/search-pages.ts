@@ -1,5 +1,5 @@
 import { readQuery, Sql } from '../../../common/database/sql';
-import type { SearchTerms } from '../../search/search-terms';
+import type { SearchTerms } from '../../model/search/search-terms';
 import { SearchResultPage, visibleSearchPages } from '../page-lists';
 import type { Viewer } from '../visibility-sql';
 import type { PageSearchIndex, ScoreParts, SearchOptions } from './page-search-index';

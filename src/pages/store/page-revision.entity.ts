@@ -1,8 +1,8 @@
 import { EntitySchema } from 'typeorm';
 import { entityColumns } from '../../common/database/column-defs';
-import { REVISION_COLUMNS, RevisionRecord } from '../store/page-columns';
+import { REVISION_COLUMNS, RevisionRecord } from '../model/page-columns';
 
-export type { RevisionMetadata } from '../page-metadata';
+export type { RevisionMetadata } from '../model/page-metadata';
 
 /** One stored state of a page (derived from REVISION_COLUMNS). */
 export type PageRevisionEntity = RevisionRecord;

@@ -1,6 +1,6 @@
 import type { RevisionMetadata } from './page-metadata';
 
-export type { ReviewDuePage } from './store/page-lists';
+export type { ReviewDuePage } from '../store/page-lists';
 
 /**
  * A page as an importer hands it over (CONTRACTS: PagesService.upsertImported): slug, title,

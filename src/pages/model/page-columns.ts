@@ -8,7 +8,7 @@ import {
   selectList,
   valueOf,
 } from '../../common/database/column-defs';
-import type { RevisionMetadata } from '../page-metadata';
+import type { RevisionMetadata } from './page-metadata';
 
 export const LIFECYCLES = ['draft', 'published', 'in_review', 'deprecated', 'archived'] as const;
 export type Lifecycle = (typeof LIFECYCLES)[number];
@@ -32,7 +32,7 @@ interface PageFlags {
 const meta = { metadata: true, archive: true } as const;
 
 /**
- * THE list of a page's columns: the entity (entities/page.entity.ts), the row type, the list,
+ * THE list of a page's columns: the entity (store/page.entity.ts), the row type, the list,
  * summary and archive selections, the revision metadata, the page state the writers store, the
  * response mappers and the import types all derive from it. A new page field is one entry here
  * (plus its migration, its request DTO member and input rule, and its response class member:
@@ -143,7 +143,7 @@ export const REVISION_COLUMNS = {
   action: column.varchar('action', 16),
   authorId: column.uuid('author_id', { nullable: true }),
   createdAt: column.datetime('created_at'),
-  /** The author's optional change summary (src/pages/revision-summary.ts). */
+  /** The author's optional change summary (src/pages/model/revision-summary.ts). */
   summary: column.varchar('summary', 500, { nullable: true }),
   /** Usernames of the others who typed in a live session since the previous revision. */
   coAuthors: column.json('co_authors', { nullable: true }, valueOf<string[]>()),

@@ -1,4 +1,4 @@
-import { MarkdownRenderer } from './rendering/markdown-renderer';
+import { MarkdownRenderer } from '../rendering/markdown-renderer';
 import {
   mergeVariables,
   referencedVariableNames,

@@ -1,9 +1,9 @@
 import { EntitySchema } from 'typeorm';
 import { entityColumns } from '../../common/database/column-defs';
-import { PAGE_COLUMNS, PageRecord } from '../store/page-columns';
+import { PAGE_COLUMNS, PageRecord } from '../model/page-columns';
 
-export { LIFECYCLES } from '../store/page-columns';
-export type { Lifecycle, PropertyValue } from '../store/page-columns';
+export { LIFECYCLES } from '../model/page-columns';
+export type { Lifecycle, PropertyValue } from '../model/page-columns';
 
 /**
  * A page, live or in the bin, as TypeORM knows it: derived from PAGE_COLUMNS (the one list of
