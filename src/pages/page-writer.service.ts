@@ -19,7 +19,7 @@ import { PageAccessService } from './page-access.service';
 import { PageInput, PageInputService } from './page-input.service';
 import type { RevisionMetadata } from './model/page-metadata';
 import { GroupRef, PageState, sameMarkdown, sameState, stateOf } from './model/page-state';
-import { ImportedPage, ImportOutcome } from './model/pages.types';
+import { ImportedPage, ImportOutcome } from './model/page-shapes';
 import { PageDeriver } from './page-deriver';
 import { ProtectedPathsService } from './protection/protected-paths.service';
 import type { PageRecord } from './model/page-columns';

@@ -11,10 +11,10 @@ import {
   METADATA_KEYS,
   MetadataKey,
   PageSummary,
-  RevisionRecord,
   SUMMARY_KEYS,
   SummaryKey,
 } from './model/page-columns';
+import type { RevisionRecord } from './model/revision-columns';
 import type { PageRow } from './store/page-rows';
 import type { RevisionSummary } from './store/revisions';
 

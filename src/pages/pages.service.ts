@@ -13,7 +13,7 @@ import { visibleDeprecatedTarget } from './deprecated-target';
 import { PageResponse, toPageResponse } from './pages.mapper';
 import { CallerParts, PageResponseCache } from './page-response-cache';
 import { linksPages, markMissingLinks } from './rendering/missing-links';
-import { ImportedPage, ImportOutcome, MediaReferences, ReviewDuePage } from './model/pages.types';
+import { ImportedPage, ImportOutcome, MediaReferences, ReviewDuePage } from './model/page-shapes';
 import { RenderPool } from './rendering/render-pool';
 import { SiteVariablesService } from './site-variables.service';
 import { isValidSlug, normaliseSlug } from './model/slug';

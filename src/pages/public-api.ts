@@ -19,10 +19,9 @@ export { SearchService } from './search/search.service';
 export { SiteVariablesService } from './site-variables.service';
 export type { PageTreeNodeResponse } from './tree/page-tree.dto';
 export { PageTreeService } from './tree/page-tree.service';
-export type { PageEntity } from './store/page.entity';
 export { archiveMetadata } from './model/page-metadata';
 export type { PublicMetadata, RevisionMetadata } from './model/page-metadata';
-export type { ImportedPage, MediaReferences, ReviewDuePage } from './model/pages.types';
+export type { ImportedPage, MediaReferences, ReviewDuePage } from './model/page-shapes';
 export { codeFenceTracker } from './rendering/code-fences';
 export {
   confluenceLanguage,

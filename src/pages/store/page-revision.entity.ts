@@ -1,13 +1,10 @@
 import { EntitySchema } from 'typeorm';
 import { entityColumns } from '../../common/database/column-defs';
-import { REVISION_COLUMNS, RevisionRecord } from '../model/page-columns';
+import { REVISION_COLUMNS, RevisionRecord } from '../model/revision-columns';
 
-export type { RevisionMetadata } from '../model/page-metadata';
-
-/** One stored state of a page (derived from REVISION_COLUMNS). */
-export type PageRevisionEntity = RevisionRecord;
-export const PageRevisionEntity = new EntitySchema<PageRevisionEntity>({
-  name: 'PageRevisionEntity',
+/** The `page_revisions` table as TypeORM knows it, derived from REVISION_COLUMNS. */
+export const PageRevisionsTable = new EntitySchema<RevisionRecord>({
+  name: 'PageRevision',
   tableName: 'page_revisions',
   columns: entityColumns(REVISION_COLUMNS),
 });

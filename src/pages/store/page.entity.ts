@@ -2,19 +2,16 @@ import { EntitySchema } from 'typeorm';
 import { entityColumns } from '../../common/database/column-defs';
 import { PAGE_COLUMNS, PageRecord } from '../model/page-columns';
 
-export { LIFECYCLES } from '../model/page-columns';
-export type { Lifecycle, PropertyValue } from '../model/page-columns';
-
 /**
- * A page, live or in the bin, as TypeORM knows it: derived from PAGE_COLUMNS (the one list of
- * a page's columns). `liveSlug` equals `slug` while the page is live and is NULL in the bin:
- * its unique index makes slugs unique among live pages only, so binning frees the slug.
- * `tags` and `groupNames` are denormalised copies of page_tags / page_groups so a read needs
- * no join; the relation tables serve the list, tag and visibility queries.
+ * The `pages` table as TypeORM knows it (the migration CLI, `Database.manager`), derived from
+ * PAGE_COLUMNS (the one list of a page's columns). `liveSlug` equals `slug` while the page is
+ * live and is NULL in the bin: its unique index makes slugs unique among live pages only, so
+ * binning frees the slug. `tags` and `groupNames` are denormalised copies of page_tags /
+ * page_groups so a read needs no join; the relation tables serve the list, tag and visibility
+ * queries.
  */
-export type PageEntity = PageRecord;
-export const PageEntity = new EntitySchema<PageEntity>({
-  name: 'PageEntity',
+export const PagesTable = new EntitySchema<PageRecord>({
+  name: 'Page',
   tableName: 'pages',
   columns: entityColumns(PAGE_COLUMNS),
   indices: [{ name: 'uq_pages_live_slug', columns: ['liveSlug'], unique: true }],
