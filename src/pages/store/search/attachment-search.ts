@@ -1,7 +1,8 @@
 import { placeholders, Sql, SqlCondition } from '../../../common/database/sql';
-import { SearchTerms, toBooleanMatch, toFts5Match } from '../../search/search-terms';
-import { buildSnippet } from '../../search/search-text';
-import { SearchResultPage, visibleSearchPages } from '../page-lists';
+import { SearchTerms, toBooleanMatch, toFts5Match } from '../../model/search/search-terms';
+import { buildSnippet } from '../../model/search/search-text';
+import type { SearchResultPage } from '../../model/page-shapes';
+import { visibleSearchPages } from '../page-lists';
 import { Viewer, visibleSql } from '../visibility-sql';
 import { innodbMinTokenSize } from './mysql-page-search.index';
 import { indexedColumns } from './page-search-index';
