@@ -43,7 +43,9 @@ async function pdfText(bytes) {
     const content = await page.getTextContent();
     for (const item of content.items) {
       if (typeof item.str !== 'string') continue;
-      text += item.str + (item.hasEOL ? '\n' : item.str.endsWith(' ') ? '' : ' ');
+      // Items are runs of one font; the PDF's own spaces are in them (a ligature such as
+      // "fl" can be an item of its own, so nothing is added between items but line ends).
+      text += item.str + (item.hasEOL ? '\n' : '');
     }
     text += '\n\n';
     page.cleanup();
@@ -99,7 +101,8 @@ async function extract(bytes) {
 }
 
 try {
-  const text = (await extract(await readStdin())).replaceAll('\0', '');
+  // NFKC: ligatures (ﬁ, ﬂ) and compatibility forms become the letters they stand for.
+  const text = (await extract(await readStdin())).replaceAll('\0', '').normalize('NFKC');
   const truncated = text.length > maxChars;
   process.stdout.write(JSON.stringify({ text: text.slice(0, maxChars), truncated }));
 } catch (error) {

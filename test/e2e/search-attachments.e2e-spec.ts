@@ -2,6 +2,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AttachmentTextIndexer } from '../../src/media/public-api';
 import { docxWithText, odtWithText, pdfWithText } from '../support/documents';
+import { binary } from '../support/export-fixtures';
+import {
+  CHROMIUM_AVAILABLE,
+  itWithChromium,
+  RunningPdfService,
+  startPdfService,
+} from '../support/pdf';
 import { upload } from '../support/media-support';
 import { createPage, search, SearchItem } from '../support/search-support';
 import { createTestApp, TestApp } from '../support/test-app';
@@ -229,4 +236,56 @@ describe('search in attachments', () => {
     expect(await status(id)).toBeUndefined();
     expect(await attachmentHits(admin, 'axolotl')).toEqual([]);
   });
+});
+
+/** A PDF as people have them: printed by Chromium (embedded subset fonts), through kb's export. */
+describe('search in a PDF printed by Chromium', () => {
+  let service: RunningPdfService | undefined;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    if (!CHROMIUM_AVAILABLE) return;
+    service = await startPdfService();
+    t = await createTestApp({ PDF_SERVICE_URL: service.url, PDF_SERVICE_TIMEOUT_MS: '30000' });
+  }, 60_000);
+  afterAll(async () => {
+    await t?.close();
+    await service?.stop();
+  });
+
+  itWithChromium(
+    'finds words of a real PDF, accents folded, pointing at the page that holds it',
+    async () => {
+      const editor = await signedIn(t, 'editor');
+      const reader = await signedIn(t, 'reader');
+      await createPage(editor, {
+        slug: 'print/source',
+        title: 'Incident review',
+        content: '## Timeline\n\nThe flamingo failover took place at the café in Zürich.',
+      });
+      const printed = await editor
+        .post('/export/pdf/print/source')
+        .send({})
+        .buffer(true)
+        .parse(binary)
+        .expect(200);
+      const pdf = printed.body as Buffer;
+      expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+      const stored = await upload(editor, 'attachments', pdf, 'incident-review.pdf').expect(201);
+      await createPage(editor, {
+        slug: 'ops/reviews',
+        title: 'Reviews',
+        content: `[review](/api/attachments/${stored.body.id}/content)`,
+      });
+      await t.get(AttachmentTextIndexer).idle();
+      for (const q of ['flamingo failover', 'cafe zurich', '"flamingo failover"']) {
+        const items = (await search(reader, q)).items as AttachmentItem[];
+        expect(items.find((i) => i.attachment)).toMatchObject({
+          slug: 'ops/reviews',
+          attachment: { id: stored.body.id, filename: 'incident-review.pdf' },
+        });
+      }
+    },
+    120_000,
+  );
 });
