@@ -273,13 +273,8 @@ export function renderGraphviz(
 ): string {
   const why = (reason: string) =>
     diagramSource(language, source, `Graphviz diagram not drawn: ${reason}`);
-  if (budget.drawn >= DIAGRAM_LIMITS.maxPerPage)
-    return why(`a page draws at most ${DIAGRAM_LIMITS.maxPerPage} diagrams.`);
-  const left = DIAGRAM_LIMITS.renderBudgetMs - budget.spentMs;
-  if (left <= 0)
-    return why(
-      `the page's diagrams took longer than ${DIAGRAM_LIMITS.renderBudgetMs / 1000} seconds together (the limit).`,
-    );
+  const left = budgetLeft(budget);
+  if (typeof left === 'string') return why(left);
   if (countDotNodes(source, DIAGRAM_LIMITS.maxNodes) > DIAGRAM_LIMITS.maxNodes)
     return why(
       `it has more than ${DIAGRAM_LIMITS.maxNodes.toLocaleString('en')} nodes (the limit).`,
