@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { useConsoleApp } from './console-app';
+import { seriousA11yViolations, useConsoleApp } from './console-app';
 import { createPage } from '../support/pages';
 import { binary } from '../support/export-fixtures';
 import { pdfText, startPdfService, type RunningPdfService } from '../support/pdf';
@@ -83,6 +83,21 @@ describe('console: the rich-content showcase', () => {
     await prose.locator('.markdown-alert-warning').waitFor();
     expect(await prose.locator('input[type="checkbox"]').count()).toBe(3);
     expect(await prose.locator('table td').count()).toBe(9);
+    // (Known, not this page's: a task list's disabled checkbox has no label of its own.)
+    const violations = (await seriousA11yViolations(page)).filter(
+      (v) => !(v.id === 'label' && v.targets.every((t) => t.includes('task-list-item-checkbox'))),
+    );
+    expect(violations).toEqual([]);
+
+    // The print preview shows the same diagrams and formulas.
+    await page.getByRole('button', { name: 'Print…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Print' });
+    await dialog.getByRole('button', { name: 'Preview print' }).click();
+    const preview = page.frameLocator('iframe[title="Print preview"]');
+    await preview.getByRole('img', { name: 'Mermaid diagram' }).first().waitFor();
+    expect(await preview.locator('.kb-diagram svg').count()).toBe(3);
+    expect(await preview.locator('.katex').count()).toBe(5);
+    await page.keyboard.press('Escape');
 
     if (!shots) return;
     for (const [device, viewport, colorScheme] of [
