@@ -18,6 +18,8 @@
 //    runs it alone; skipped without nginx or a MariaDB at BENCH_MYSQL_URL);
 // 5b. a 1,000-page folder move (bench/move-bench.js) on a fresh SQLite database, with /healthz
 //    probed during it (BENCH_ONLY=move runs it alone);
+// 5c. rich content (bench/rich-bench.js): a page of 50 code blocks, 20 formulas and 5 diagrams
+//    rendered and written, and reads of it against a plain page (BENCH_ONLY=rich runs it alone);
 // 6. the console's cold start (bench/console-bench.js, Playwright + Chromium) on a fresh SQLite
 //    database (BENCH_ONLY=console runs it alone);
 // 7. docs/PERFORMANCE.md and bench/.work/results.json written.
@@ -41,6 +43,7 @@ const { writeReport } = require('./report');
 const { runImportBench } = require('./import-bench');
 const { runConsoleBench } = require('./console-bench');
 const { runMoveBench } = require('./move-bench');
+const { runRichBench } = require('./rich-bench');
 const { runClusterBench } = require('./cluster-bench');
 
 const ROOT = join(__dirname, '..');
@@ -207,6 +210,29 @@ async function runMove(rows) {
   } catch (error) {
     console.error(error);
     rows.push({ name: 'Move benchmark', value: 'failed', ok: false, note: error.message });
+  } finally {
+    await server.stop();
+  }
+}
+
+/** The rich-content benchmark on a fresh server and SQLite database; rows for the report. */
+async function runRich(rows) {
+  const dataDir = join(WORK, 'rich');
+  mkdirSync(dataDir, { recursive: true });
+  const server = await startKb({ port: SETTINGS.port, dataDir, workers: 1 });
+  try {
+    rows.push(
+      ...(await runRichBench({
+        baseUrl: server.url,
+        token: await bearerToken(server.url),
+        settings: SETTINGS,
+        log,
+      })),
+    );
+    for (const row of rows) log(`  ${row.name}: ${row.value}${row.note ? ` (${row.note})` : ''}`);
+  } catch (error) {
+    console.error(error);
+    rows.push({ name: 'Rich content benchmark', value: 'failed', ok: false, note: error.message });
   } finally {
     await server.stop();
   }
@@ -521,6 +547,12 @@ async function main() {
     await runMove(moves);
   }
 
+  const rich = [];
+  if (wanted('rich')) {
+    phase('rich content benchmark');
+    await runRich(rich);
+  }
+
   const consoleRows = [];
   if (wanted('console')) {
     phase('console');
@@ -537,6 +569,7 @@ async function main() {
     imports,
     cluster,
     moves,
+    rich,
     console: consoleRows,
     totalSeconds: (Date.now() - runStarted) / 1000,
   };
