@@ -7,8 +7,8 @@ import { columns } from '../migration-helpers';
  * the text of that line when it was written, so a later version of the request can tell the
  * comment is outdated.
  */
-export class ChangeRequestComments1795848000000 implements MigrationInterface {
-  name = 'ChangeRequestComments1795848000000';
+export class ChangeRequestComments1795857000000 implements MigrationInterface {
+  name = 'ChangeRequestComments1795857000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     const c = columns(queryRunner);
