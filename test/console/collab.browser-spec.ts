@@ -128,4 +128,53 @@ describe('console: editing together', () => {
     const saved = (await h.app.as.admin.get('/api/pages/together').expect(200)).body;
     expect(saved.content).toBe(await editorText(pages[0]));
   });
+  it('offers an older private draft once, to bring into the live session or discard', async () => {
+    const original = 'One\nTwo\nThree\n';
+    for (const slug of ['drafted', 'dropped']) {
+      await createPage(h.app.as.admin, slug, { content: original });
+      // Edith's draft from before: it changed line two of revision 1.
+      await h.app.as.editor
+        .put(`/api/drafts/page:${slug}`)
+        .send({ title: null, content: 'One\nTwo, from the draft\nThree\n', baseRevision: 1 })
+        .expect(201);
+      // Someone saved since: the live text starts from revision 2.
+      await h.app.as.admin
+        .put(`/api/pages/${slug}`)
+        .send({ content: `Zero\n${original}`, baseRevision: 1 })
+        .expect(200);
+    }
+
+    const context = await newContext(h.browser, h.app);
+    const edith = await context.newPage();
+    await signIn(edith, h.app.editor, '/edit/drafted');
+    const other = await (await newContext(h.browser, h.app)).newPage();
+    await signIn(other, h.app.admin, '/edit/drafted');
+    await other.getByRole('textbox', { name: 'Content' }).waitFor();
+
+    const offer = edith.getByRole('alert').filter({ hasText: 'from before this live session' });
+    await offer.waitFor();
+    await offer.getByRole('button', { name: 'Apply draft to the live page' }).click();
+    await offer.waitFor({ state: 'detached' });
+    // The draft's change joins what was saved since, in every editor of the session.
+    const merged = 'Zero\nOne\nTwo, from the draft\nThree\n';
+    await eventually(async () => {
+      expect(await editorText(edith)).toBe(merged);
+      expect(await editorText(other)).toBe(await editorText(edith));
+    });
+    expect(await editorText(edith)).toContain('Two, from the draft');
+    await h.app.as.editor.get('/api/drafts/page:drafted').expect(404);
+    // Offered once: back in the editor, no offer.
+    await edith.reload();
+    await edith.getByRole('textbox', { name: 'Content' }).waitFor();
+    await edith.getByRole('region', { name: 'Editing now' }).getByText('ada').waitFor();
+    expect(await edith.getByText('from before this live session').count()).toBe(0);
+
+    // Discard leaves the live text as it is, and the draft goes.
+    await edith.goto(`${h.app.url}/edit/dropped`);
+    const dropOffer = edith.getByRole('alert').filter({ hasText: 'from before this live session' });
+    await dropOffer.getByRole('button', { name: 'Discard draft' }).click();
+    await dropOffer.waitFor({ state: 'detached' });
+    await h.app.as.editor.get('/api/drafts/page:dropped').expect(404);
+    expect(await editorText(edith)).toBe(`Zero\n${original}`);
+  });
 });
