@@ -18,6 +18,10 @@
 //    runs it alone; skipped without nginx or a MariaDB at BENCH_MYSQL_URL);
 // 5b. a 1,000-page folder move (bench/move-bench.js) on a fresh SQLite database, with /healthz
 //    probed during it (BENCH_ONLY=move runs it alone);
+// 5c. co-editing (bench/collab-bench.js): 50 Yjs editors on 10 pages typing for 60 s
+//    (BENCH_COLLAB_SECONDS), keystroke-to-peer latency, kb's CPU, page reads meanwhile and the
+//    memory of 1,000 idle connections, on one instance and across two behind nginx (MariaDB,
+//    Redis) (BENCH_ONLY=collab runs it alone);
 // 6. the console's cold start (bench/console-bench.js, Playwright + Chromium) on a fresh SQLite
 //    database (BENCH_ONLY=console runs it alone);
 // 7. docs/PERFORMANCE.md and bench/.work/results.json written.
@@ -42,6 +46,7 @@ const { runImportBench } = require('./import-bench');
 const { runConsoleBench } = require('./console-bench');
 const { runMoveBench } = require('./move-bench');
 const { runClusterBench } = require('./cluster-bench');
+const { runCollabBench } = require('./collab-bench');
 
 const ROOT = join(__dirname, '..');
 const WORK = join(__dirname, '.work');
@@ -494,6 +499,23 @@ async function main() {
     await runMove(moves);
   }
 
+  const collab = [];
+  if (wanted('collab')) {
+    phase('co-editing benchmark');
+    collab.push(
+      ...(await runCollabBench({
+        settings: SETTINGS,
+        workDir: join(WORK, 'collab'),
+        mysqlUrl: SETTINGS.mysqlUrl,
+        mysqlAnswers,
+        log,
+      }).catch((error) => {
+        console.error(error);
+        return [{ name: 'Co-editing benchmark', value: 'failed', ok: false, note: error.message }];
+      })),
+    );
+  }
+
   const consoleRows = [];
   if (wanted('console')) {
     phase('console');
@@ -510,6 +532,7 @@ async function main() {
     imports,
     cluster,
     moves,
+    collab,
     console: consoleRows,
     totalSeconds: (Date.now() - runStarted) / 1000,
   };
