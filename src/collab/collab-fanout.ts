@@ -7,7 +7,7 @@ import { AppConfig, InjectConfig } from '../common/config/app-config';
 type Handler = (pageId: string, message: Uint8Array) => void;
 
 /**
- * Who edits which page through one process (usernames by page id), said every few seconds and
+ * Who edits which page through one process (user ids by page id), said every few seconds and
  * whenever it changes; `query`: a process that just started asks the others to say theirs.
  */
 export interface PresenceSummary {

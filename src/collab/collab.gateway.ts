@@ -428,23 +428,23 @@ export class CollabGateway implements OnApplicationBootstrap, OnApplicationShutd
     return this.remoteEditors(room.pageId).size > 0;
   }
 
-  /** The people editing `pageId` through other processes, as they last said. */
+  /** The people (user ids) editing `pageId` through other processes, as they last said. */
   private remoteEditors(pageId: string): Set<string> {
     const people = new Set<string>();
     const fresh = Date.now() - PRESENCE_STALE_MS;
     for (const [from, summary] of this.remote) {
       if (summary.at < fresh) this.remote.delete(from);
-      else for (const username of summary.pages[pageId] ?? []) people.add(username);
+      else for (const id of summary.pages[pageId] ?? []) people.add(id);
     }
     return people;
   }
 
-  /** The people editing each page through this process (readers following are not editing). */
+  /** The people (user ids) editing each page through this process (not readers following). */
   private localEditors(): Record<string, string[]> {
     const pages: Record<string, string[]> = {};
     for (const [pageId, room] of this.opened) {
       const people = new Set<string>();
-      for (const c of room.connections) if (!c.readOnly) people.add(c.user.username);
+      for (const c of room.connections) if (!c.readOnly) people.add(c.user.id);
       if (people.size > 0) pages[pageId] = [...people].sort();
     }
     return pages;
@@ -507,8 +507,13 @@ export class CollabGateway implements OnApplicationBootstrap, OnApplicationShutd
       room.slug = page.liveSlug;
       room.notify({ type: 'moved', slug: page.liveSlug });
     }
-    const byEditor = page.updatedBy !== null && room.members.has(page.updatedBy);
+    // Someone in the session, here or through another process.
+    const byEditor =
+      page.updatedBy !== null &&
+      (room.members.has(page.updatedBy) || this.remoteEditors(room.pageId).has(page.updatedBy));
     if (page.revision > room.savedRevision && byEditor) {
+      // No process applies it as a diff (it is the shared text already).
+      await this.store.claim(room.pageId, page.revision);
       // A PUT by someone in the session is their editor's Save: it wrote (a moment of) the
       // shared text, already in the document, so no diff; the others who typed are its
       // co-authors, and what was typed since stays for the next revision.
@@ -576,7 +581,7 @@ export class CollabGateway implements OnApplicationBootstrap, OnApplicationShutd
    */
   editing(pageId: string): number {
     const people = this.remoteEditors(pageId);
-    for (const username of this.localEditors()[pageId] ?? []) people.add(username);
+    for (const id of this.localEditors()[pageId] ?? []) people.add(id);
     return people.size;
   }
 }
