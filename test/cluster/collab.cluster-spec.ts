@@ -145,6 +145,12 @@ describe('live co-editing on two kb instances behind nginx (Redis fan-out)', () 
     const [aliceCookie, bobCookie] = [await signIn('alice'), await signIn('bob')];
 
     const a = await joinOn(0, aliceCookie, slug, 'alice');
+    // Instance 1 has no session of the page yet: it counts Alice, who edits through instance 0.
+    await eventually(async () => {
+      const res = await call(direct(1), token, 'GET', `/api/collab?slug=${slug}`);
+      expect(res.body).toEqual({ editing: 1 });
+    });
+    expect(await connectionsOn(1)).toBe(0);
     const b = await joinOn(1, bobCookie, slug, 'bob');
     expect([await connectionsOn(0), await connectionsOn(1)]).toEqual([1, 1]);
     expect(a.text.toString()).toBe('Shared start\n');
