@@ -13,7 +13,7 @@ import { roleAtLeast } from '../common/auth/roles';
 import { AppConfig, InjectConfig } from '../common/config/app-config';
 import { ShutdownState } from '../common/health/shutdown-state';
 import { isSameOriginRequest } from '../common/http/origin';
-import { problemType, titleFor } from '../common/problems/problem';
+import { Problem, problemType, titleFor } from '../common/problems/problem';
 import { PagesService } from '../pages/public-api';
 import { UsersService } from '../auth/public-api';
 import { CollabMetrics } from './collab-metrics';
@@ -400,7 +400,9 @@ export class CollabGateway implements OnApplicationBootstrap, OnApplicationShutd
       if (changed) room.announceSaved({ revision, author: actor.username, coAuthors, content });
     } catch (error) {
       // A write in between (seen by the watch, which applies it as a diff): the next save wins.
-      this.logger.warn({
+      // Another process writing the same quiet's revision first is the usual case: no warning.
+      const conflict = error instanceof Problem && error.code === 'revision_conflict';
+      this.logger[conflict ? 'debug' : 'warn']({
         msg: 'collab revision not written',
         pageId: room.pageId,
         error: String(error),

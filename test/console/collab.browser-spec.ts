@@ -80,6 +80,11 @@ describe('console: editing together', () => {
     // The page view's count of editors.
     const { body } = await h.app.as.reader.get('/api/collab?slug=together').expect(200);
     expect(body).toEqual({ editing: 3 });
+    // ... as the page view shows it to a reader.
+    const viewer = await (await newContext(h.browser, h.app)).newPage();
+    await signIn(viewer, h.app.reader, '/wiki/together');
+    await viewer.getByRole('status').filter({ hasText: '3 editing' }).waitFor();
+    await viewer.close();
 
     // A PUT through the API reaches every editor, their typing kept.
     const writer = await login(h.app.t, await createUser(h.app.t, 'editor'));
