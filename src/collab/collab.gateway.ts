@@ -159,6 +159,10 @@ export class CollabGateway implements OnApplicationBootstrap, OnApplicationShutd
     let room: CollabRoom;
     try {
       if (this.shutdown.draining) throw new Refusal(503, 'shutting_down', 'kb is restarting.');
+      // The credentials generation as of before this check: a sign-out right after it (before
+      // the watch's first look) still counts as a change.
+      if (this.generation === -1)
+        this.generation = await this.generations.current().catch(() => -1);
       admitted = await this.authenticate(req);
       const page = await this.pages.getVisible(admitted.slug, admitted.user).catch(() => null);
       if (!page)
