@@ -182,4 +182,29 @@ describe('console: editing together', () => {
     await h.app.as.editor.get('/api/drafts/page:dropped').expect(404);
     expect(await editorText(edith)).toBe(`Zero\n${original}`);
   });
+  it('undoes only the own typing with Ctrl+Z', async () => {
+    await createPage(h.app.as.admin, 'undo-each', { content: 'Base\n' });
+    const [ada, edith] = [h.app.admin, h.app.editor];
+    const pages: Page[] = [];
+    for (const user of [ada, edith]) {
+      const page = await (await newContext(h.browser, h.app)).newPage();
+      await signIn(page, user, '/edit/undo-each');
+      await page.getByRole('textbox', { name: 'Content' }).waitFor();
+      pages.push(page);
+    }
+    await pages[1].getByRole('region', { name: 'Editing now' }).getByText('ada').waitFor();
+    await pages[0].getByRole('textbox', { name: 'Content' }).click();
+    await pages[0].keyboard.press('Control+End');
+    await pages[0].keyboard.type('from ada');
+    await eventually(async () => expect(await editorText(pages[1])).toContain('from ada'));
+    await pages[1].getByRole('textbox', { name: 'Content' }).click();
+    await pages[1].keyboard.press('Control+Home');
+    await pages[1].keyboard.type('from edith ');
+    await eventually(async () => expect(await editorText(pages[0])).toContain('from edith'));
+    // Edith's Ctrl+Z takes back her typing, not Ada's.
+    await pages[1].keyboard.press('Control+z');
+    await eventually(async () => {
+      for (const page of pages) expect(await editorText(page)).toBe('Base\nfrom ada');
+    });
+  });
 });
