@@ -174,6 +174,7 @@ function summary(results, report) {
     ...[
       ...(report.imports ?? []),
       ...(report.moves ?? []),
+      ...(report.rich ?? []),
       ...(report.collab ?? []),
       ...(report.console ?? []),
     ].map((row) => ({
@@ -321,6 +322,7 @@ function writeReport(report, file) {
     for (const row of [
       ...(report.imports ?? []),
       ...(report.moves ?? []),
+      ...(report.rich ?? []),
       ...(report.collab ?? []),
       ...(report.console ?? []),
     ])
@@ -360,6 +362,17 @@ function writeReport(report, file) {
     );
     lines.push('');
     for (const row of report.moves)
+      lines.push(`- ${row.name}: ${row.value}${row.note ? ` (${row.note})` : ''}`);
+    lines.push('');
+  }
+  if ((report.rich ?? []).length > 0) {
+    lines.push('## Rich content');
+    lines.push('');
+    lines.push(
+      '`bench/rich-bench.js` against a freshly started server (`KB_WORKERS=1`) on an empty SQLite database: a page of 50 highlighted code blocks (ten languages), 20 formulas (KaTeX) and 5 diagrams (3 Graphviz, 2 Mermaid) rendered by `POST /api/preview` and written by `POST /api/pages` ten times each (the first render, which starts the render workers and loads the engines, timed apart), while `GET /healthz` is sent every 50 ms; then `GET /api/pages/{slug}` of one such page and of a plain page under load (20 connections): the HTML is rendered at write and stored, so a read does not render.',
+    );
+    lines.push('');
+    for (const row of report.rich)
       lines.push(`- ${row.name}: ${row.value}${row.note ? ` (${row.note})` : ''}`);
     lines.push('');
   }

@@ -18,7 +18,9 @@
 //    runs it alone; skipped without nginx or a MariaDB at BENCH_MYSQL_URL);
 // 5b. a 1,000-page folder move (bench/move-bench.js) on a fresh SQLite database, with /healthz
 //    probed during it (BENCH_ONLY=move runs it alone);
-// 5c. co-editing (bench/collab-bench.js): 50 Yjs editors on 10 pages typing for 60 s
+// 5c. rich content (bench/rich-bench.js): a page of 50 code blocks, 20 formulas and 5 diagrams
+//    rendered and written, and reads of it against a plain page (BENCH_ONLY=rich runs it alone);
+// 5d. co-editing (bench/collab-bench.js): 50 Yjs editors on 10 pages typing for 60 s
 //    (BENCH_COLLAB_SECONDS), keystroke-to-peer latency, kb's CPU, page reads meanwhile and the
 //    memory of 1,000 idle connections, on one instance and across two behind nginx (MariaDB,
 //    Redis) (BENCH_ONLY=collab runs it alone);
@@ -45,6 +47,7 @@ const { writeReport } = require('./report');
 const { runImportBench } = require('./import-bench');
 const { runConsoleBench } = require('./console-bench');
 const { runMoveBench } = require('./move-bench');
+const { runRichBench } = require('./rich-bench');
 const { runClusterBench } = require('./cluster-bench');
 const { runCollabBench } = require('./collab-bench');
 
@@ -212,6 +215,29 @@ async function runMove(rows) {
   } catch (error) {
     console.error(error);
     rows.push({ name: 'Move benchmark', value: 'failed', ok: false, note: error.message });
+  } finally {
+    await server.stop();
+  }
+}
+
+/** The rich-content benchmark on a fresh server and SQLite database; rows for the report. */
+async function runRich(rows) {
+  const dataDir = join(WORK, 'rich');
+  mkdirSync(dataDir, { recursive: true });
+  const server = await startKb({ port: SETTINGS.port, dataDir, workers: 1 });
+  try {
+    rows.push(
+      ...(await runRichBench({
+        baseUrl: server.url,
+        token: await bearerToken(server.url),
+        settings: SETTINGS,
+        log,
+      })),
+    );
+    for (const row of rows) log(`  ${row.name}: ${row.value}${row.note ? ` (${row.note})` : ''}`);
+  } catch (error) {
+    console.error(error);
+    rows.push({ name: 'Rich content benchmark', value: 'failed', ok: false, note: error.message });
   } finally {
     await server.stop();
   }
@@ -499,6 +525,12 @@ async function main() {
     await runMove(moves);
   }
 
+  const rich = [];
+  if (wanted('rich')) {
+    phase('rich content benchmark');
+    await runRich(rich);
+  }
+
   const collab = [];
   if (wanted('collab')) {
     phase('co-editing benchmark');
@@ -532,6 +564,7 @@ async function main() {
     imports,
     cluster,
     moves,
+    rich,
     collab,
     console: consoleRows,
     totalSeconds: (Date.now() - runStarted) / 1000,

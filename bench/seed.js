@@ -53,7 +53,9 @@ async function seedViaApi({ url, token, corpus, count, concurrency = 8, onProgre
 /** Writes `count` more pages; answers their slugs. */
 function bulkAddSearchPages({ root, sqlitePath, corpus, count, startIndex, batch = 5000 }) {
   const Database = require(join(root, 'node_modules', 'better-sqlite3'));
-  const { markdownToPlainText } = require(join(root, 'dist', 'pages', 'search', 'search-text.js'));
+  const { markdownToPlainText } = require(
+    join(root, 'dist', 'pages', 'model', 'search', 'search-text.js'),
+  );
   const db = new Database(sqlitePath);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = OFF');

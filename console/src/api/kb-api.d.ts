@@ -2109,7 +2109,7 @@ export interface components {
             ip: string | null;
             userAgent: string | null;
             /**
-             * @description How the session was made: `password`, `password+totp`, `password+recovery_code`, `password+passkey`, `passkey`, `ldap`, `oidc:<id>`, `saml:<id>`.
+             * @description How the session was made: `password`, `password+totp`, `password+recovery_code`, `password+passkey`, `passkey`, `ldap`, `ldap+totp` (and the other second factors after `ldap`), `oidc:<id>`, `saml:<id>`.
              * @example password+totp
              */
             method: string;

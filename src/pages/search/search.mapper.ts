@@ -1,4 +1,4 @@
-import type { SearchResultPage } from '../store/page-lists';
+import type { SearchResultPage } from '../model/page-shapes';
 import type { SearchResultItem } from './search-response.dto';
 
 export type { SearchResultPage };

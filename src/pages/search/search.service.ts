@@ -18,7 +18,7 @@ import {
   hasCriteria,
   parseSearchQuery,
   SearchTerms,
-} from './search-terms';
+} from '../model/search/search-terms';
 import { SearchSynonymsService } from './search-synonyms.service';
 import { correctSpelling } from '../store/search/spelling';
 import type { ScoreParts } from '../store/search/page-search-index';

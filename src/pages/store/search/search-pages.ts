@@ -1,6 +1,7 @@
 import { readQuery, Sql } from '../../../common/database/sql';
-import type { SearchTerms } from '../../search/search-terms';
-import { SearchResultPage, visibleSearchPages } from '../page-lists';
+import type { SearchTerms } from '../../model/search/search-terms';
+import type { SearchResultPage } from '../../model/page-shapes';
+import { visibleSearchPages } from '../page-lists';
 import type { Viewer } from '../visibility-sql';
 import type { PageSearchIndex, ScoreParts, SearchOptions } from './page-search-index';
 import { filterSql } from './search-filters';
