@@ -31,7 +31,6 @@ describe('/collab: sessions, moves, restores and limits', () => {
   afterAll(() => t.close());
   beforeEach(async () => {
     await t.reset();
-    await t.dataSource.query('INSERT INTO auth_generation (id, generation) VALUES (1, 0)');
     alice = await signedIn(t, 'editor');
     bob = await signedIn(t, 'editor');
   });
