@@ -132,6 +132,14 @@ describe('console: editing together', () => {
     });
     const saved = (await h.app.as.admin.get('/api/pages/together').expect(200)).body;
     expect(saved.content).toBe(await editorText(pages[0]));
+    // The history names them too.
+    await pages[0].goto(`${h.app.url}/history/together`);
+    await pages[0]
+      .getByRole('row')
+      .filter({ hasText: 'edith' })
+      .filter({ hasText: 'with ada, tess' })
+      .first()
+      .waitFor();
   });
   it('offers an older private draft once, to bring into the live session or discard', async () => {
     const original = 'One\nTwo\nThree\n';
