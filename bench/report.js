@@ -278,6 +278,11 @@ function writeReport(report, file) {
     lines.push(
       `- For the ${int(seeding.apiPages + seeding.bulkPages)}-page measurements (search, mixed workload) ${int(seeding.bulkPages)} more pages from the same generator were written with SQL batches while the server was stopped (${fmt(seeding.bulkSeconds)} s): page rows, tags and search index rows (the index text built by the app's own \`markdownToPlainText\`); each carries the stored rendering of one of the API-seeded pages, so a read serves stored HTML as it does for any saved page. The FTS5 index is left as the inserts grew it (no \`optimize\`). Database: ${int(seeding.databaseMiB)} MiB.`,
     );
+    const index = seeding.searchIndex;
+    if (index && !index.error)
+      lines.push(
+        `- Search index (FTS5 \`page_search\`, all its tables): ${fmt(index.indexMiB)} MiB, over ${fmt(index.textMiB)} MiB of indexed text; the CJK/Thai grams columns (issue 32) hold ${fmt(index.gramsMiB)} MiB of it (one page in 20 carries a CJK paragraph, \`bench/corpus.js\`).`,
+      );
   }
   lines.push(
     `- Page reads pick a random slug of the ${int(seeding.apiPages)} API-seeded pages per request (the mixed workload: of all pages); updates walk those pages in turn with \`If-Match\`, skipping a page with an update in flight, so any 409/412 would show in the status column.`,

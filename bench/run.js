@@ -271,6 +271,32 @@ function log(message) {
   console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
 }
 
+/**
+ * The search index's size (issue 32: its growth with the CJK/Thai grams reported): the FTS5
+ * table's pages, and the bytes of its grams columns (what the grams added), in MiB.
+ */
+function searchIndexSize(sqlitePath) {
+  const Database = require(join(ROOT, 'node_modules', 'better-sqlite3'));
+  const db = new Database(sqlitePath, { readonly: true });
+  try {
+    const mib = (n) => Math.round((Number(n ?? 0) / 2 ** 20) * 10) / 10;
+    const index = db
+      .prepare("SELECT SUM(pgsize) AS n FROM dbstat WHERE name LIKE 'page_search%'")
+      .get().n;
+    const text = db
+      .prepare(
+        'SELECT SUM(LENGTH(CAST(title AS BLOB)) + LENGTH(CAST(body AS BLOB)) + LENGTH(CAST(tags AS BLOB))) AS text, ' +
+          'SUM(LENGTH(CAST(title_grams AS BLOB)) + LENGTH(CAST(body_grams AS BLOB))) AS grams FROM page_search',
+      )
+      .get();
+    return { indexMiB: mib(index), textMiB: mib(text.text), gramsMiB: mib(text.grams) };
+  } catch (error) {
+    return { error: String(error) };
+  } finally {
+    db.close();
+  }
+}
+
 /** The run's phases as they start: {label, at (s since the start), load (1-minute average)}. */
 const phases = [];
 let runStarted = Date.now();
@@ -478,6 +504,7 @@ async function runHttp(scenarios, results, seeding, corpus, dataDir) {
     });
   }
   seeding.databaseMiB = Math.round(statSync(join(dataDir, 'kb.sqlite')).size / 2 ** 20);
+  seeding.searchIndex = searchIndexSize(join(dataDir, 'kb.sqlite'));
 }
 
 async function main() {
