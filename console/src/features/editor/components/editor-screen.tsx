@@ -13,6 +13,7 @@ import { DraftOffer, DraftTooLarge, EditorBar } from './editor-bar';
 import { PreviewPane } from './preview-pane';
 import { SourcePane } from './source-pane';
 import { CollabPresence } from './collab-presence';
+import { LiveDraftOffer } from './live-draft-offer';
 import { useCollab } from './use-collab';
 import { useEditorSession, type EditorSession } from './use-editor-session';
 import { NewerRevisionWarning } from '../../../components/live-banners';
@@ -159,7 +160,7 @@ function Editor({
   proposeOnly: boolean;
   requestId: number | null;
 }) {
-  const loaded = useEditorSession(slug, proposeOnly, requestId);
+  const loaded = useEditorSession(slug, !proposeOnly && slug !== null, proposeOnly, requestId);
   const user = useCurrentUser();
   const collab = useCollab(proposeOnly ? null : slug, user.displayName || user.username);
   // In a live session the shared text is written as a revision when the last editor leaves:
@@ -199,7 +200,11 @@ function Editor({
       {slug !== null && session.baseRevision !== undefined && (
         <NewerRevisionWarning slug={slug} baseRevision={session.baseRevision} />
       )}
-      <DraftOffer session={session} />
+      {collab ? (
+        <LiveDraftOffer session={session} collab={collab} />
+      ) : (
+        <DraftOffer session={session} />
+      )}
       <DraftTooLarge session={session} />
       {session.notice && (
         <p className="notice" role="status">

@@ -45,10 +45,14 @@ function useLeaveSaved(draftKey: string) {
 
 /**
  * One editing session of a page (or of a new page): the form, the revision it is based on,
- * the draft offer, autosave, saving with If-Match and the conflict choices.
+ * the draft offer, autosave, saving with If-Match and the conflict choices. `live`: the text
+ * is a live session's shared document, stored by kb as it is typed, so no private draft of it
+ * is kept (an older one is still offered, to bring into the session). `proposeOnly`: no Save,
+ * no drafts (a reader, or the proposal of change request `requestId` being edited).
  */
 export function useEditorSession(
   slug: string | null,
+  live = false,
   proposeOnly = false,
   requestId: number | null = null,
 ) {
@@ -85,7 +89,7 @@ export function useEditorSession(
       baseRevision: base?.revision,
     }),
     version,
-    fields !== null && drafts.offer === null && !saving && !proposeOnly,
+    fields !== null && drafts.offer === null && !saving && !live && !proposeOnly,
     () => void queryClient.invalidateQueries({ queryKey: draftQueryKey(key) }),
   );
 
