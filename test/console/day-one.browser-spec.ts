@@ -64,18 +64,22 @@ describe('console: drafts, addresses, permissions and accounts', () => {
     });
   }
 
-  it('keeps a draft of a page whose slug is not ASCII across a reload', async () => {
+  it('keeps the text of a page whose slug is not ASCII, live and as a draft', async () => {
+    // A private draft of it (refused with 422 invalid_key before issue 26): kept and read back.
+    const key = encodeURI('page:team/über-uns');
+    await app.as.editor
+      .put(`/api/drafts/${key}`)
+      .send({ title: 'Über uns', content: 'Wer wir sind. Entwurf.', baseRevision: 1 })
+      .expect(201);
+    const stored = (await app.as.editor.get(`/api/drafts/${key}`).expect(200)).body;
+    expect(stored).toMatchObject({ content: 'Wer wir sind. Entwurf.' });
+
+    // The editor is a live session (docs/collab.md): the text is stored as it is typed.
     const page = await open(app.editor, '/edit/team/%C3%BCber-uns');
     await content(page).waitFor();
+    await page.getByText('from before this live session').waitFor();
     await typeAtEnd(page, '\nNoch nicht gespeichert.');
-    await page.getByText('Draft saved').waitFor({ timeout: 15_000 });
-    const key = encodeURI('page:team/über-uns');
-    const stored = (await app.as.editor.get(`/api/drafts/${key}`).expect(200)).body;
-    expect(stored).toMatchObject({ content: 'Wer wir sind.\nNoch nicht gespeichert.' });
-    // The text is kept once, not a second time inside the form's fields.
-    expect(stored.fields).not.toHaveProperty('content');
-
-    // The page is a live session (docs/collab.md): the text was stored as it was typed.
+    await page.waitForTimeout(1_000);
     await page.reload();
     await content(page).getByText('Noch nicht gespeichert.').waitFor();
   });
@@ -111,11 +115,8 @@ describe('console: drafts, addresses, permissions and accounts', () => {
   });
 
   it('says in words when a draft is too large and does not send the same text again', async () => {
-    await createPage(app.as.editor, 'big/page', {
-      title: 'Big page',
-      content: 'x'.repeat(PAGE_MAX_BYTES - 10),
-    });
-    const page = await open(app.editor, '/edit/big/page');
+    // A new page's text is kept as a private draft (an existing page's is a live session).
+    const page = await open(app.editor, '/new');
     await content(page).waitFor();
     const puts: string[] = [];
     page.on('request', (r) => {
@@ -123,8 +124,7 @@ describe('console: drafts, addresses, permissions and accounts', () => {
     });
     // One input event: the text goes over the limit at once.
     await content(page).click();
-    await page.keyboard.press('Control+End');
-    await page.keyboard.insertText('y'.repeat(20));
+    await page.keyboard.insertText('y'.repeat(PAGE_MAX_BYTES + 10));
     await page
       .getByText(
         'This page holds more than 64 KiB; a page may hold at most 64 KiB. Shorten the text to keep a draft; saving the page would be refused too.',
