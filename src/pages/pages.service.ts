@@ -33,8 +33,8 @@ export interface PageRead {
 
 /**
  * A conditional read (If-None-Match): the representation with its ETag, or only the ETag when
- * the client's copy is current (304). Both page representations (JSON and `/raw` Markdown) are
- * answered through `conditional`, the one place their ETags are compared.
+ * the client's copy is current (304). The Markdown (`/raw`) is answered through `conditional`;
+ * the JSON read compares in `read`, since a page that includes others is never a 304.
  */
 export type ConditionalRead<T> = { etag: string; body: T } | { etag: string; notModified: true };
 
