@@ -15,7 +15,7 @@ import { SiteVariablesService } from './site-variables.service';
 import type { PageRow } from './store/page-rows';
 import { PagesRepository } from './store/pages.repository';
 import type { Viewer } from './store/visibility-sql';
-import { mergeVariables } from './variables';
+import { mergeVariables } from './model/variables';
 
 /**
  * A page's HTML as a reader gets it: the HTML stored at write (rendered again once when the

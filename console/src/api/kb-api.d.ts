@@ -2145,7 +2145,7 @@ export interface components {
             ip: string | null;
             userAgent: string | null;
             /**
-             * @description How the session was made: `password`, `password+totp`, `password+recovery_code`, `password+passkey`, `passkey`, `ldap`, `oidc:<id>`, `saml:<id>`.
+             * @description How the session was made: `password`, `password+totp`, `password+recovery_code`, `password+passkey`, `passkey`, `ldap`, `ldap+totp` (and the other second factors after `ldap`), `oidc:<id>`, `saml:<id>`.
              * @example password+totp
              */
             method: string;
@@ -2869,8 +2869,7 @@ export interface components {
             groups: string[];
             owner: string | null;
             reviewIntervalDays: number | null;
-            /** @enum {string|null} */
-            lifecycle: "draft" | "published" | "in_review" | "deprecated" | "archived" | null;
+            lifecycle: components["schemas"]["Lifecycle"] | null;
             /** Format: date-time */
             updatedAt: string;
         };
@@ -2893,11 +2892,8 @@ export interface components {
             /** @description preset owner (username) */
             owner?: string | null;
             reviewIntervalDays?: number | null;
-            /**
-             * @description preset lifecycle
-             * @enum {string|null}
-             */
-            lifecycle?: "draft" | "published" | "in_review" | "deprecated" | "archived" | null;
+            /** @description preset lifecycle */
+            lifecycle?: components["schemas"]["Lifecycle"] | null;
             /**
              * @description lowercase letters, digits and `-`
              * @example runbook
@@ -2919,11 +2915,8 @@ export interface components {
             /** @description preset owner (username) */
             owner?: string | null;
             reviewIntervalDays?: number | null;
-            /**
-             * @description preset lifecycle
-             * @enum {string|null}
-             */
-            lifecycle?: "draft" | "published" | "in_review" | "deprecated" | "archived" | null;
+            /** @description preset lifecycle */
+            lifecycle?: components["schemas"]["Lifecycle"] | null;
         };
         CreatePageBody: {
             /** @description Markdown */
@@ -3756,6 +3749,15 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        SearchAttachmentRef: {
+            /** Format: uuid */
+            id: string;
+            filename: string;
+        };
+        SearchPageRef: {
+            slug: string;
+            title: string;
+        };
         SearchResultItem: {
             slug: string;
             title: string;
@@ -3767,6 +3769,10 @@ export interface components {
             tags: string[];
             /** Format: date-time */
             updatedAt: string;
+            /** @description An attachment hit: the document whose text matched. `slug`, `title`, `tags` and `updatedAt` are those of a page using it that the caller may see; `snippet` is cut from the document. */
+            attachment?: components["schemas"]["SearchAttachmentRef"];
+            /** @description An attachment hit: the pages using the document that the caller may see (at most 5, by slug). */
+            usedOn?: components["schemas"]["SearchPageRef"][];
         };
         FacetCountItem: {
             name: string;

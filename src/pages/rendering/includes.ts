@@ -1,6 +1,6 @@
 import type MarkdownIt from 'markdown-it';
 import container from 'markdown-it-container';
-import { isValidSlug, normaliseSlug } from '../slug';
+import { isValidSlug, normaliseSlug } from '../model/slug';
 
 /**
  * Includes: `![[slug]]` (a whole page) or `![[slug#name]]` (its excerpt `name`, marked in that

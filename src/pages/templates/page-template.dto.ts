@@ -11,7 +11,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { OptionalNotNull } from '../../common/problems/optional';
-import { LIFECYCLES, type Lifecycle } from '../entities/page.entity';
+import { LIFECYCLES, type Lifecycle } from '../model/page-columns';
 
 export class TemplateFieldDto {
   @ApiProperty({ description: 'the placeholder `{{name}}` it fills', example: 'service' })
@@ -74,7 +74,12 @@ export class PageTemplateBodyDto {
   @IsInt()
   reviewIntervalDays?: number | null;
 
-  @ApiPropertyOptional({ enum: LIFECYCLES, nullable: true, description: 'preset lifecycle' })
+  @ApiPropertyOptional({
+    enum: LIFECYCLES,
+    enumName: 'Lifecycle',
+    nullable: true,
+    description: 'preset lifecycle',
+  })
   @IsOptional()
   @IsString()
   @IsIn(LIFECYCLES)
@@ -98,7 +103,8 @@ export class PageTemplateResponse {
   @ApiProperty({ type: [String] }) groups: string[];
   @ApiProperty({ type: String, nullable: true }) owner: string | null;
   @ApiProperty({ type: 'integer', nullable: true }) reviewIntervalDays: number | null;
-  @ApiProperty({ enum: LIFECYCLES, nullable: true }) lifecycle: Lifecycle | null;
+  @ApiProperty({ enum: LIFECYCLES, enumName: 'Lifecycle', nullable: true })
+  lifecycle: Lifecycle | null;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
 }
 
