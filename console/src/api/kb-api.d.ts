@@ -2869,7 +2869,8 @@ export interface components {
             groups: string[];
             owner: string | null;
             reviewIntervalDays: number | null;
-            lifecycle: components["schemas"]["Lifecycle"] | null;
+            /** @enum {string|null} */
+            lifecycle: "draft" | "published" | "in_review" | "deprecated" | "archived" | null;
             /** Format: date-time */
             updatedAt: string;
         };

@@ -103,7 +103,7 @@ export class PageTemplateResponse {
   @ApiProperty({ type: [String] }) groups: string[];
   @ApiProperty({ type: String, nullable: true }) owner: string | null;
   @ApiProperty({ type: 'integer', nullable: true }) reviewIntervalDays: number | null;
-  @ApiProperty({ enum: LIFECYCLES, enumName: 'Lifecycle', nullable: true })
+  @ApiProperty({ enum: LIFECYCLES, nullable: true })
   lifecycle: Lifecycle | null;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
 }
