@@ -9,7 +9,7 @@ import { Outbox } from '../common/events/outbox';
 import { audit } from '../common/logging/audit';
 import { UsersService } from '../auth/public-api';
 import { MediaService } from '../media/public-api';
-import { PagesService, SiteVariablesService } from '../pages/public-api';
+import { PagesService, PageTemplatesService, SiteVariablesService } from '../pages/public-api';
 import type { ImportReport } from './import.types';
 import { ImportRun } from './run/import-run';
 import { CommentsArchive } from '../comments/public-api';
@@ -35,6 +35,7 @@ export class ImportService {
     users: UsersService,
     outbox: Outbox,
     comments: CommentsArchive,
+    templates: PageTemplatesService,
   ) {
     this.deps = {
       config: { import: importConfig, pages: pagesConfig },
@@ -45,6 +46,7 @@ export class ImportService {
       users,
       outbox,
       comments,
+      templates,
     };
   }
 

@@ -72,6 +72,8 @@ export interface ConversionResult {
   siteVariables?: Record<string, string>;
   /** Redirects a kb archive restores (old slug → slug of a page), administrators only. */
   redirects?: { from: string; to: string }[];
+  /** Page templates a kb archive restores (replacing those of the same name). */
+  templates?: unknown[];
   /** The comments a kb archive restores, by the archive's slug of their page (administrators only). */
   comments?: Map<string, ArchiveComment[]>;
 }

@@ -76,6 +76,7 @@ export class ReferenceIndex {
   }
 
   resolve(doc: ImportDocument, rawTarget: string, kind: ReferenceKind): Resolution {
+    if (kind === 'include') return this.resolveInclude(doc, rawTarget.trim());
     const target = rawTarget.trim();
     // Converted Confluence pages link their own headings by Confluence's anchors
     // (`#PageTitle-Heading`); kb archives are restored as written.
@@ -135,6 +136,20 @@ export class ReferenceIndex {
     if (pathPart.startsWith('/') && kind === 'link')
       return { type: 'missing', existingSlug: candidates[0].toLowerCase() };
     return { type: 'missing' };
+  }
+
+  /**
+   * An include names a kb slug as written; only a page of this import named by its archive
+   * path (a converted Confluence "include page" macro, a relative path) is rewritten to the
+   * page's slug. kb archives are restored as written; anything else is kept, never reported.
+   */
+  private resolveInclude(doc: ImportDocument, target: string): Resolution {
+    if (doc.metadata || target === '') return { type: 'keep' };
+    for (const candidate of candidatePaths(doc, safeDecode(target)) ?? []) {
+      const page = this.findPage(candidate);
+      if (page) return { type: 'page', slug: page.slug, suffix: '' };
+    }
+    return { type: 'keep' };
   }
 
   /**

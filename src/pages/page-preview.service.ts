@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import type { AuthUser } from '../common/auth/auth-user';
 import { FieldProblems } from '../common/problems/problem';
 import { PreviewDto } from './dto/page.dto';
 import { RenderPool } from './rendering/render-pool';
+import { PageHtmlService } from './page-html.service';
 import { PageInputService } from './page-input.service';
 import { SiteVariablesService } from './site-variables.service';
 import { isValidSlug, normaliseSlugField } from './model/slug';
@@ -18,9 +20,11 @@ export class PagePreviewService {
     private readonly renders: RenderPool,
     private readonly siteVariables: SiteVariablesService,
     private readonly input: PageInputService,
+    private readonly pageHtml: PageHtmlService,
   ) {}
 
-  async preview(body: PreviewDto): Promise<{ html: string }> {
+  /** Includes are filled for the caller, as a read of the saved page would fill them. */
+  async preview(body: PreviewDto, user: AuthUser): Promise<{ html: string }> {
     this.input.assertContentSize(body.content);
     const problems = body.variables === undefined ? [] : variableProblems(body.variables);
     if (problems.length > 0) throw new FieldProblems(problems);
@@ -30,12 +34,11 @@ export class PagePreviewService {
         { field: 'slug', code: 'invalid_slug', message: 'slug must be a valid page slug.' },
       ]);
     const site = await this.siteVariables.get();
-    return {
-      html: await this.renders.render(
-        body.content,
-        mergeVariables(site.values, body.variables ?? {}),
-        base,
-      ),
-    };
+    const html = await this.renders.render(
+      body.content,
+      mergeVariables(site.values, body.variables ?? {}),
+      base,
+    );
+    return { html: await this.pageHtml.forReader(html, user, base) };
   }
 }

@@ -4,6 +4,7 @@ import type { PagesConfig } from '../common/config/pages-config';
 import type { PageLinkResponse, PageResponse } from './dto/page-response.dto';
 import type { PageHead } from './model/page-columns';
 import type { PageRow } from './store/page-rows';
+import { holdsIncludes } from './rendering/includes';
 import { linksPages, markMissingLinks } from './rendering/missing-links';
 
 /** The members of a page read that depend on the caller, filled in per request. */
@@ -19,19 +20,23 @@ export interface CallerParts {
   deprecatedTarget: string | null;
   /** Link targets this caller cannot open (PagesService: missing or not visible). */
   missing: ReadonlySet<string>;
+  /** The HTML with its includes filled for this caller, when it holds includes. */
+  html?: string;
 }
 
 /** The stored HTML, serialised once for callers with no missing link, marked per caller else. */
 class HtmlSegment {
   readonly bytes: Buffer;
   readonly linksPages: boolean;
+  readonly includes: boolean;
   constructor(readonly html: string) {
     this.bytes = Buffer.from(JSON.stringify(html));
+    this.includes = holdsIncludes(html);
     this.linksPages = linksPages(html);
   }
-  for(missing: ReadonlySet<string>): Buffer {
-    if (missing.size === 0) return this.bytes;
-    return Buffer.from(JSON.stringify(markMissingLinks(this.html, missing)));
+  for(missing: ReadonlySet<string>, filled: string | undefined): Buffer {
+    if (missing.size === 0 && filled === undefined) return this.bytes;
+    return Buffer.from(JSON.stringify(markMissingLinks(filled ?? this.html, missing)));
   }
 }
 
@@ -81,11 +86,17 @@ export class PageResponseFrame {
     return this.segments.some((s) => s instanceof HtmlSegment && s.linksPages);
   }
 
+  /** The stored HTML when it holds includes (filled per caller), else null. */
+  get includes(): string | null {
+    const html = this.segments.find((s): s is HtmlSegment => s instanceof HtmlSegment);
+    return html?.includes ? html.html : null;
+  }
+
   /** The response for one caller: the same bytes `JSON.stringify` of the whole body gives. */
   render(parts: CallerParts): Buffer {
     const chunks = this.segments.map((s) =>
       s instanceof HtmlSegment
-        ? s.for(parts.missing)
+        ? s.for(parts.missing, parts.html)
         : typeof s === 'string'
           ? Buffer.from(JSON.stringify(parts[s]))
           : s,

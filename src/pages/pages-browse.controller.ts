@@ -73,8 +73,8 @@ export class PagesBrowseController {
     summary: 'Render unsaved Markdown (site-wide variables, overridden by `variables`)',
   })
   @ApiResult(PreviewResponse)
-  preview(@Body() body: PreviewDto): Promise<{ html: string }> {
-    return this.previews.preview(body);
+  preview(@Body() body: PreviewDto, @CurrentUser() user: AuthUser): Promise<{ html: string }> {
+    return this.previews.preview(body, user);
   }
 
   @Get('variables')

@@ -52,7 +52,12 @@ function sendCacheable(
     return;
   }
   res.setHeader('Content-Type', contentType);
-  res.status(200).send(read.body);
+  // Sent as is: whether the client's copy is current was decided above (a page that includes
+  // others is answered whole even when its revision is the client's), not by Express's `fresh`.
+  const body = read.body as string | Buffer;
+  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+  res.setHeader('Content-Length', bytes.length);
+  res.status(200).end(bytes);
 }
 
 @ApiTags('pages')

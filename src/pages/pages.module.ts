@@ -15,6 +15,10 @@ import { ProtectedPathsService } from './protection/protected-paths.service';
 import { PagesBrowseController } from './pages-browse.controller';
 import { PagesController } from './pages.controller';
 import { PagesService } from './pages.service';
+import { PageHtmlService } from './page-html.service';
+import { PageTemplatesController } from './templates/page-templates.controller';
+import { PageTemplatesRepository } from './templates/page-templates.repository';
+import { PageTemplatesService } from './templates/page-templates.service';
 import { PageResponseCache } from './page-response-cache';
 import { LinkReportController } from './reports/link-report.controller';
 import { LinkReportService } from './reports/link-report.service';
@@ -46,6 +50,7 @@ import { PageTreeService } from './tree/page-tree.service';
     LinkReportController,
     PageMovesController,
     RedirectsController,
+    PageTemplatesController,
     PagesController,
   ],
   providers: [
@@ -63,6 +68,9 @@ import { PageTreeService } from './tree/page-tree.service';
     PageRevisionsService,
     PagePreviewService,
     PagesService,
+    PageHtmlService,
+    PageTemplatesRepository,
+    PageTemplatesService,
     PageResponseCache,
     PageTreeService,
     LinkReportService,
@@ -84,6 +92,8 @@ import { PageTreeService } from './tree/page-tree.service';
     ProtectedPathsService,
     PageWriterService,
     PageBinService,
+    PageHtmlService,
+    PageTemplatesService,
   ],
 })
 export class PagesModule {}

@@ -14,7 +14,9 @@ import { PageResponse, toPageResponse } from './pages.mapper';
 import { CallerParts, PageResponseCache } from './page-response-cache';
 import { linksPages, markMissingLinks } from './rendering/missing-links';
 import { ImportedPage, ImportOutcome, MediaReferences, ReviewDuePage } from './model/page-shapes';
-import { RenderPool } from './rendering/render-pool';
+import { holdsIncludes } from './rendering/includes';
+import { PageHtmlService } from './page-html.service';
+import { PageTemplatesService } from './templates/page-templates.service';
 import { SiteVariablesService } from './site-variables.service';
 import { isValidSlug, normaliseSlug } from './model/slug';
 import type { PageArchiveRecord, PageRecord } from './model/page-columns';
@@ -31,8 +33,8 @@ export interface PageRead {
 
 /**
  * A conditional read (If-None-Match): the representation with its ETag, or only the ETag when
- * the client's copy is current (304). Both page representations (JSON and `/raw` Markdown) are
- * answered through `conditional`, the one place their ETags are compared.
+ * the client's copy is current (304). The Markdown (`/raw`) is answered through `conditional`;
+ * the JSON read compares in `read`, since a page that includes others is never a 304.
  */
 export type ConditionalRead<T> = { etag: string; body: T } | { etag: string; notModified: true };
 
@@ -66,10 +68,11 @@ export class PagesService {
     private readonly access: PageAccessService,
     private readonly browse: PageBrowseService,
     private readonly writer: PageWriterService,
-    private readonly renders: RenderPool,
     private readonly siteVariables: SiteVariablesService,
     private readonly bin: PageBinService,
     private readonly responses: PageResponseCache,
+    private readonly pageHtml: PageHtmlService,
+    private readonly templates: PageTemplatesService,
   ) {}
 
   /** CONTRACTS: the live page if `user` may see it, else 404 `page_not_found`. */
@@ -79,7 +82,7 @@ export class PagesService {
 
   /**
    * The JSON bytes of a visible page with HTML and backlinks; only the ETag when `ifNoneMatch`
-   * names it (304). The page's serialised response is kept by state (PageResponseCache): a read
+   * names it (304) and the page includes no other page. The page's serialised response is kept by state (PageResponseCache): a read
    * of a cached page reads its head row (no Markdown or HTML) and the caller's members only; a
    * read of a page the cache holds nothing for (or a conditional one) reads the whole row once.
    */
@@ -93,24 +96,28 @@ export class PagesService {
       const head = await this.pages.findLiveHead(key);
       if (!head || !this.access.canSee(head.page, user)) return this.movedFrom(key, user);
       const etag = etagOf(head.page.revision);
-      if (etagMatches(ifNoneMatch, etag)) return { etag, notModified: true };
       const frame = this.responses.get(head.page.id, PageResponseCache.versionOf(head));
-      if (frame)
-        return {
-          etag,
-          body: frame.render(await this.callerParts(head.page, user, frame.linksPages)),
-        };
+      // A page with includes changes when an included page does: its revision alone does not
+      // say the client's copy is current, so it is always answered whole.
+      if (frame) {
+        if (etagMatches(ifNoneMatch, etag) && frame.includes === null)
+          return { etag, notModified: true };
+        return { etag, body: frame.render(await this.callerParts(head.page, user, frame)) };
+      }
       // Not cached in this state: the whole row, read again (the page may have moved on since).
     }
     const row = await this.pages.findLiveRow(key);
     if (!row || !this.access.canSee(row.page, user)) return this.movedFrom(key, user);
-    return conditional(etagOf(row.page.revision), ifNoneMatch, async () => {
-      const html = await this.htmlOf(row);
-      const parts = await this.callerParts(row.page, user, linksPages(html));
-      const body = toPageResponse(row, html, parts.backlinks);
-      const frame = this.responses.put(row.page.id, PageResponseCache.versionOf(row), body);
-      return frame.render(parts);
-    });
+    const etag = etagOf(row.page.revision);
+    const html = await this.pageHtml.stored(row);
+    const version = PageResponseCache.versionOf(row);
+    if (etagMatches(ifNoneMatch, etag) && !holdsIncludes(html)) {
+      // Kept (its caller members are filled per read), so the next 304 reads the head row only.
+      this.responses.put(row.page.id, version, toPageResponse(row, html, []));
+      return { etag, notModified: true };
+    }
+    const frame = this.responses.put(row.page.id, version, toPageResponse(row, html, []));
+    return { etag, body: frame.render(await this.callerParts(row.page, user, frame)) };
   }
 
   /** Response for a page just written by `user` (create, update, restore). */
@@ -122,7 +129,8 @@ export class PagesService {
 
   /** POST /api/pages: writes the page and answers it as read back, with Location and ETag. */
   async create(body: CreatePageDto, user: AuthUser): Promise<Created<PageResponse>> {
-    const read = await this.readById((await this.writer.create(body, user)).id, user);
+    const page = await this.templates.apply(body, user);
+    const read = await this.readById((await this.writer.create(page, user)).id, user);
     return new Created(read.body, locationOf('pages', read.body.slug), { ETag: read.etag });
   }
 
@@ -393,8 +401,12 @@ export class PagesService {
   }
 
   private async respond(row: PageRow, user: AuthUser): Promise<PageRead> {
-    const html = await this.htmlOf(row);
-    const parts = await this.callerParts(row.page, user, linksPages(html));
+    const stored = await this.pageHtml.stored(row);
+    const html = await this.pageHtml.forReader(stored, user, row.page.slug);
+    const parts = await this.callerParts(row.page, user, {
+      linksPages: linksPages(html),
+      includes: null,
+    });
     const body = toPageResponse(row, markMissingLinks(html, parts.missing), parts.backlinks);
     return {
       etag: etagOf(row.page.revision),
@@ -411,31 +423,14 @@ export class PagesService {
   private async callerParts(
     page: Pick<PageRecord, 'id' | 'slug' | 'deprecatedTarget'>,
     user: AuthUser,
-    linksPages: boolean,
+    html: { linksPages: boolean; includes: string | null },
   ): Promise<CallerParts> {
-    const [backlinks, deprecatedTarget, missing] = await Promise.all([
+    const [backlinks, deprecatedTarget, missing, filled] = await Promise.all([
       this.browse.backlinks(page.id, page.slug, user),
       visibleDeprecatedTarget(this.pages, page.deprecatedTarget, user),
-      linksPages ? this.pages.missingLinkTargets(page.id, user) : [],
+      html.linksPages ? this.pages.missingLinkTargets(page.id, user) : [],
+      html.includes === null ? undefined : this.pageHtml.forReader(html.includes, user, page.slug),
     ]);
-    return { backlinks, deprecatedTarget, missing: new Set(missing) };
-  }
-
-  /**
-   * The stored HTML while it was rendered at the current site-variables version; otherwise
-   * render once and store it for the next reader (guarded by the revision, so an edit wins).
-   */
-  private async htmlOf(row: PageRow): Promise<string> {
-    const page = row.page;
-    const version = row.siteVersion ?? 0;
-    if (page.html !== null && page.htmlSiteVersion === version) return page.html;
-    const site = await this.siteVariables.get(undefined, version);
-    const { html } = await this.renders.renderPage(
-      page.content,
-      mergeVariables(site.values, page.variables),
-      page.slug,
-    );
-    await this.pages.storeHtml(page.id, page.revision, html, version);
-    return html;
+    return { backlinks, deprecatedTarget, missing: new Set(missing), html: filled };
   }
 }

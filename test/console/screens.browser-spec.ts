@@ -29,6 +29,20 @@ const SCREENS: Screen[] = [
     },
   },
   {
+    name: 'templates',
+    open: async (page) => {
+      await page.goto('/');
+      await page.getByRole('button', { name: 'New page from template' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Choose a template' });
+      await dialog.getByRole('radio', { name: /^Runbook/ }).check();
+      await dialog
+        .getByRole('region', { name: 'Preview of Runbook' })
+        .getByRole('heading', { name: 'Procedure' })
+        .waitFor();
+      await dialog.getByRole('textbox', { name: 'Title' }).fill('Payments API');
+    },
+  },
+  {
     name: 'page',
     open: async (page) => {
       await page.goto('/wiki/handbook/onboarding');

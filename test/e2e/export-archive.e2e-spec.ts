@@ -116,6 +116,7 @@ describe('export: archive (admin)', () => {
       selection: 'all',
       siteVariables: { site_name: 'KB Inc' },
       redirects: [],
+      templates: [],
       counts: { pages: 2, media: 4 },
       pages: [
         {

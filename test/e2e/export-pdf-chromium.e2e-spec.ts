@@ -7,7 +7,7 @@ import {
   CHROMIUM_AVAILABLE,
 } from '../support/pdf';
 import { createTestApp, TestApp } from '../support/test-app';
-import { signedIn } from '../support/users';
+import { createGroup, signedIn } from '../support/users';
 import {
   binary,
   setSiteVariables,
@@ -167,6 +167,38 @@ describe('export: real PDFs from the Chromium-backed PDF service', () => {
       } finally {
         await plain.close();
       }
+    },
+    90_000,
+  );
+  itWithChromium(
+    'prints includes filled for the person printing: the excerpt, never a page they may not see',
+    async () => {
+      const admin = await signedIn(t, 'admin');
+      const reader = await signedIn(t, 'reader');
+      await createPage(admin, 'inc/shared', {
+        title: 'Shared',
+        content: 'Not in the excerpt.\n\n:::excerpt steps\nDrain the node before the restart.\n:::',
+      });
+      await createGroup(t, 'vault');
+      await createPage(admin, 'inc/secret', {
+        content: 'Confidential figures.',
+        groups: ['vault'],
+      });
+      await createPage(admin, 'inc/runbook', {
+        title: 'Runbook with includes',
+        content: 'Before.\n\n![[inc/shared#steps]]\n\n![[inc/secret]]\n\nAfter.',
+      });
+      const pdf = await reader
+        .get('/export/pdf/inc/runbook')
+        .buffer(true)
+        .parse(binary)
+        .expect(200);
+      const text = (await readPdf(pdf.body as Buffer)).text.replace(/\s+/g, ' ');
+      expect(text).toContain('Before. Drain the node before the restart.');
+      expect(text).not.toContain('Not in the excerpt');
+      expect(text).toContain('Included content is not available.');
+      expect(text).not.toContain('Confidential');
+      expect(text).toContain('After.');
     },
     90_000,
   );

@@ -98,6 +98,57 @@ describe('POST /api/import: Confluence XML space export', () => {
     expect(await count(ctx.t, 'pages')).toBe(3);
   });
 
+  it('imports "include page", "excerpt include" and "excerpt" macros as kb includes', async () => {
+    const tree = readTree('confluence-xml');
+    const xml = tree['entities.xml'].toString('utf8');
+    const includes =
+      '<ac:structured-macro ac:name="include" ac:schema-version="1"><ac:parameter ac:name="">' +
+      '<ac:link><ri:page ri:content-title="Deploy runbook" /></ac:link></ac:parameter></ac:structured-macro>' +
+      '<ac:structured-macro ac:name="excerpt-include" ac:schema-version="1">' +
+      '<ac:parameter ac:name="nopanel">true</ac:parameter><ac:parameter ac:name="">' +
+      '<ac:link><ri:page ri:content-title="Rollback &amp; recovery" /></ac:link></ac:parameter></ac:structured-macro>' +
+      '<ac:structured-macro ac:name="include" ac:schema-version="1"><ac:parameter ac:name="">' +
+      '<ac:link><ri:page ri:content-title="Capacity planning" ri:space-key="ARCH" /></ac:link>' +
+      '</ac:parameter></ac:structured-macro>';
+    const changed = xml
+      .replace('<h2>Start here</h2>', `${includes}<h2>Start here</h2>`)
+      .replace(
+        '<ol><li>Revert the tag.</li><li>Redeploy the previous build.</li></ol>',
+        '<ac:structured-macro ac:name="excerpt" ac:schema-version="1"><ac:rich-text-body>' +
+          '<ol><li>Revert the tag.</li><li>Redeploy the previous build.</li></ol>' +
+          '</ac:rich-text-body></ac:structured-macro>',
+      );
+    expect(changed).not.toBe(xml);
+    const res = await postImport(ctx.admin, {
+      format: 'confluence',
+      files: [{ name: 'export.xml.zip', data: zip({ ...tree, 'entities.xml': changed }) }],
+    }).expect(200);
+    expect(res.body.macros).toEqual(
+      expect.arrayContaining([
+        { name: 'include', count: 2, conversion: expect.stringMatching(/^include of the page/) },
+        { name: 'excerpt-include', count: 1, conversion: expect.stringMatching(/excerpt/) },
+        { name: 'excerpt', count: 1, conversion: expect.stringMatching(/^excerpt/) },
+      ]),
+    );
+    const home = (await pageRow(ctx.t, HOME))!.content;
+    expect(home).toContain(`\n\n![[${RUNBOOK}]]\n\n![[${ROLLBACK}#excerpt]]\n\n`);
+    // A page outside the export stays a link (reported like other unresolved links).
+    expect(home).toContain('Included page: [Capacity planning](<Capacity planning>)');
+    const rollback = (await pageRow(ctx.t, ROLLBACK))!.content;
+    expect(rollback).toContain(
+      ':::excerpt excerpt\n\n1.  Revert the tag.\n2.  Redeploy the previous build.\n\n:::',
+    );
+
+    const html = (await ctx.admin.get(`/api/pages/${HOME}`).expect(200)).body.html as string;
+    expect(html).toContain(`<div class="kb-include" data-include="${RUNBOOK}">`);
+    expect(html).toContain(
+      `<div class="kb-include" data-include="${ROLLBACK}#excerpt">\n<ol>\n<li>Revert the tag.</li>`,
+    );
+    // Links and backlinks record the inclusion.
+    const backlinks = (await ctx.admin.get(`/api/pages/${ROLLBACK}`).expect(200)).body.backlinks;
+    expect(backlinks).toEqual(expect.arrayContaining([expect.objectContaining({ slug: HOME })]));
+  });
+
   it('converts the storage format: callouts, code, expand, tasks, images, links, status, Jira, unknown macros', async () => {
     const res = await importExport().expect(200);
     const image = res.body.images[0].url as string;

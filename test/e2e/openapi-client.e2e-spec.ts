@@ -842,6 +842,32 @@ describe('a client generated from the OpenAPI document', () => {
     expect((await admin.PUT('/api/protected-paths', { body: [] })).data).toEqual([]);
   });
 
+  it('keeps page templates and creates a page from one', async () => {
+    const body = {
+      title: 'Note',
+      content: '# {{title}}\n\nAbout {{topic}}.',
+      fields: [{ name: 'topic', label: 'Topic' }],
+      tags: ['note'],
+    };
+    const created = await admin.POST('/api/templates', { body: { name: 'oa-note', ...body } });
+    expect(created.response.status).toBe(201);
+    const list = await admin.GET('/api/templates', {});
+    expect(list.data?.items.map((i) => i.name)).toContain('oa-note');
+    const replaced = await admin.PUT('/api/templates/{name}', {
+      params: { path: { name: 'oa-note' } },
+      body: { ...body, title: 'Short note' },
+    });
+    expect(replaced.data?.title).toBe('Short note');
+    const page = await admin.POST('/api/pages', {
+      body: { slug: 'oa-from-template', title: 'T', template: 'oa-note', values: { topic: 'x' } },
+    });
+    expect(page.data?.content).toBe('# T\n\nAbout x.');
+    const removed = await admin.DELETE('/api/templates/{name}', {
+      params: { path: { name: 'oa-note' } },
+    });
+    expect(removed.response.status).toBe(204);
+  });
+
   it('validated a success answer of every operation the document describes', () => {
     const succeeded = new Set(
       validator.answers.filter((a) => a.status < 300).map((a) => a.operationId),

@@ -1055,6 +1055,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Page templates with their prompted fields and presets */
+        get: operations["listTemplates"];
+        put?: never;
+        /** Add a page template (201, Location; 409 when the name is taken) */
+        post: operations["createTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/templates/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Replace a page template */
+        put: operations["replaceTemplate"];
+        post?: never;
+        /** Remove a page template */
+        delete: operations["deleteTemplate"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/pages": {
         parameters: {
             query?: never;
@@ -2856,6 +2892,78 @@ export interface components {
             /** @description Pass as `cursor` for the next page; null on the last page. */
             nextCursor: string | null;
         };
+        TemplateFieldDto: {
+            /**
+             * @description the placeholder `{{name}}` it fills
+             * @example service
+             */
+            name: string;
+            /**
+             * @description what the person creating a page is asked
+             * @example Service
+             */
+            label: string;
+        };
+        PageTemplateResponse: {
+            name: string;
+            title: string;
+            description: string;
+            content: string;
+            fields: components["schemas"]["TemplateFieldDto"][];
+            tags: string[];
+            groups: string[];
+            owner: string | null;
+            reviewIntervalDays: number | null;
+            /** @enum {string|null} */
+            lifecycle: "draft" | "published" | "in_review" | "deprecated" | "archived" | null;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        PageTemplateList: {
+            items: components["schemas"]["PageTemplateResponse"][];
+            nextCursor: string | null;
+        };
+        CreatePageTemplateDto: {
+            /** @example Runbook */
+            title: string;
+            description?: string;
+            /** @description Markdown; `{{date}}`, `{{author}}`, `{{title}}` and the prompted fields are filled when a page is created from it */
+            content: string;
+            /** @description prompted fields */
+            fields?: components["schemas"]["TemplateFieldDto"][];
+            /** @description preset tags */
+            tags?: string[];
+            /** @description preset groups */
+            groups?: string[];
+            /** @description preset owner (username) */
+            owner?: string | null;
+            reviewIntervalDays?: number | null;
+            /** @description preset lifecycle */
+            lifecycle?: components["schemas"]["Lifecycle"] | null;
+            /**
+             * @description lowercase letters, digits and `-`
+             * @example runbook
+             */
+            name: string;
+        };
+        PageTemplateBodyDto: {
+            /** @example Runbook */
+            title: string;
+            description?: string;
+            /** @description Markdown; `{{date}}`, `{{author}}`, `{{title}}` and the prompted fields are filled when a page is created from it */
+            content: string;
+            /** @description prompted fields */
+            fields?: components["schemas"]["TemplateFieldDto"][];
+            /** @description preset tags */
+            tags?: string[];
+            /** @description preset groups */
+            groups?: string[];
+            /** @description preset owner (username) */
+            owner?: string | null;
+            reviewIntervalDays?: number | null;
+            /** @description preset lifecycle */
+            lifecycle?: components["schemas"]["Lifecycle"] | null;
+        };
         CreatePageBody: {
             /** @description Markdown */
             content?: string;
@@ -2895,6 +3003,12 @@ export interface components {
              * @example Fixed the install steps
              */
             summary?: string | null;
+            /** @description name of a page template (GET /api/templates): the page starts from its Markdown and presets */
+            template?: string;
+            /** @description values of the template's prompted fields, by field name */
+            values?: {
+                [key: string]: string;
+            };
             /** @description answered by reads; ignored in a request */
             readonly revision?: number;
             /**
@@ -6231,6 +6345,135 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    listTemplates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PageTemplateList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    createTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePageTemplateDto"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PageTemplateResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    replaceTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id kb gave the resource (a UUID). */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PageTemplateBodyDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PageTemplateResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    deleteTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id kb gave the resource (a UUID). */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["UnexpectedError"];
         };

@@ -6,7 +6,12 @@ import type { AuthUser } from '../../common/auth/auth-user';
 import { FieldProblems } from '../../common/problems/problem';
 import { CommentsArchive } from '../../comments/public-api';
 import { MediaService } from '../../media/public-api';
-import { PagesService, SiteVariablesService, normaliseSlug } from '../../pages/public-api';
+import {
+  PagesService,
+  PageTemplatesService,
+  SiteVariablesService,
+  normaliseSlug,
+} from '../../pages/public-api';
 import type { ArchiveRequestDto } from '../dto/archive-request.dto';
 import { createZip } from './zip-writer';
 
@@ -41,6 +46,7 @@ export class ArchiveExportService {
     private readonly siteVariables: SiteVariablesService,
     private readonly media: MediaService,
     private readonly comments: CommentsArchive,
+    private readonly templates: PageTemplatesService,
     @InjectConfig('files') private readonly filesConfig: FilesConfig,
   ) {}
 
@@ -79,6 +85,7 @@ export class ArchiveExportService {
       siteVariables: () => this.siteVariables.get().then((s) => s.values),
       redirects: (slugs) => this.pages.redirectsTo(slugs),
       comments: (pageIds) => this.comments.ofPages(pageIds),
+      templates: () => this.templates.all(),
       media: this.media,
       dataDir: this.filesConfig.dataDir,
     };

@@ -1,5 +1,9 @@
 import type { ArchiveComment } from '../../comments/public-api';
-import type { PublicMetadata, RevisionMetadata } from '../../pages/public-api';
+import type {
+  PageTemplateResponse,
+  PublicMetadata,
+  RevisionMetadata,
+} from '../../pages/public-api';
 
 /**
  * `manifest.json` of a kb archive (docs/export.md). It is the last entry of the ZIP and holds
@@ -22,6 +26,8 @@ export interface ArchiveManifest {
   siteVariables: Record<string, string>;
   /** Old slugs of moved pages (`from`) and the archived page each names (`to`), by `from`. */
   redirects: { from: string; to: string }[];
+  /** Page templates (GET /api/templates items), restored by imports of the archive. */
+  templates: PageTemplateResponse[];
   pages: ArchivePageEntry[];
   media: ArchiveMediaEntry[];
   counts: { pages: number; media: number };

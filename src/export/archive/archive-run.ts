@@ -13,7 +13,7 @@ import type { ArchiveComment } from '../../comments/public-api';
 import { MediaService } from '../../media/public-api';
 import type { MediaResponse } from '../../media/public-api';
 import { archiveMetadata } from '../../pages/public-api';
-import type { PageArchiveRecord } from '../../pages/public-api';
+import type { PageArchiveRecord, PageTemplateResponse } from '../../pages/public-api';
 import {
   findMediaReferences,
   relativeArchivePath,
@@ -42,6 +42,8 @@ export interface ArchiveSources {
   redirects(slugs: string[]): Promise<{ from: string; to: string }[]>;
   /** The comments of the pages, by page id. */
   comments(pageIds: string[]): Promise<Map<string, ArchiveComment[]>>;
+  /** The page templates (all of them, whichever pages the archive holds). */
+  templates(): Promise<PageTemplateResponse[]>;
   media: MediaService;
   dataDir: string;
 }
@@ -99,6 +101,7 @@ export class ArchiveRun {
           mediaCount,
           await this.sources.siteVariables(),
           await this.sources.redirects(this.slugs),
+          await this.sources.templates(),
         ),
         MANIFEST_PATH,
         this.now,
@@ -272,6 +275,7 @@ export class ArchiveRun {
     media: number,
     siteVariables: Record<string, string>,
     redirects: { from: string; to: string }[],
+    templates: PageTemplateResponse[],
   ): Readable {
     const dir = this.tempDir!;
     const head = {
@@ -282,6 +286,7 @@ export class ArchiveRun {
       selection: this.request.slugs ? 'slugs' : 'all',
       siteVariables,
       redirects,
+      templates,
       counts: { pages, media },
     };
     async function* parts(): AsyncGenerator<Buffer | string> {

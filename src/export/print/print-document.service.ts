@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { PageRecord } from '../../pages/public-api';
-import { RenderPool, PagesService } from '../../pages/public-api';
+import { PageHtmlService, RenderPool, PagesService } from '../../pages/public-api';
 import type { MediaResponse, MediaViewer } from '../../media/public-api';
 import { MediaService } from '../../media/public-api';
 import { absoluteLinks } from './absolute-links';
@@ -30,6 +30,7 @@ export class PrintDocumentService {
     private readonly pages: PagesService,
     private readonly renders: RenderPool,
     private readonly media: MediaService,
+    private readonly pageHtml: PageHtmlService,
   ) {}
 
   /**
@@ -44,7 +45,9 @@ export class PrintDocumentService {
   ): Promise<string> {
     const variables = { ...(await this.pages.resolveVariables(page)), ...overrides };
     const breaks = markPageBreaks(page.content);
-    const body = breaks.restore(await this.renders.render(breaks.markdown, variables, page.slug));
+    const rendered = await this.renders.render(breaks.markdown, variables, page.slug);
+    // Includes are filled for the reader from the included pages' stored HTML (saved values).
+    const body = breaks.restore(await this.pageHtml.forReader(rendered, viewer, page.slug));
     const images = await this.dataUris(storedImageIds(body), viewer);
     // Paper cannot expand a section: collapsible ones print open.
     const printed = absoluteLinks(body.replace(/<details>/g, '<details open>'), baseUrl, page.slug);

@@ -61,6 +61,8 @@ ul.contains-task-list { list-style: none; padding-left: 1.2em; }
 nav.kb-toc { margin: 0.8em 0 1.2em; padding: 6pt 10pt; border: 1px solid #e2e2e2; border-radius: 3pt; break-inside: avoid; page-break-inside: avoid; }
 nav.kb-toc ul { margin: 0; padding-left: 1.2em; }
 section.footnotes { font-size: 9.5pt; color: #333; }
+.kb-include { margin: 0.8em 0; }
+.kb-include-note { color: #555; font-style: italic; }
 hr.footnotes-sep { margin-top: 2em; }
 .kb-math { overflow-wrap: normal; }
 div.kb-math { margin: 0.8em 0; text-align: center; break-inside: avoid; page-break-inside: avoid; }

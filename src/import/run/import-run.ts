@@ -304,6 +304,9 @@ export class ImportRun {
             })),
             this.actor,
           );
+        // A kb archive's page templates (replacing those of the same name).
+        if (plan.conversion.templates?.length)
+          await this.deps.templates.restoreWithin(tx, plan.conversion.templates);
         // A kb archive's comments, onto the pages it wrote (administrators, like redirects).
         if (this.actor.role === 'admin' && plan.conversion.comments?.size)
           await this.restoreComments(tx, plan.conversion.comments);

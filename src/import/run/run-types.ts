@@ -4,7 +4,11 @@ import type { Database } from '../../common/database/database';
 import type { Outbox } from '../../common/events/outbox';
 import type { UsersService } from '../../auth/public-api';
 import type { MediaService } from '../../media/public-api';
-import type { PagesService, SiteVariablesService } from '../../pages/public-api';
+import type {
+  PagesService,
+  PageTemplatesService,
+  SiteVariablesService,
+} from '../../pages/public-api';
 import type { ImportOptions } from '../import.types';
 import type { UploadedFile } from '../source-tree';
 
@@ -60,6 +64,8 @@ export interface ImportDeps {
   outbox: Outbox;
   /** Restores a kb archive's comments with their pages. */
   comments: CommentsArchive;
+  /** Restores a kb archive's page templates. */
+  templates: PageTemplatesService;
 }
 
 /** Thrown inside a run whose signal was aborted: nothing of it is committed. */

@@ -139,6 +139,7 @@ function createService(): TurndownService {
   // Turndown tries the rules added last first: this order is the precedence.
   addCodeRules(service);
   addPanelRules(service);
+  addIncludeRules(service);
   addHtmlRules(service);
   return service;
 }
@@ -172,6 +173,26 @@ function addCodeRules(service: TurndownService): void {
       const el = element(node);
       return fence(el.textContent ?? '', languageOf(el));
     },
+  });
+}
+
+/**
+ * Confluence's "include page", "excerpt include" and "excerpt" macros (storage-macros.ts) as
+ * kb's include lines and excerpt containers.
+ */
+function addIncludeRules(service: TurndownService): void {
+  service.addRule('include', {
+    filter: (node) => isDivWithClass(node, 'kb-include-macro'),
+    replacement: (_content, node) => {
+      const el = element(node);
+      const excerpt = el.getAttribute('data-excerpt');
+      return `\n\n![[${el.getAttribute('data-target') ?? ''}${excerpt ? `#${excerpt}` : ''}]]\n\n`;
+    },
+  });
+  service.addRule('excerpt', {
+    filter: (node) => isDivWithClass(node, 'kb-excerpt-macro'),
+    replacement: (content, node) =>
+      `\n\n:::excerpt ${element(node).getAttribute('data-name') ?? 'excerpt'}\n\n${content.trim()}\n\n:::\n\n`,
   });
 }
 

@@ -24,6 +24,8 @@ export interface KbArchive {
   siteVariables: Record<string, string>;
   /** Old slugs of moved pages and the slug each names (restored when that page is live). */
   redirects: { from: string; to: string }[];
+  /** Page templates as the archive stored them (validated when they are restored). */
+  templates: unknown[];
 }
 
 export const MANIFEST_PATH = 'manifest.json';
@@ -41,6 +43,7 @@ export function readKbArchive(entries: SourceEntry[]): KbArchive | undefined {
     media?: unknown;
     siteVariables?: unknown;
     redirects?: unknown;
+    templates?: unknown;
   };
   try {
     manifest = JSON.parse(decodeUtf8(entry.data) ?? '');
@@ -61,7 +64,14 @@ export function readKbArchive(entries: SourceEntry[]): KbArchive | undefined {
           : [],
       )
     : [];
-  const archive: KbArchive = { pages: new Map(), media: new Map(), siteVariables, redirects };
+  const templates = Array.isArray(manifest.templates) ? (manifest.templates as unknown[]) : [];
+  const archive: KbArchive = {
+    pages: new Map(),
+    media: new Map(),
+    siteVariables,
+    redirects,
+    templates,
+  };
   for (const raw of manifest.pages as Record<string, unknown>[]) {
     if (!raw || typeof raw.path !== 'string' || typeof raw.slug !== 'string') continue;
     archive.pages.set(raw.path, {

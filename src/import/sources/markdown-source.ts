@@ -34,6 +34,7 @@ export async function convertMarkdown(
     out.keepAssets = archive.media;
     out.siteVariables = archive.siteVariables;
     out.redirects = archive.redirects;
+    out.templates = archive.templates;
     out.comments = new Map(
       [...archive.pages.values()].flatMap((page) =>
         page.comments ? [[page.slug, page.comments] as const] : [],

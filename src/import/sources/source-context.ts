@@ -36,6 +36,7 @@ export class SourceCollector {
   keepAssets?: Map<string, 'image' | 'attachment'>;
   siteVariables?: Record<string, string>;
   redirects?: { from: string; to: string }[];
+  templates?: unknown[];
   comments?: Map<string, ArchiveComment[]>;
   private readonly slugs = new Map<string, string>();
 

@@ -140,6 +140,23 @@ export class CreatePageDto extends PageFieldsDto {
 
   @RevisionSummaryMember()
   summary?: string | null;
+
+  @ApiPropertyOptional({
+    description:
+      'name of a page template (GET /api/templates): the page starts from its Markdown and presets',
+  })
+  @OptionalNotNull()
+  @IsString()
+  template?: string;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    description: "values of the template's prompted fields, by field name",
+  })
+  @OptionalNotNull()
+  @IsObject()
+  values?: Record<string, string>;
 }
 
 export class UpdatePageDto extends PageFieldsDto {

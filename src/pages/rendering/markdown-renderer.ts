@@ -8,7 +8,8 @@ import { CALLOUT_CLASSES, CALLOUT_TITLE_CLASS, calloutsPlugin } from './callouts
 import { codeLanguagePlugin } from './code-language';
 import { headingIdsPlugin } from './heading-ids';
 import { EMPHASIS_TAGS, TABLE_TAGS } from './html-tags';
-import { insertRichContent, richContentPlugin, RichEnv } from './rich-content';
+import { includeLinksRule, includesPlugin, mayHoldIncludes } from './includes';
+import { insertRichContent, placeholder, richContentPlugin, RichEnv } from './rich-content';
 
 /** A rendered page: its sanitised HTML and the internal slugs it links to. */
 export interface RenderedPage {
@@ -164,6 +165,7 @@ function createMarkdownIt(): Md {
   md.use(codeLanguagePlugin);
   md.use(headingIdsPlugin);
   md.use(richContentPlugin);
+  md.use(includesPlugin, placeholder);
   md.use(taskLists, { enabled: false });
   md.core.ruler.push('kb_internal_links', internalLinks);
   return md;
@@ -175,7 +177,7 @@ function createMarkdownIt(): Md {
  * scheme, so they are never internal links.)
  */
 function mayHoldLinks(markdown: string): boolean {
-  return markdown.includes('](') || markdown.includes(']:');
+  return markdown.includes('](') || markdown.includes(']:') || mayHoldIncludes(markdown);
 }
 
 /**
@@ -199,6 +201,7 @@ function createLinkParser(): Md {
     }
   });
   md.core.ruler.push('kb_internal_links', internalLinks);
+  md.use(includeLinksRule);
   return md;
 }
 

@@ -4,7 +4,10 @@ import { codeFenceTracker } from './code-fences';
  * Finds the link and image targets of Markdown text (inline links and images, reference
  * definitions, raw `<img src>` / `<a href>`) outside code, and lets a callback replace them.
  */
-export type ReferenceKind = 'link' | 'image';
+export type ReferenceKind = 'link' | 'image' | 'include';
+
+/** An include line (`![[target]]`, `![[target#name]]`, includes.ts): its target is a page. */
+const INCLUDE_LINE = /^(\s{0,3}!\[\[\s*)([^\]#|\s]+)(\s*(?:#[^\]|]*)?\]\]\s*)$/;
 
 /** Returns the new target, or undefined to leave the reference as it is. */
 export type ReferenceRewriter = (target: string, kind: ReferenceKind) => string | undefined;
@@ -37,12 +40,23 @@ export function rewriteReferences(markdown: string, rewrite: ReferenceRewriter):
       // Text before the fence is rewritten; the fenced lines themselves pass through.
       flush();
       out.push(line);
+    } else if (INCLUDE_LINE.test(line)) {
+      flush();
+      out.push(rewriteInclude(line, rewrite));
     } else {
       chunk.push(line);
     }
   }
   flush();
   return out.join('\n');
+}
+
+/** An include's target rewritten: a page's `/slug` (its fragment dropped) as the slug. */
+function rewriteInclude(line: string, rewrite: ReferenceRewriter): string {
+  const [, head, target, tail] = INCLUDE_LINE.exec(line)!;
+  const next = rewrite(target, 'include');
+  if (next === undefined) return line;
+  return `${head}${next.replace(/^\/+/, '').replace(/[#?].*$/, '')}${tail}`;
 }
 
 function unwrap(target: string): string {

@@ -146,7 +146,7 @@ export function typesetMath(latex: string, display: boolean): string {
 }
 
 /** A placeholder for HTML the renderer made itself (typeset math, a diagram). */
-function placeholder(env: RichEnv, html: string): string {
+export function placeholder(env: RichEnv, html: string): string {
   const inserts = (env.inserts ??= []);
   inserts.push(html);
   return `\u0000kbinsert:${inserts.length - 1}\u0000`;

@@ -41,7 +41,10 @@ export const MACRO_CONVERSIONS = {
   jira: 'link to the Jira issue',
   jiraText: 'issue key as text (send jiraBaseUrl to make it a link)',
   file: 'link to the attachment',
-  include: 'link to the included page',
+  include: 'include of the page (![[page]]), a link when the export does not hold it',
+  excerptInclude:
+    "include of the page's excerpt (![[page#name]]), a link when the export does not hold it",
+  excerpt: 'excerpt (:::excerpt name … :::) that includes can show',
   html: 'fenced html code block (not run)',
   anchor: 'dropped (headings carry their own ids)',
   unknown: 'kept as a visible note ("not converted") with its content',
@@ -85,7 +88,6 @@ const DROPPED = new Set([
 ]);
 
 const UNWRAPPED = new Set([
-  'excerpt',
   'section',
   'column',
   'details',
@@ -195,6 +197,7 @@ function converterFor(name: string): MacroConverter {
   if (name === 'jira' || name === 'jiraissues') return jira;
   if (FILE_MACROS.has(name)) return fileLink;
   if (name === 'include' || name === 'excerpt-include') return includedPage;
+  if (name === 'excerpt') return excerpt;
   if (name === 'html') return htmlSource;
   return notConverted;
 }
@@ -282,16 +285,45 @@ function fileLink({ element, doc, name, params }: Macro, context: MacroContext):
   element.replaceWith(linkOrText(doc, href, file));
 }
 
-function includedPage({ element, doc, name }: Macro, context: MacroContext): void {
-  count(context, name, MACRO_CONVERSIONS.include);
+/**
+ * "Include page" and "excerpt include" become kb includes (`![[page]]`, `![[page#name]]`) of the
+ * page when the export holds it: an element the Markdown conversion writes as the include line
+ * (its target is the page's archive key, rewritten to the page's slug with the other links).
+ * A page outside the export stays a link, reported like any unresolved link.
+ */
+function includedPage({ element, doc, name, params }: Macro, context: MacroContext): void {
+  const isExcerpt = name === 'excerpt-include';
+  count(context, name, isExcerpt ? MACRO_CONVERSIONS.excerptInclude : MACRO_CONVERSIONS.include);
   const page = element.getElementsByTagName('ri:page')[0];
-  const ref = page ? pageRefOf(page) : {};
-  const found = context.page(ref);
+  // The page's `ac:link` may already be a link (links convert before macros), or a bare title.
+  const link = element.getElementsByTagName('a')[0];
+  const ref = page ? pageRefOf(page) : { title: params.get('') || undefined };
+  const found = link ? undefined : context.page(ref);
+  const href = found?.href ?? link?.getAttribute('href') ?? undefined;
+  // A page of the export has an archive key (`confluence-pages/<id>`); anything else is not one.
+  if (href && (found || /^[\w.-]+(?:\/[\w.-]+)*(?:#[^\s]*)?$/.test(href))) {
+    // Not empty: the Markdown conversion drops blank elements before its rules see them.
+    const include = el(doc, 'div', 'kb-include-macro', href);
+    include.setAttribute('data-target', href.split('#')[0]);
+    if (isExcerpt) include.setAttribute('data-excerpt', params.get('name') || EXCERPT_NAME);
+    element.replaceWith(include);
+    return;
+  }
   const p = el(doc, 'p', undefined, 'Included page: ');
-  p.appendChild(
-    linkOrText(doc, found?.href ?? unresolvedPage(ref), found?.title ?? ref.title ?? ''),
-  );
+  p.appendChild(link ?? linkOrText(doc, unresolvedPage(ref), ref.title ?? ''));
   element.replaceWith(p);
+}
+
+/** The name an excerpt has in kb when Confluence gave it none (one excerpt per page). */
+const EXCERPT_NAME = 'excerpt';
+
+/** The excerpt macro marks its body as a named excerpt (`:::excerpt name` … `:::`). */
+function excerpt({ element, doc, name, params }: Macro, context: MacroContext): void {
+  count(context, name, MACRO_CONVERSIONS.excerpt);
+  const box = el(doc, 'div', 'kb-excerpt-macro');
+  box.setAttribute('data-name', params.get('name') || EXCERPT_NAME);
+  moveBody(element, box);
+  element.replaceWith(box);
 }
 
 /** The page a `ri:page`, `ri:blog-post` or `ri:content-entity` names. */

@@ -7,21 +7,30 @@ import { canEdit, useCurrentUser } from '../../../api/me';
 import { useRecentPages } from '../../../api/pages';
 import { PageList } from './page-list';
 import { useDocumentTitle } from '../../../components/use-document-title';
+import { useState } from 'react';
+import { TemplateDialog } from './template-dialog';
 
 export function HomeScreen() {
   const user = useCurrentUser();
   const recent = useRecentPages(15);
+  const [choosing, setChoosing] = useState(false);
   useDocumentTitle(null);
   return (
     <div className="screen screen--narrow">
       <header className="screen__header">
         <h1 className="screen__title">Welcome, {user.displayName || user.username}</h1>
         {canEdit(user) && (
-          <Link to={paths.newPage()} className="button button--primary">
-            New page
-          </Link>
+          <div className="screen__actions">
+            <button type="button" className="button" onClick={() => setChoosing(true)}>
+              New page from template
+            </button>
+            <Link to={paths.newPage()} className="button button--primary">
+              New page
+            </Link>
+          </div>
         )}
       </header>
+      {choosing && <TemplateDialog onClose={() => setChoosing(false)} />}
       <h2 className="section-title">Recently updated</h2>
       {recent.isPending ? (
         <Spinner />
