@@ -1,4 +1,5 @@
 import { Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { TokenVerb } from '../common/auth/token-scope';
 import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { AuthUser } from '../common/auth/auth-user';
@@ -14,6 +15,7 @@ import { McpService } from './mcp.service';
  * metadata. GET and DELETE /mcp answer 405 (McpMethodNotAllowed): the server is stateless.
  */
 @ApiTags('mcp')
+@TokenVerb('call')
 @Controller('mcp')
 export class McpController {
   constructor(private readonly mcp: McpService) {}

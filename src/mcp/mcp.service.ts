@@ -6,6 +6,7 @@ import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.j
 import type { Request, Response } from 'express';
 import { ChangeRequestsService } from '../change-requests/public-api';
 import type { AuthUser } from '../common/auth/auth-user';
+import { requirePermission, type TokenPermission } from '../common/auth/token-scope';
 import type { ProblemBody } from '../common/problems/problem';
 import { buildProblemBody, resolveProblem } from '../common/problems/problem-response';
 import { McpPagesService } from './mcp-pages.service';
@@ -89,8 +90,13 @@ export class McpService {
       { name: 'kb', version: '1' },
       { capabilities: { tools: {}, resources: {} } },
     );
-    const run = async <T>(work: () => Promise<T>): Promise<CallToolResult> => {
+    const run = async <T>(
+      verb: TokenPermission,
+      work: () => Promise<T>,
+    ): Promise<CallToolResult> => {
       try {
+        // A verb-limited token: each tool needs the verb its REST route would need.
+        requirePermission(user, verb);
         const result = (await work()) as Record<string, unknown>;
         return {
           structuredContent: result,
@@ -111,7 +117,7 @@ export class McpService {
         outputSchema: searchOutput,
         annotations: read,
       },
-      (args) => run(() => this.pages.search(user, args)),
+      (args) => run('read', () => this.pages.search(user, args)),
     );
     server.registerTool(
       'read_page',
@@ -123,7 +129,7 @@ export class McpService {
         outputSchema: pageOutput,
         annotations: read,
       },
-      (args) => run(() => this.pages.read(user, args.slug)),
+      (args) => run('read', () => this.pages.read(user, args.slug)),
     );
     server.registerTool(
       'list_recent',
@@ -134,7 +140,7 @@ export class McpService {
         outputSchema: pageListOutput,
         annotations: read,
       },
-      (args) => run(() => this.pages.listRecent(user, args)),
+      (args) => run('read', () => this.pages.listRecent(user, args)),
     );
     server.registerTool(
       'list_tree',
@@ -146,7 +152,7 @@ export class McpService {
         outputSchema: treeOutput,
         annotations: read,
       },
-      (args) => run(() => this.pages.listTree(user, args)),
+      (args) => run('read', () => this.pages.listTree(user, args)),
     );
     server.registerTool(
       'list_backlinks',
@@ -157,7 +163,7 @@ export class McpService {
         outputSchema: backlinksOutput,
         annotations: read,
       },
-      (args) => run(() => this.pages.backlinks(user, args.slug)),
+      (args) => run('read', () => this.pages.backlinks(user, args.slug)),
     );
     server.registerTool(
       'create_page',
@@ -168,7 +174,7 @@ export class McpService {
         outputSchema: pageOutput,
         annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
       },
-      (args) => run(() => this.pages.create(user, args)),
+      (args) => run('write', () => this.pages.create(user, args)),
     );
     server.registerTool(
       'update_page',
@@ -180,7 +186,7 @@ export class McpService {
         outputSchema: pageOutput,
         annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
       },
-      (args) => run(() => this.pages.update(user, args)),
+      (args) => run('write', () => this.pages.update(user, args)),
     );
     server.registerTool(
       'move_page',
@@ -192,7 +198,7 @@ export class McpService {
         outputSchema: moveOutput,
         annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
       },
-      (args) => run(() => this.pages.move(user, args)),
+      (args) => run('write', () => this.pages.move(user, args)),
     );
     server.registerTool(
       'add_comment',
@@ -204,7 +210,7 @@ export class McpService {
         outputSchema: commentOutput,
         annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
       },
-      (args) => run(() => this.pages.addComment(user, args)),
+      (args) => run('comment', () => this.pages.addComment(user, args)),
     );
     server.registerTool(
       'propose_change',
@@ -216,7 +222,7 @@ export class McpService {
         outputSchema: changeRequestOutput,
         annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
       },
-      (args) => run(() => this.changeRequests.create(args, user)),
+      (args) => run('write', () => this.changeRequests.create(args, user)),
     );
     server.registerResource(
       'page',
@@ -224,6 +230,11 @@ export class McpService {
       { title: 'A page', description: "A page's Markdown as stored", mimeType: 'text/markdown' },
       async (uri, variables) => {
         const slug = slugOfUri(String(variables.slug));
+        try {
+          requirePermission(user, 'read');
+        } catch (error) {
+          throw resourceError(error, req);
+        }
         const page = await this.pages.markdown(user, slug).catch((error: unknown) => {
           throw resourceError(error, req);
         });

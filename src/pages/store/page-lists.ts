@@ -1,4 +1,5 @@
 import { userSql } from '../../auth/public-sql';
+import { pathsSql } from '../../common/auth/token-scope';
 import { rowDecoder } from '../../common/database/column-defs';
 import { allOf, placeholders, readQuery, Sql, SqlCondition } from '../../common/database/sql';
 import {
@@ -68,14 +69,17 @@ export const listBin = readQuery(
     sql,
     after: { binnedAt: Date; id: string } | undefined,
     limit: number,
+    paths?: string[],
   ): Promise<PageRow<PageSummary>[]> => {
-    const condition = after
-      ? 'p.live_slug IS NULL AND (p.binned_at < ? OR (p.binned_at = ? AND p.id < ?))'
-      : 'p.live_slug IS NULL';
+    const inPaths = pathsSql(paths, 'p.slug');
+    const condition =
+      (after
+        ? 'p.live_slug IS NULL AND (p.binned_at < ? OR (p.binned_at = ? AND p.id < ?))'
+        : 'p.live_slug IS NULL') + (inPaths ? ` AND ${inPaths.sql}` : '');
     const rows = await sql.all(
       summaryRowSql(`, ${userSql.username('p.binned_by')} AS binned_by_username`) +
         `${condition} ORDER BY p.binned_at DESC, p.id DESC LIMIT ${Number(limit)}`,
-      after ? [after.binnedAt, after.binnedAt, after.id] : [],
+      [...(after ? [after.binnedAt, after.binnedAt, after.id] : []), ...(inPaths?.params ?? [])],
     );
     return rows.map(toSummaryRow);
   },
@@ -205,7 +209,7 @@ export const mediaReferences = readQuery(
     viewer: Viewer | undefined,
   ): Promise<{ slug: string; listed: boolean }[]> => {
     const listed =
-      viewer === undefined || viewer.role === 'admin'
+      viewer === undefined || (viewer.role === 'admin' && !viewer.paths)
         ? { sql: '1 = 1', params: [] }
         : visibleSql(viewer, 'p');
     const rows = await sql.all<{ slug: string; listed: number | string }>(

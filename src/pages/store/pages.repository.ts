@@ -161,8 +161,8 @@ export class PagesRepository {
     return this.db.read(lists.graph, toViewer(viewer));
   }
 
-  listBin(after: { binnedAt: Date; id: string } | undefined, limit: number) {
-    return this.db.read(lists.listBin, after, limit);
+  listBin(after: { binnedAt: Date; id: string } | undefined, limit: number, paths?: string[]) {
+    return this.db.read(lists.listBin, after, limit, paths);
   }
 
   listReviewDue(

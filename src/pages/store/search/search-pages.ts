@@ -1,3 +1,4 @@
+import { scopeKey } from '../../../common/auth/token-scope';
 import { readQuery, Sql } from '../../../common/database/sql';
 import type { SearchTerms } from '../../search/search-terms';
 import { SearchResultPage, visibleSearchPages } from '../page-lists';
@@ -172,6 +173,7 @@ export const searchPages = readQuery(
       terms,
       viewer.role,
       [...viewer.groups].sort(),
+      scopeKey(viewer),
       start,
       limit,
       request,
