@@ -4,7 +4,7 @@ import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { AuthUser } from '../common/auth/auth-user';
 import { CurrentUser } from '../common/auth/route-policy';
-import { ApiSentResult } from '../common/openapi/api-result.decorator';
+import { ApiFileResult, ApiSentResult } from '../common/openapi/api-result.decorator';
 import { MCP_MESSAGE_BODY, McpResponse } from './mcp.dto';
 import { McpService } from './mcp.service';
 
@@ -61,7 +61,7 @@ export class McpController {
     summary: 'End an MCP session',
     description: 'Needs the Mcp-Session-Id header of a session the caller initialised.',
   })
-  @ApiSentResult(McpResponse, { description: 'the session ended (200, no body)' })
+  @ApiFileResult({ '*/*': 'binary' }, { description: 'the session ended (200, no body)' })
   endMcpSession(
     @Req() req: Request,
     @Res() res: Response,

@@ -3,6 +3,8 @@ import { ArrayMinSize, IsArray, IsObject } from 'class-validator';
 
 /** The most operations one batch may hold (422 `too_many_operations` above it). */
 export const MAX_BATCH_OPERATIONS = 500;
+/** The most JSON members (object members and array elements) a batch body may hold (413). */
+export const MAX_BATCH_MEMBERS = 50_000;
 export const BATCH_OPS = ['create', 'update', 'move', 'bin', 'metadata'] as const;
 export type BatchOp = (typeof BATCH_OPS)[number];
 

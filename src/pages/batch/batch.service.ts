@@ -57,8 +57,10 @@ const METADATA_MEMBERS = new Set([
 function atOperation(error: unknown, index: number, op: string): unknown {
   if (!(error instanceof Problem)) return error;
   const extensions: Record<string, unknown> = { ...error.extensions, index, op };
-  if (error instanceof FieldProblems)
-    extensions.errors = error.errors.map((e) => ({
+  const errors = (error instanceof FieldProblems ? error.errors : extensions.errors) as
+    FieldProblem[] | undefined;
+  if (Array.isArray(errors))
+    extensions.errors = errors.map((e) => ({
       ...e,
       field: `operations[${index}]${e.field ? `.${e.field}` : ''}`,
     }));
