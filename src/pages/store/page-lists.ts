@@ -176,7 +176,9 @@ export const listReviewDue = readQuery(
     now: Date,
     limit: number,
     after?: Pick<ReviewDuePage, 'id' | 'nextReviewAt'>,
+    paths?: string[],
   ): Promise<ReviewDuePage[]> => {
+    const inPaths = pathsSql(paths, 'p.slug');
     const due = after
       ? {
           sql: '(p.next_review_at > ? AND p.next_review_at <= ?) OR (p.next_review_at = ? AND p.id > ?)',
@@ -185,8 +187,9 @@ export const listReviewDue = readQuery(
       : { sql: 'p.next_review_at <= ?', params: [now] };
     const rows = await sql.all(
       `SELECT p.id, p.slug, p.title, p.owner_id, p.next_review_at, ${userSql.username('p.owner_id')} AS owner_username FROM pages p ` +
-        `WHERE p.live_slug IS NOT NULL AND (${due.sql}) ORDER BY p.next_review_at ASC, p.id ASC LIMIT ${Number(limit)}`,
-      due.params,
+        `WHERE p.live_slug IS NOT NULL AND (${due.sql})${inPaths ? ` AND ${inPaths.sql}` : ''} ` +
+        `ORDER BY p.next_review_at ASC, p.id ASC LIMIT ${Number(limit)}`,
+      [...due.params, ...(inPaths?.params ?? [])],
     );
     return rows.map((row) => {
       const page = decodeReviewDue(row);

@@ -169,8 +169,9 @@ export class PagesRepository {
     now: Date,
     limit: number,
     after?: Pick<lists.ReviewDuePage, 'id' | 'nextReviewAt'>,
+    paths?: string[],
   ) {
-    return this.db.read(lists.listReviewDue, now, limit, after);
+    return this.db.read(lists.listReviewDue, now, limit, after, paths);
   }
 
   /** Pages referencing a media item; `viewer` decides which are `listed` (all without one). */
