@@ -152,6 +152,21 @@ describe('path-scoped tokens (paths and permissions)', () => {
     );
     await token.get('/api/export/pages/docs/team-a/intro').expect(200);
     await token.get('/api/export/pages/top').expect(404);
+
+    // Redirects (admin) and the review list keep to the paths too.
+    await admin.post('/api/pages/move').send({ from: 'top', to: 'top-moved' }).expect(200);
+    await admin
+      .post('/api/pages/move')
+      .send({ from: 'docs/team-a/intro', to: 'docs/team-a/intro2' })
+      .expect(200);
+    const redirects = await token.get('/api/redirects').expect(200);
+    expect(redirects.body.items.map((r: { from: string }) => r.from)).toEqual([
+      'docs/team-a/intro',
+    ]);
+    await token.delete('/api/redirects?from=top').expect(403);
+    await admin.get('/api/pages/top').redirects(0).expect(308);
+    const due = await token.get('/api/review-due').expect(200);
+    expect(mentionsOutside(due.body)).toEqual([]);
   });
 
   it('changes nothing outside its paths: create, update, move out, bin, restore, change requests', async () => {

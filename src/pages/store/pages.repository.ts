@@ -364,8 +364,8 @@ export class PagesRepository {
     return redirects.redirectsOf(this.db.sql(), pageId);
   }
 
-  listRedirects(after: string | undefined, limit: number) {
-    return this.db.read(redirects.listRedirects, after, limit);
+  listRedirects(after: string | undefined, limit: number, paths?: string[]) {
+    return this.db.read(redirects.listRedirects, after, limit, paths);
   }
 
   findRedirect(fromSlug: string, tx?: Tx): Promise<redirects.RedirectItem | null> {
