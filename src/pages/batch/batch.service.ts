@@ -19,9 +19,9 @@ import { PageAccessService } from '../page-access.service';
 import { PageBinService } from '../page-bin.service';
 import { PageMoveService } from '../page-move.service';
 import { PageWriterService, WriteOptions } from '../page-writer.service';
-import { ifMatchAllows, parseIfMatch } from '../preconditions';
-import { normaliseSlugField } from '../slug';
-import type { PageRecord } from '../store/page-columns';
+import { ifMatchAllows, parseIfMatch } from '../model/preconditions';
+import { normaliseSlugField } from '../model/slug';
+import type { PageRecord } from '../model/page-columns';
 import { PagesRepository } from '../store/pages.repository';
 import { BATCH_OPS, BatchOp, BatchResultDto, MAX_BATCH_OPERATIONS } from './batch.dto';
 
