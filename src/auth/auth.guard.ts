@@ -6,6 +6,7 @@ import { IS_PUBLIC_KEY, ROUTE_POLICY_KEY, RoutePolicyOptions } from '../common/a
 import {
   requirePermission,
   TOKEN_VERB_KEY,
+  WHOLE_WIKI_KEY,
   type TokenPermission,
 } from '../common/auth/token-scope';
 import { InjectConfig } from '../common/config/app-config';
@@ -63,6 +64,12 @@ export class AuthGuard implements CanActivate {
       throw new ForbiddenProblem(
         'insufficient_role',
         `This needs the role ${policy.roles.join(' or ')}.`,
+      );
+    }
+    if (user.paths && this.reflector.getAllAndOverride<boolean>(WHOLE_WIKI_KEY, targets)) {
+      throw new ForbiddenProblem(
+        'whole_wiki_route',
+        'This route reaches every page; a credential limited to paths may not use it.',
       );
     }
     if (user.permissions) {

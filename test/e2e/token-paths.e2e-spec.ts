@@ -152,6 +152,10 @@ describe('path-scoped tokens (paths and permissions)', () => {
     );
     await token.get('/api/export/pages/docs/team-a/intro').expect(200);
     await token.get('/api/export/pages/top').expect(404);
+    // Webhooks receive every page's events: not for a path-scoped token.
+    expect((await token.get('/api/webhooks').expect(403)).body).toEqual(
+      problem(403, 'whole_wiki_route'),
+    );
 
     // Redirects (admin) and the review list keep to the paths too.
     await admin.post('/api/pages/move').send({ from: 'top', to: 'top-moved' }).expect(200);

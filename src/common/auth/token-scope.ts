@@ -164,3 +164,11 @@ export const TOKEN_VERB_KEY = 'kb:tokenVerb';
  */
 export const TokenVerb = (verb: TokenPermission | 'call'): MethodDecorator & ClassDecorator =>
   SetMetadata(TOKEN_VERB_KEY, verb);
+
+export const WHOLE_WIKI_KEY = 'kb:wholeWiki';
+/**
+ * A route that reaches the whole wiki whatever the caller's paths (webhooks receive the events
+ * of every page): a path-scoped credential is refused (403 `whole_wiki_route`).
+ */
+export const WholeWikiOnly = (): MethodDecorator & ClassDecorator =>
+  SetMetadata(WHOLE_WIKI_KEY, true);
