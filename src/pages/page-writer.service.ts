@@ -47,6 +47,11 @@ export interface WriteOptions {
    * commit, such as a move's audit line, is pushed here for the caller to run after its commit.
    */
   afterCommit?: (() => void)[];
+  /**
+   * Runs inside the write's transaction once the new revision is in (an update only): a live
+   * session records that this revision came from it, all or nothing with the revision.
+   */
+  written?: (tx: Tx, revision: number) => Promise<void>;
 }
 
 /** How an update names the revision it was based on. */
@@ -196,6 +201,7 @@ export class PageWriterService {
           throw stale(now.revision);
         }
         await this.recordUpdated(tx, page.id, state, written, actor.id, summary);
+        await options.written?.(tx, written);
       },
       state.slug,
       options.tx,
