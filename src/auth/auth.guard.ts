@@ -3,6 +3,12 @@ import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import type { AuthUser } from '../common/auth/auth-user';
 import { IS_PUBLIC_KEY, ROUTE_POLICY_KEY, RoutePolicyOptions } from '../common/auth/route-policy';
+import {
+  requirePermission,
+  TOKEN_VERB_KEY,
+  WHOLE_WIKI_KEY,
+  type TokenPermission,
+} from '../common/auth/token-scope';
 import { InjectConfig } from '../common/config/app-config';
 import type { HttpConfig } from '../common/config/http-config';
 import { isLocalRequest } from '../common/http/local-request';
@@ -59,6 +65,20 @@ export class AuthGuard implements CanActivate {
         'insufficient_role',
         `This needs the role ${policy.roles.join(' or ')}.`,
       );
+    }
+    if (user.paths && this.reflector.getAllAndOverride<boolean>(WHOLE_WIKI_KEY, targets)) {
+      throw new ForbiddenProblem(
+        'whole_wiki_route',
+        'This route reaches every page; a credential limited to paths may not use it.',
+      );
+    }
+    if (user.permissions) {
+      // A verb-limited credential: GET/HEAD read; other methods write, or what the route says.
+      const changing =
+        this.reflector.getAllAndOverride<TokenPermission | 'call'>(TOKEN_VERB_KEY, targets) ??
+        'write';
+      const verb = changing === 'call' || isUnsafeMethod(request.method) ? changing : 'read';
+      if (verb !== 'call') requirePermission(user, verb);
     }
     request.user = user;
     return true;

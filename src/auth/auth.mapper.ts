@@ -89,6 +89,8 @@ export function toTokenResponse(token: AccessTokenEntity): TokenResponse {
     name: token.name,
     prefix: token.prefix,
     scope: token.scope,
+    paths: token.paths,
+    permissions: token.permissions,
     expiresAt: token.expiresAt?.toISOString() ?? null,
     lastUsedAt: token.lastUsedAt?.toISOString() ?? null,
     createdAt: token.createdAt.toISOString(),

@@ -65,6 +65,8 @@ export class CredentialsService {
     const authUser = {
       ...toAuthUser(user, 'bearer', this.tokens.effectiveRole(token, user.role)),
       tokenId: token.id,
+      ...(token.paths ? { paths: token.paths } : {}),
+      ...(token.permissions ? { permissions: token.permissions } : {}),
     };
     const validUntil = token.expiresAt?.getTime() ?? Number.MAX_SAFE_INTEGER;
     this.cache.set(key, authUser, validUntil, undefined, generation);

@@ -8,7 +8,17 @@ import { narrowerRole, roleAtLeast } from '../common/auth/roles';
 import { Created, locationOf } from '../common/http/created';
 import { cursorPosition, Paged, ListRequest, toPaged } from '../common/http/pagination';
 import { audit } from '../common/logging/audit';
-import { ConflictProblem, fieldProblem, NotFoundProblem } from '../common/problems/problem';
+import {
+  ConflictProblem,
+  fieldProblem,
+  FieldProblems,
+  NotFoundProblem,
+} from '../common/problems/problem';
+import {
+  normalisePathPattern,
+  pathPatternProblems,
+  TOKEN_PERMISSIONS,
+} from '../common/auth/token-scope';
 import { AuthCache } from './auth-cache';
 import { toTokenResponse, TokenResponse } from './auth.mapper';
 import { CreatedTokenResponse } from './dto/auth-response.dto';
@@ -18,6 +28,14 @@ import { newAccessToken, sha256Hex } from './secrets';
 import { TokensRepository } from './store/tokens.repository';
 
 const LAST_USED_INTERVAL_MS = 60_000;
+
+/** Normalised, checked and de-duplicated patterns (422 naming each bad one). */
+function tokenPaths(input: string[]): string[] {
+  const patterns = input.map(normalisePathPattern);
+  const problems = patterns.flatMap((p, i) => pathPatternProblems(p, `paths.${i}`));
+  if (problems.length > 0) throw new FieldProblems(problems);
+  return [...new Set(patterns)];
+}
 
 @Injectable()
 export class TokensService {
@@ -41,6 +59,11 @@ export class TokensService {
         `A token cannot act with more than your role (${owner.role}).`,
       );
     }
+    const paths = input.paths === undefined ? null : tokenPaths(input.paths);
+    const permissions =
+      input.permissions === undefined
+        ? null
+        : TOKEN_PERMISSIONS.filter((p) => input.permissions?.includes(p));
     let expiresAt: Date | null = null;
     if (input.expiresAt !== undefined) {
       expiresAt = parseIsoDate(input.expiresAt);
@@ -61,6 +84,8 @@ export class TokensService {
         tokenHash: sha256Hex(token),
         prefix: token.slice(0, 12),
         scope,
+        paths,
+        permissions,
         expiresAt,
         lastUsedAt: null,
         createdAt: now,
@@ -81,6 +106,8 @@ export class TokensService {
       ownerId: owner.id,
       name: entity.name,
       scope,
+      paths,
+      permissions,
       expiresAt: expiresAt?.toISOString() ?? null,
     });
     return new Created({ ...toTokenResponse(entity), token }, locationOf('tokens', entity.id));

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { requireSlugsInScope } from '../common/auth/token-scope';
 import { UsersService } from '../auth/public-api';
 import { AuthUser, isAdmin } from '../common/auth/auth-user';
 import { roleAtLeast } from '../common/auth/roles';
@@ -324,6 +325,7 @@ export class ChangeRequestsService {
       }
     });
     if (problems.length > 0) throw new FieldProblems(problems);
+    requireSlugsInScope(actor, [...seen]);
 
     const changes: NewChange[] = [];
     for (const [i, change] of inputs.entries()) {

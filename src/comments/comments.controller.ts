@@ -1,3 +1,4 @@
+import { TokenVerb } from '../common/auth/token-scope';
 import {
   Body,
   Controller,
@@ -35,6 +36,7 @@ import {
  * (COMMENTS=editors: write only editors and administrators).
  */
 @ApiTags('comments')
+@TokenVerb('comment')
 @Controller('api/comments')
 export class CommentsController {
   constructor(private readonly comments: CommentsService) {}

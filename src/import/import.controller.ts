@@ -1,4 +1,6 @@
 import { Controller, HttpCode, Post, Res } from '@nestjs/common';
+import { rm } from 'node:fs/promises';
+import { requireSubtreeInScope, TokenVerb } from '../common/auth/token-scope';
 import type { Response } from 'express';
 import { ApiBody, ApiBodyOptions, ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '../common/auth/auth-user';
@@ -73,6 +75,7 @@ import { ImportUploadReceiver } from './intake/import-upload';
 import type { ImportUpload } from './run/run-types';
 
 @ApiTags('import')
+@TokenVerb('import')
 @Controller('api/import')
 export class ImportController {
   constructor(
@@ -109,6 +112,12 @@ export class ImportController {
     @CurrentUser() user: AuthUser,
     @Res({ passthrough: true }) res: Response,
   ): Promise<ImportReport | ImportJobResource> {
+    try {
+      requireSubtreeInScope(user, upload.options.prefix || null);
+    } catch (refused) {
+      await rm(upload.tempDir, { recursive: true, force: true });
+      throw refused;
+    }
     if (!upload.async) return this.imports.importNow(upload, user);
     return answerWrite(res, await this.jobs.create(upload, user));
   }

@@ -2,11 +2,22 @@ import { Injectable, Logger } from '@nestjs/common';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
-import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  isInitializeRequest,
+  McpError,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { ChangeRequestsService } from '../change-requests/public-api';
 import type { AuthUser } from '../common/auth/auth-user';
-import type { ProblemBody } from '../common/problems/problem';
+import { requirePermission, type TokenPermission } from '../common/auth/token-scope';
+import { Problem, type ProblemBody } from '../common/problems/problem';
+import { normaliseSlug } from '../pages/public-api';
+import { McpSession, McpSessions } from './mcp-sessions';
+import { McpSettingsService, type McpToolName } from './mcp-settings';
 import { buildProblemBody, resolveProblem } from '../common/problems/problem-response';
 import { McpPagesService } from './mcp-pages.service';
 import {
@@ -57,20 +68,47 @@ function slugOfUri(raw: string): string {
   }
 }
 
+/** What a server's tools read on each call: the caller and request of the current request. */
+interface CallContext {
+  user: AuthUser;
+  req: Request;
+  /** The tools the administrators offer now. */
+  tools: readonly McpToolName[];
+  session?: McpSession;
+}
+
 /**
- * The MCP server at /mcp (Streamable HTTP, stateless: every POST carries its own JSON-RPC
- * exchange, so no MCP session outlives the request that is authenticated by kb's guard). A
- * server is built per request for the caller, so every tool runs as that caller.
+ * The MCP server at /mcp (Streamable HTTP). An `initialize` starts a session (Mcp-Session-Id):
+ * its client may open GET /mcp for server-to-client messages and subscribe to pages
+ * (`resources/subscribe`), ended by DELETE /mcp or after MCP_SESSION_IDLE_MS idle. A POST
+ * without a session id that is not an `initialize` is answered statelessly. Every request is
+ * authenticated by kb's guard and every tool runs as the caller of that request.
  */
 @Injectable()
 export class McpService {
   constructor(
     private readonly pages: McpPagesService,
     private readonly changeRequests: ChangeRequestsService,
+    private readonly sessions: McpSessions,
+    private readonly settings: McpSettingsService,
   ) {}
 
   async handle(req: Request, res: Response, user: AuthUser): Promise<void> {
-    const server = this.serverFor(user, req);
+    const { tools } = await this.settings.requireEnabled();
+    const sessionId = req.get('mcp-session-id');
+    if (sessionId !== undefined) {
+      const session = this.sessions.find(sessionId, user);
+      Object.assign(session.context, { user, req, tools });
+      await session.transport.handleRequest(req, res, req.body);
+      return;
+    }
+    if (req.method === 'POST' && isInitializeRequest(req.body)) {
+      await this.startSession(req, res, user, tools);
+      return;
+    }
+    if (req.method !== 'POST') throw methodNotAllowed();
+    const context: CallContext = { user, req, tools };
+    const server = this.serverFor(context);
     // enableJsonResponse: answers are single JSON documents (no tool streams progress yet).
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
@@ -84,14 +122,54 @@ export class McpService {
     await transport.handleRequest(req, res, req.body);
   }
 
-  private serverFor(user: AuthUser, req: Request): McpServer {
+  private async startSession(
+    req: Request,
+    res: Response,
+    user: AuthUser,
+    tools: readonly McpToolName[],
+  ): Promise<void> {
+    const context: CallContext = { user, req, tools };
+    const server = this.serverFor(context);
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      enableJsonResponse: true,
+      onsessioninitialized: (id) => {
+        const session = {
+          id,
+          user,
+          transport,
+          server,
+          subscriptions: new Map<string, string>(),
+          lastActive: Date.now(),
+          context,
+        };
+        context.session = session;
+        this.sessions.add(session);
+      },
+      onsessionclosed: (id) => this.sessions.forget(id),
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) this.sessions.forget(transport.sessionId);
+    };
+    await server.connect(transport);
+    await transport.handleRequest(req, res, req.body);
+  }
+
+  private serverFor(context: CallContext): McpServer {
     const server = new McpServer(
       { name: 'kb', version: '1' },
-      { capabilities: { tools: {}, resources: {} } },
+      { capabilities: { tools: {}, resources: { subscribe: true } } },
     );
-    const run = async <T>(work: () => Promise<T>): Promise<CallToolResult> => {
+    const offered = new Set(context.tools);
+    const run = async <T>(
+      verb: TokenPermission,
+      work: (user: AuthUser) => Promise<T>,
+    ): Promise<CallToolResult> => {
+      const { req } = context;
       try {
-        const result = (await work()) as Record<string, unknown>;
+        // A verb-limited token: each tool needs the verb its REST route would need.
+        requirePermission(context.user, verb);
+        const result = (await work(context.user)) as Record<string, unknown>;
         return {
           structuredContent: result,
           content: [{ type: 'text', text: JSON.stringify(result) }],
@@ -100,8 +178,19 @@ export class McpService {
         return toolError(error, req);
       }
     };
+    const registerTool: McpServer['registerTool'] = (name, config, callback) => {
+      if (!offered.has(name as McpToolName)) return undefined as never;
+      const guarded = ((args: unknown, extra: unknown) =>
+        context.tools.includes(name as McpToolName)
+          ? (callback as (a: unknown, e: unknown) => unknown)(args, extra)
+          : toolError(
+              new Problem(404, 'tool_disabled', `An administrator turned the tool ${name} off.`),
+              context.req,
+            )) as typeof callback;
+      return server.registerTool(name, config, guarded);
+    };
     const read = { readOnlyHint: true, openWorldHint: false };
-    server.registerTool(
+    registerTool(
       'search_pages',
       {
         title: 'Search pages',
@@ -111,9 +200,9 @@ export class McpService {
         outputSchema: searchOutput,
         annotations: read,
       },
-      (args) => run(() => this.pages.search(user, args)),
+      (args) => run('read', (user) => this.pages.search(user, args)),
     );
-    server.registerTool(
+    registerTool(
       'read_page',
       {
         title: 'Read a page',
@@ -123,9 +212,9 @@ export class McpService {
         outputSchema: pageOutput,
         annotations: read,
       },
-      (args) => run(() => this.pages.read(user, args.slug)),
+      (args) => run('read', (user) => this.pages.read(user, args.slug)),
     );
-    server.registerTool(
+    registerTool(
       'list_recent',
       {
         title: 'Recently updated pages',
@@ -134,9 +223,9 @@ export class McpService {
         outputSchema: pageListOutput,
         annotations: read,
       },
-      (args) => run(() => this.pages.listRecent(user, args)),
+      (args) => run('read', (user) => this.pages.listRecent(user, args)),
     );
-    server.registerTool(
+    registerTool(
       'list_tree',
       {
         title: 'Browse the page tree',
@@ -146,9 +235,9 @@ export class McpService {
         outputSchema: treeOutput,
         annotations: read,
       },
-      (args) => run(() => this.pages.listTree(user, args)),
+      (args) => run('read', (user) => this.pages.listTree(user, args)),
     );
-    server.registerTool(
+    registerTool(
       'list_backlinks',
       {
         title: 'Pages linking here',
@@ -157,9 +246,9 @@ export class McpService {
         outputSchema: backlinksOutput,
         annotations: read,
       },
-      (args) => run(() => this.pages.backlinks(user, args.slug)),
+      (args) => run('read', (user) => this.pages.backlinks(user, args.slug)),
     );
-    server.registerTool(
+    registerTool(
       'create_page',
       {
         title: 'Create a page',
@@ -168,9 +257,9 @@ export class McpService {
         outputSchema: pageOutput,
         annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
       },
-      (args) => run(() => this.pages.create(user, args)),
+      (args) => run('write', (user) => this.pages.create(user, args)),
     );
-    server.registerTool(
+    registerTool(
       'update_page',
       {
         title: 'Update a page',
@@ -180,9 +269,9 @@ export class McpService {
         outputSchema: pageOutput,
         annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
       },
-      (args) => run(() => this.pages.update(user, args)),
+      (args) => run('write', (user) => this.pages.update(user, args)),
     );
-    server.registerTool(
+    registerTool(
       'move_page',
       {
         title: 'Move a page',
@@ -192,9 +281,9 @@ export class McpService {
         outputSchema: moveOutput,
         annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
       },
-      (args) => run(() => this.pages.move(user, args)),
+      (args) => run('write', (user) => this.pages.move(user, args)),
     );
-    server.registerTool(
+    registerTool(
       'add_comment',
       {
         title: 'Comment on a page',
@@ -204,9 +293,9 @@ export class McpService {
         outputSchema: commentOutput,
         annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
       },
-      (args) => run(() => this.pages.addComment(user, args)),
+      (args) => run('comment', (user) => this.pages.addComment(user, args)),
     );
-    server.registerTool(
+    registerTool(
       'propose_change',
       {
         title: 'Propose changes for review',
@@ -216,7 +305,7 @@ export class McpService {
         outputSchema: changeRequestOutput,
         annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
       },
-      (args) => run(() => this.changeRequests.create(args, user)),
+      (args) => run('write', (user) => this.changeRequests.create(args, user)),
     );
     server.registerResource(
       'page',
@@ -224,9 +313,7 @@ export class McpService {
       { title: 'A page', description: "A page's Markdown as stored", mimeType: 'text/markdown' },
       async (uri, variables) => {
         const slug = slugOfUri(String(variables.slug));
-        const page = await this.pages.markdown(user, slug).catch((error: unknown) => {
-          throw resourceError(error, req);
-        });
+        const page = await this.readable(context, slug);
         return {
           contents: [
             {
@@ -239,8 +326,54 @@ export class McpService {
         };
       },
     );
+    server.server.setRequestHandler(SubscribeRequestSchema, async (request) => {
+      const { session } = context;
+      if (!session)
+        throw new McpError(INVALID_REQUEST, 'Subscriptions need a session: initialise first.');
+      const slug = slugOfPageUri(request.params.uri);
+      if (slug === null)
+        throw new McpError(RESOURCE_NOT_FOUND, `Not a page: ${request.params.uri}`);
+      // Only a page the caller may read now can be subscribed to.
+      await this.readable(context, slug);
+      await this.sessions.subscribe(session, normaliseSlug(slug), request.params.uri);
+      return {};
+    });
+    server.server.setRequestHandler(UnsubscribeRequestSchema, (request) => {
+      const slug = slugOfPageUri(request.params.uri);
+      if (context.session && slug !== null)
+        this.sessions.unsubscribe(context.session, normaliseSlug(slug));
+      return {};
+    });
     return server;
   }
+
+  /** A page's Markdown if the caller may read it, else the MCP error for the problem. */
+  private async readable(
+    context: CallContext,
+    slug: string,
+  ): Promise<{ content: string; revision: number }> {
+    try {
+      requirePermission(context.user, 'read');
+      return await this.pages.markdown(context.user, slug);
+    } catch (error) {
+      throw resourceError(error, context.req);
+    }
+  }
+}
+
+function slugOfPageUri(uri: string): string | null {
+  if (!uri.startsWith(PAGE_URI_PREFIX) || uri.length === PAGE_URI_PREFIX.length) return null;
+  return slugOfUri(uri.slice(PAGE_URI_PREFIX.length));
+}
+
+function methodNotAllowed(): Problem {
+  return new Problem(
+    405,
+    'method_not_allowed',
+    'GET and DELETE /mcp need the Mcp-Session-Id of a session (initialise one with POST).',
+    {},
+    { Allow: 'POST' },
+  );
 }
 
 /** The problem document of what a tool or a resource read threw; unexpected errors are logged. */

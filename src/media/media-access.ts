@@ -4,7 +4,7 @@ import type { SqlCondition } from '../common/database/sql';
 import { PageAccessService } from '../pages/public-api';
 
 /** Who asks for a media item: enough of the caller for the rule. */
-export type MediaViewer = Pick<AuthUser, 'id' | 'role' | 'groups'>;
+export type MediaViewer = Pick<AuthUser, 'id' | 'role' | 'groups' | 'paths'>;
 
 /**
  * The one place that decides who sees a media item (image or attachment): admins; its
@@ -19,7 +19,7 @@ export class MediaAccess {
 
   /** The rule as an SQL condition over media rows aliased `alias`. */
   visibleSql(viewer: MediaViewer, alias = 'm'): SqlCondition {
-    if (viewer.role === 'admin') return { sql: '1 = 1', params: [] };
+    if (viewer.role === 'admin' && !viewer.paths) return { sql: '1 = 1', params: [] };
     const referenced = this.pages.mediaReferencedSql(viewer, `${alias}.id`);
     return {
       sql: `(${alias}.uploaded_by = ? OR ${referenced.sql})`,

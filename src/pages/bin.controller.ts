@@ -24,8 +24,11 @@ export class BinController {
   @Get()
   @ApiOperation({ summary: 'Pages in the bin, most recently binned first (admin)' })
   @ApiResult(BinItemList)
-  listBin(@Query() query: ListQueryDto): Promise<Paged<BinItemResponse>> {
-    return this.bin.list(parseListRequest(query));
+  listBin(
+    @Query() query: ListQueryDto,
+    @CurrentUser() user: AuthUser,
+  ): Promise<Paged<BinItemResponse>> {
+    return this.bin.list(parseListRequest(query), user.paths);
   }
 
   @Post(':id/restore')

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AuthUser, isAdmin } from '../common/auth/auth-user';
+import { slugInPaths } from '../common/auth/token-scope';
 import type { SqlCondition } from '../common/database/sql';
 import type { PageRecord } from './model/page-columns';
 import { mediaReferencedByVisibleSql, pageVisibleSql, Viewer } from './store/visibility-sql';
@@ -15,6 +16,7 @@ import { mediaReferencedByVisibleSql, pageVisibleSql, Viewer } from './store/vis
 export class PageAccessService {
   canSee(page: Pick<PageRecord, 'liveSlug' | 'groupNames'>, user: Viewer): boolean {
     if (page.liveSlug === null) return false;
+    if (!slugInPaths(page.liveSlug, user.paths)) return false;
     if (isAdmin(user as AuthUser)) return true;
     if (page.groupNames.length === 0) return true;
     return page.groupNames.some((name) => user.groups.includes(name));

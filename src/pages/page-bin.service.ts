@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { requireSlugsInScope } from '../common/auth/token-scope';
 import { AuthUser } from '../common/auth/auth-user';
 import { Database, Tx } from '../common/database/database';
 import { isUniqueViolation } from '../common/database/unique-violation';
@@ -37,6 +38,7 @@ export class PageBinService {
 
   async moveToBin(slug: string, actor: AuthUser, ifMatch?: string): Promise<void> {
     const expected = parseIfMatch(ifMatch);
+    requireSlugsInScope(actor, [normaliseSlug(slug)]);
     await this.protectedPaths.checkDirectWrite([normaliseSlug(slug)], actor);
     const page = await this.db.transaction(async (tx) => {
       const found = await this.pages.findLive(normaliseSlug(slug), tx);
@@ -76,11 +78,11 @@ export class PageBinService {
       audit('page.binned', { actorId: actor.id, target: `page:${page.id}`, slug: page.slug });
   }
 
-  async list(page: ListRequest): Promise<Paged<BinItemResponse>> {
+  async list(page: ListRequest, paths?: string[]): Promise<Paged<BinItemResponse>> {
     const after = page.cursor
       ? { binnedAt: cursorDate(page.cursor, 'b'), id: cursorString(page.cursor, 'i') }
       : undefined;
-    const rows = await this.pages.listBin(after, page.limit + 1);
+    const rows = await this.pages.listBin(after, page.limit + 1, paths);
     return toPaged(rows, page.limit, toBinItem, (r) => ({
       b: r.page.binnedAt!.toISOString(),
       i: r.page.id,
@@ -101,6 +103,7 @@ export class PageBinService {
     const binned = await this.pages.findById(id);
     if (!binned || binned.liveSlug !== null)
       throw new NotFoundProblem('page', 'No such page in the bin.');
+    requireSlugsInScope(actor, [binned.slug, moveTo ?? binned.slug]);
     const move =
       moveTo !== undefined && moveTo !== binned.slug ? await this.moved(binned, moveTo) : null;
     const slug = move?.state.slug ?? binned.slug;
@@ -164,6 +167,7 @@ export class PageBinService {
       const page = await this.pages.findById(id, tx);
       if (!page || page.liveSlug !== null)
         throw new NotFoundProblem('page', 'No such page in the bin.');
+      requireSlugsInScope(actor, [page.slug]);
       await this.pages.purge(id, tx);
       await this.outbox.record(tx, PAGE_PURGED, {
         pageId: id,

@@ -40,11 +40,15 @@ export class PageBrowseService {
   }
 
   /** Live pages past their review date (every page: admins only), oldest date first. */
-  async listReviewDue(page: ListRequest, now = new Date()): Promise<Paged<ReviewDueItemResponse>> {
+  async listReviewDue(
+    page: ListRequest,
+    now = new Date(),
+    paths?: string[],
+  ): Promise<Paged<ReviewDueItemResponse>> {
     const after = page.cursor
       ? { nextReviewAt: cursorDate(page.cursor, 'r'), id: cursorString(page.cursor, 'i') }
       : undefined;
-    const rows = await this.pages.listReviewDue(now, page.limit + 1, after);
+    const rows = await this.pages.listReviewDue(now, page.limit + 1, after, paths);
     return toPaged(
       rows,
       page.limit,

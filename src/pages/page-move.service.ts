@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { requireSlugsInScope } from '../common/auth/token-scope';
 import { AuthUser } from '../common/auth/auth-user';
 import { Database, Tx } from '../common/database/database';
 import { isUniqueViolation } from '../common/database/unique-violation';
@@ -79,6 +80,7 @@ export class PageMoveService {
     checkSlugs(from, to, subtree);
 
     const plan = await this.plan(from, to, subtree, actor);
+    requireSlugsInScope(actor, [from, to, ...plan.flatMap((p) => [p.slug, p.to])]);
     if (!options.changeRequest && !body.dryRun)
       await this.protectedPaths.checkDirectWrite([from, to, ...plan.map((p) => p.to)], actor);
     const movedTo = new Map(plan.map((p) => [p.slug, p.to]));
@@ -102,7 +104,9 @@ export class PageMoveService {
         throw error;
       },
     );
-    this.announce(from, to, subtree, written, actor);
+    const announce = () => this.announce(from, to, subtree, written, actor);
+    if (options.afterCommit) options.afterCommit.push(announce);
+    else announce();
     const revisions = new Map<string, number>();
     for (const w of [...written.moved, ...written.rewritten]) revisions.set(w.page.id, w.revision);
     return answer((page) => revisions.get(page.id) ?? page.revision + 1);

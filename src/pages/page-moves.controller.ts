@@ -46,8 +46,11 @@ export class RedirectsController {
   @Get()
   @ApiOperation({ summary: 'Redirects from old slugs of moved pages, by old slug (admin)' })
   @ApiResult(RedirectList)
-  listRedirects(@Query() query: ListQueryDto): Promise<Paged<RedirectResponse>> {
-    return this.redirects.list(parseListRequest(query));
+  listRedirects(
+    @Query() query: ListQueryDto,
+    @CurrentUser() user: AuthUser,
+  ): Promise<Paged<RedirectResponse>> {
+    return this.redirects.list(parseListRequest(query), user.paths);
   }
 
   @Delete()

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { requireSlugsInScope } from '../common/auth/token-scope';
 import { AuthUser } from '../common/auth/auth-user';
 import { Database } from '../common/database/database';
 import { REDIRECT_DELETED } from '../common/events/domain-events';
@@ -30,9 +31,9 @@ export class PageRedirectsService {
     private readonly outbox: Outbox,
   ) {}
 
-  async list(page: ListRequest): Promise<Paged<RedirectResponse>> {
+  async list(page: ListRequest, paths?: string[]): Promise<Paged<RedirectResponse>> {
     const after = page.cursor ? cursorString(page.cursor, 'f') : undefined;
-    const rows = await this.pages.listRedirects(after, page.limit + 1);
+    const rows = await this.pages.listRedirects(after, page.limit + 1, paths);
     return toPaged(rows, page.limit, toRedirectResponse, (r) => ({ f: r.from }));
   }
 
@@ -42,6 +43,7 @@ export class PageRedirectsService {
     const removed = await this.db.transaction(async (tx) => {
       const found = await this.pages.findRedirect(slug, tx);
       if (!found) throw new NotFoundProblem('redirect', 'No redirect from this slug.');
+      requireSlugsInScope(actor, [slug, found.to]);
       await this.pages.deleteRedirectsFrom([slug], tx);
       const page = await this.pages.findById(found.pageId, tx);
       await this.outbox.record(tx, REDIRECT_DELETED, {

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { requireSlugsInScope } from '../common/auth/token-scope';
 import { GroupsService } from '../auth/public-api';
 import { AuthUser } from '../common/auth/auth-user';
 import { Database, Tx } from '../common/database/database';
@@ -41,6 +42,11 @@ export interface WriteOptions {
   summary?: string;
   /** Who typed since the previous revision in a live session (docs/collab.md). */
   coAuthors?: string[];
+  /**
+   * Inside a caller's transaction (`tx`) that commits later (a batch): what runs after a
+   * commit, such as a move's audit line, is pushed here for the caller to run after its commit.
+   */
+  afterCommit?: (() => void)[];
   /**
    * Runs inside the write's transaction once the new revision is in (an update only): a live
    * session records that this revision came from it, all or nothing with the revision.
@@ -91,6 +97,7 @@ export class PageWriterService {
     const { value: state, summary } = await withSummary(sent, () =>
       this.input.resolve(fields, actor, null, undefined),
     );
+    requireSlugsInScope(actor, [state.slug]);
     if (!options.changeRequest) await this.protectedPaths.checkDirectWrite([state.slug], actor);
     const derived = await this.deriver.derive(state);
     return this.runWrite(
@@ -165,6 +172,7 @@ export class PageWriterService {
     );
     // Nothing changed: no revision, so nothing to hold a summary either.
     if (sameState(state, current)) return page.id;
+    requireSlugsInScope(actor, [page.slug, state.slug]);
     if (!options.changeRequest)
       await this.protectedPaths.checkDirectWrite([...new Set([page.slug, state.slug])], actor);
     // The site-variables version came with the page row: no second read of it.
@@ -225,6 +233,7 @@ export class PageWriterService {
       undefined,
       { currentPageId: page.id },
     );
+    requireSlugsInScope(actor, [page.slug]);
     await this.protectedPaths.checkDirectWrite([page.slug], actor);
     const derived = await this.deriver.derive(state);
     await this.runWrite(async (tx) => {

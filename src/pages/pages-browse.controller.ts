@@ -62,8 +62,11 @@ export class PagesBrowseController {
     summary: 'Live pages past their next review date, oldest first, with their owners (admin)',
   })
   @ApiResult(ReviewDueList)
-  listReviewDue(@Query() query: ListQueryDto): Promise<Paged<ReviewDueItemResponse>> {
-    return this.browse.listReviewDue(parseListRequest(query));
+  listReviewDue(
+    @Query() query: ListQueryDto,
+    @CurrentUser() user: AuthUser,
+  ): Promise<Paged<ReviewDueItemResponse>> {
+    return this.browse.listReviewDue(parseListRequest(query), undefined, user.paths);
   }
 
   @Post('preview')

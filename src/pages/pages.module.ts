@@ -1,3 +1,5 @@
+import { BatchController } from './batch/batch.controller';
+import { BatchService } from './batch/batch.service';
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/public-api';
 import { PageAccessService } from './page-access.service';
@@ -43,6 +45,7 @@ import { PageTreeService } from './tree/page-tree.service';
   ],
   // Order matters: the `*slug` routes of PagesController must not shadow other /api routes.
   controllers: [
+    BatchController,
     PagesBrowseController,
     PageTreeController,
     RevisionsController,
@@ -54,6 +57,7 @@ import { PageTreeService } from './tree/page-tree.service';
     PagesController,
   ],
   providers: [
+    BatchService,
     PagesRepository,
     SiteVariablesRepository,
     MarkdownRenderer,

@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { AuthUser, isAdmin } from '../common/auth/auth-user';
+import { scopeKey } from '../common/auth/token-scope';
 import { InjectConfig } from '../common/config/app-config';
 import type { WebhooksConfig } from '../common/config/webhooks-config';
 import { ShutdownState } from '../common/health/shutdown-state';
@@ -164,7 +165,7 @@ export class EventStreamService implements OnApplicationBootstrap, OnModuleDestr
 }
 
 function viewerKey(viewer: AuthUser): string {
-  return JSON.stringify([viewer.role, [...viewer.groups].sort()]);
+  return JSON.stringify([viewer.role, [...viewer.groups].sort(), scopeKey(viewer)]);
 }
 
 function parseEventId(raw: string): number {

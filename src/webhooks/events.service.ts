@@ -36,7 +36,7 @@ export class EventsService {
    */
   streamVisibility(viewer: AuthUser, upTo: number): SqlCondition {
     const feed = this.visible(viewer, upTo);
-    if (isAdmin(viewer)) return feed;
+    if (isAdmin(viewer) || viewer.paths) return feed;
     return {
       sql: `(${feed.sql}) OR (e.seq <= ? AND e.type = 'import.finished')`,
       params: [...feed.params, upTo],
@@ -45,7 +45,8 @@ export class EventsService {
 
   private visible(viewer: AuthUser, upTo: number): SqlCondition {
     const bound = { sql: 'e.seq <= ?', params: [upTo] as unknown[] };
-    if (isAdmin(viewer)) return bound;
+    // A path-scoped credential sees only the events of pages within its paths.
+    if (isAdmin(viewer) && !viewer.paths) return bound;
     const page = this.access.pageVisibleSql(viewer, 'e.page_id', { evenIfBinned: true });
     return {
       sql: `${bound.sql} AND e.page_id IS NOT NULL AND (${page.sql})`,

@@ -14,6 +14,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { AuthUser } from '../common/auth/auth-user';
 import { AdminOnly, CurrentUser } from '../common/auth/route-policy';
+import { WholeWikiOnly } from '../common/auth/token-scope';
 import { answerWrite } from '../common/http/created';
 import { UuidParam } from '../common/http/uuid-param.pipe';
 import { Paged, parseListRequest } from '../common/http/pagination';
@@ -32,6 +33,7 @@ import { WebhooksService } from './webhooks.service';
 /** Signed webhooks (Standard Webhooks): administrators subscribe URLs to kb's events. */
 @ApiTags('webhooks')
 @AdminOnly()
+@WholeWikiOnly()
 @Controller('api/webhooks')
 export class WebhooksController {
   constructor(private readonly webhooks: WebhooksService) {}

@@ -28,5 +28,6 @@ import { WebhooksService } from './webhooks.service';
     EventsService,
     EventStreamService,
   ],
+  exports: [EventStreamService],
 })
 export class WebhooksModule {}

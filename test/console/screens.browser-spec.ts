@@ -285,6 +285,13 @@ const SCREENS: Screen[] = [
         .waitFor();
     },
   },
+  {
+    name: 'admin-mcp',
+    open: async (page) => {
+      await page.goto('/admin/mcp');
+      await page.getByLabel('MCP server on').waitFor();
+    },
+  },
 ];
 
 const IMPORT_INTRO = '# Introduction\n\nSee [setup](setup.md) and [the missing page](gone.md).';
@@ -305,6 +312,10 @@ describe('console screens (desktop and phone, axe-core)', () => {
       content: 'The tools we use every day: an editor, a terminal and kb.',
     });
     await app.as.admin.post('/api/tokens').send({ name: 'ci-import', scope: 'editor' }).expect(201);
+    await app.as.admin
+      .post('/api/tokens')
+      .send({ name: 'team-a pipeline', paths: ['handbook/**'], permissions: ['read', 'write'] })
+      .expect(201);
     // Unsaved work for "My drafts".
     await app.as.admin
       .put('/api/drafts/page:handbook/onboarding')

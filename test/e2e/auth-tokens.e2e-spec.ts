@@ -33,6 +33,8 @@ describe('auth: personal access tokens', () => {
       token: expect.stringMatching(/^kb_pat_[A-Za-z0-9_-]{43}$/),
       prefix: token.slice(0, 12),
       scope: 'editor',
+      paths: null,
+      permissions: null,
       expiresAt: null,
       lastUsedAt: null,
       createdAt: expect.stringMatching(ISO),

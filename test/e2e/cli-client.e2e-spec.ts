@@ -17,6 +17,7 @@ describe('the kb CLI against a running kb', () => {
   let started: KbWithToken | undefined;
   let work: string;
   let token: string;
+  let cookie: string;
 
   const api = async (path: string, init: RequestInit = {}): Promise<Response> =>
     fetch(`${kb.url}${path}`, {
@@ -28,9 +29,43 @@ describe('the kb CLI against a running kb', () => {
 
   beforeAll(async () => {
     started = await startKbWithToken('cli-client');
-    ({ kb, token, work } = started);
+    ({ kb, token, work, cookie } = started);
   }, 120_000);
   afterAll(() => started?.stop());
+
+  it('pushes with a token scoped to ci/team-a/** under its prefix, refused one level above', async () => {
+    const created = await fetch(`${kb.url}/api/tokens`, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        Cookie: cookie,
+        'Sec-Fetch-Site': 'same-origin',
+      },
+      body: JSON.stringify({
+        name: 'team-a ci',
+        paths: ['ci/team-a/**'],
+        permissions: ['read', 'import'],
+      }),
+    });
+    expect(created.status).toBe(201);
+    const scoped = ((await created.json()) as { token: string }).token;
+    const site = writeFolder(join(work, 'team-a'), { 'index.md': '# Team A\n\nHello.\n' });
+    const pushed = await cli(['push', site, '--format', 'markdown', '--prefix', 'ci/team-a'], {
+      KB_TOKEN: scoped,
+    });
+    expect(pushed.stderr).not.toMatch(/outside_token_paths/);
+    expect(pushed.status).toBe(0);
+    expect(pushed.stdout).toContain('created   ci/team-a/index');
+    for (const prefix of ['ci', 'ci/team-b']) {
+      const refused = await cli(['push', site, '--format', 'markdown', '--prefix', prefix], {
+        KB_TOKEN: scoped,
+      });
+      expect(refused.status).not.toBe(0);
+      expect(refused.stderr).toMatch(/outside its paths|outside_token_paths/);
+    }
+    expect((await api('/api/pages/ci/index')).status).toBe(404);
+    expect((await api('/api/pages/ci/team-b/index')).status).toBe(404);
+  });
 
   it('pushes a folder (minus .kbignore), follows the job and prints a summary', async () => {
     const docs = writeFolder(join(work, 'docs'), {

@@ -9,6 +9,8 @@ import { DB_TYPE } from './test-app';
 export interface KbWithToken {
   kb: RunningKb;
   token: string;
+  /** The administrator's session cookie (`kb_session=…`), for minting other tokens. */
+  cookie: string;
   /** A temporary folder for the test's files (kb's data folder is `data` inside it). */
   work: string;
   /** Stops kb, drops its MariaDB database and removes the folder. */
@@ -53,7 +55,7 @@ export async function startKbWithToken(name: string): Promise<KbWithToken> {
       body: JSON.stringify({ name: 'ci' }),
     });
     const { token } = (await created.json()) as { token: string };
-    return { kb, token, work, stop };
+    return { kb, token, cookie, work, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -778,6 +778,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply many page changes in one transaction: all or none
+         * @description Operations `create`, `update` (If-Match as `ifMatch`, or `baseRevision`), `move`, `bin` (admin) and `metadata` (tags and metadata; `ifMatch` optional), applied in order. At most 500 operations (422 `too_many_operations`), each page at most once (422 `duplicate_slug`); the JSON body is at most JSON_BODY_LIMIT_BYTES (5 MiB) and 50000 members (413). Every operation keeps the rules of its single route (roles, visibility, token paths, protected paths). The first failing operation rolls everything back: the problem carries its `index` and `op` (422 field problems name `operations[i].field`). Events, webhooks and audit lines follow the commit as for single writes. See docs/api.md.
+         */
+        post: operations["applyBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/recent": {
         parameters: {
             query?: never;
@@ -1991,13 +2011,42 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * An MCP session's stream of server messages (Server-Sent Events)
+         * @description Needs the Mcp-Session-Id header of a session the caller initialised (404 `mcp_session_not_found` otherwise, 405 without it). Carries notifications/resources/updated for subscribed pages.
+         */
+        get: operations["openMcpStream"];
         put?: never;
         /**
-         * Model Context Protocol (Streamable HTTP, stateless): one JSON-RPC message per POST
-         * @description Tools search_pages, read_page, list_recent, list_tree, list_backlinks, create_page and update_page; resources kb://pages/{slug}. Tools run as the caller; a kb problem is a tool result with isError and the problem document as its text.
+         * Model Context Protocol (Streamable HTTP): one JSON-RPC message per POST
+         * @description Tools search_pages, read_page, list_recent, list_tree, list_backlinks, create_page, update_page, move_page, add_comment and propose_change (administrators choose which: /api/mcp/settings); resources kb://pages/{slug} with subscriptions. initialize starts a session (Mcp-Session-Id). Tools run as the caller; a kb problem is a tool result with isError and the problem document as its text. 404 `mcp_disabled` when an administrator turned the server off.
          */
         post: operations["postMcpMessage"];
+        /**
+         * End an MCP session
+         * @description Needs the Mcp-Session-Id header of a session the caller initialised.
+         */
+        delete: operations["endMcpSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mcp/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether the MCP server is on and which tools it offers (admin) */
+        get: operations["getMcpSettings"];
+        /**
+         * Turn the MCP server on or off and choose its tools (admin)
+         * @description Off: /mcp answers 404 `mcp_disabled` and this process ends its MCP sessions. A tool left out is not listed and a call to it fails (`tool_disabled`). Members not sent keep their value.
+         */
+        put: operations["putMcpSettings"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2293,6 +2342,15 @@ export interface components {
             /** @description The widest role the token acts with. */
             scope: components["schemas"]["Role"];
             /**
+             * @description Slug patterns the token is limited to; null: every page.
+             * @example [
+             *       "docs/team-a/**"
+             *     ]
+             */
+            paths: string[] | null;
+            /** @description Verbs the token may use; null: all of them. */
+            permissions: ("read" | "write" | "import" | "comment")[] | null;
+            /**
              * Format: date-time
              * @description null: never expires.
              */
@@ -2337,6 +2395,15 @@ export interface components {
             /** @description The widest role the token acts with. */
             scope: components["schemas"]["Role"];
             /**
+             * @description Slug patterns the token is limited to; null: every page.
+             * @example [
+             *       "docs/team-a/**"
+             *     ]
+             */
+            paths: string[] | null;
+            /** @description Verbs the token may use; null: all of them. */
+            permissions: ("read" | "write" | "import" | "comment")[] | null;
+            /**
              * Format: date-time
              * @description null: never expires.
              */
@@ -2361,6 +2428,21 @@ export interface components {
              * @enum {string}
              */
             scope?: "reader" | "editor" | "admin";
+            /**
+             * @description Slug patterns the token is limited to: `**` (every page), a slug (that page), or a slug and `/**` (that page and every page under it). Outside them the token sees nothing and changes nothing. Absent: every page.
+             * @example [
+             *       "docs/team-a/**"
+             *     ]
+             */
+            paths?: string[];
+            /**
+             * @description Verbs the token may use: `read` (GET routes, read tools), `write` (page changes, batches), `import`, `comment`. Absent: all of them.
+             * @example [
+             *       "read",
+             *       "write"
+             *     ]
+             */
+            permissions?: ("read" | "write" | "import" | "comment")[];
         };
         SsoProviderResponse: {
             /**
@@ -2545,6 +2627,59 @@ export interface components {
             password?: string;
             /** @description a current code or a recovery code */
             code?: string;
+        };
+        BatchResultDto: {
+            /** @description the position of the operation in `operations` */
+            index: number;
+            /** @enum {string} */
+            op: "create" | "update" | "move" | "bin" | "metadata";
+            /** @description the page the operation names */
+            slug: string;
+            /**
+             * Format: uuid
+             * @description create, update, metadata, bin: the page
+             */
+            id?: string;
+            /** @description create, update, metadata: the revision written (ETag) */
+            revision?: number;
+            /** @description move: every page moved */
+            moved?: {
+                from: string;
+                to: string;
+            }[];
+        };
+        BatchResponse: {
+            /** @description one result per operation, in order */
+            results: components["schemas"]["BatchResultDto"][];
+        };
+        BatchOperationDto: {
+            /** @enum {string} */
+            op: "create" | "update" | "move" | "bin" | "metadata";
+            /**
+             * @description the page (create: its new slug; move: the page or folder to move)
+             * @example docs/team-a/setup
+             */
+            slug: string;
+            /** @description update, bin, metadata: the ETag you read (`"3"`, or the revision number); stale: the batch fails with 412 `revision_mismatch` naming this operation. update needs it or `baseRevision`. */
+            ifMatch?: string | number;
+            /** @description create, update: the title */
+            title?: string;
+            /** @description create, update: the Markdown */
+            content?: string;
+            /** @description create, update, metadata */
+            tags?: string[];
+            /** @description create, update, metadata: page properties; every other metadata member of POST /api/pages is taken too (lifecycle, owner, icon, language, reviewIntervalDays, nextReviewAt, deprecatedTarget, variables; create and update also groups, summary; update baseRevision) */
+            properties?: {
+                [key: string]: unknown;
+            };
+            /** @description move: the new slug */
+            to?: string;
+            /** @description move: also every page under `slug` (default false) */
+            subtree?: boolean;
+        };
+        BatchDto: {
+            /** @description At most 500 operations, applied in order in one transaction; each page at most once. */
+            operations: components["schemas"]["BatchOperationDto"][];
         };
         /** @enum {string} */
         Lifecycle: "draft" | "published" | "in_review" | "deprecated" | "archived";
@@ -3851,6 +3986,22 @@ export interface components {
             };
         } & {
             [key: string]: unknown;
+        };
+        McpSettingsResponse: {
+            /** @description Whether /mcp answers (an administrator may turn it off; off: 404 `mcp_disabled`). */
+            enabled: boolean;
+            /** @description The tools the server offers. */
+            tools: ("search_pages" | "read_page" | "list_recent" | "list_tree" | "list_backlinks" | "create_page" | "update_page" | "move_page" | "add_comment" | "propose_change")[];
+            /** @description Every tool there is. */
+            available: ("search_pages" | "read_page" | "list_recent" | "list_tree" | "list_backlinks" | "create_page" | "update_page" | "move_page" | "add_comment" | "propose_change")[];
+            /** @description MCP_ENABLED: false means the server is not mounted at all, whatever `enabled` says. */
+            configured: boolean;
+        };
+        McpSettingsDto: {
+            /** @description turn the server at /mcp on or off */
+            enabled?: boolean;
+            /** @description the tools to offer (an empty list offers none) */
+            tools?: ("search_pages" | "read_page" | "list_recent" | "list_tree" | "list_backlinks" | "create_page" | "update_page" | "move_page" | "add_comment" | "propose_change")[];
         };
         SearchAttachmentRef: {
             /** Format: uuid */
@@ -5755,6 +5906,47 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    applyBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description IETF httpapi draft: `"abc"` or `abc`, at most 255 characters, per caller for 24 h. A retry with the same key and the same body replays the first successful answer (status, Location, ETag, body; `Idempotent-Replayed: true`) without a second write; the same key with another body is 422 `idempotency_key_reused`; a retry while the first still runs waits for it (409 `idempotency_key_in_progress` after IDEMPOTENCY_WAIT_MS). Error answers are not kept. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BatchDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            428: components["responses"]["PreconditionRequired"];
+            429: components["responses"]["TooManyRequests"];
             default: components["responses"]["UnexpectedError"];
         };
     };
@@ -9020,6 +9212,29 @@ export interface operations {
             default: components["responses"]["UnexpectedError"];
         };
     };
+    openMcpStream: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description text/event-stream of JSON-RPC messages */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
     postMcpMessage: {
         parameters: {
             query?: never;
@@ -9055,6 +9270,91 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    endMcpSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the session ended (200, no body) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": Blob;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    getMcpSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpSettingsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    putMcpSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["McpSettingsDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpSettingsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
             default: components["responses"]["UnexpectedError"];
         };
     };

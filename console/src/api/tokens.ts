@@ -15,7 +15,14 @@ export interface NewToken {
   name: string;
   expiresAt?: string;
   scope?: Role;
+  /** Slug patterns (`docs/team-a/**`); absent: every page. */
+  paths?: string[];
+  /** Verbs; absent: all of them. */
+  permissions?: TokenPermission[];
 }
+
+export type TokenPermission = 'read' | 'write' | 'import' | 'comment';
+export const TOKEN_PERMISSIONS: TokenPermission[] = ['read', 'write', 'import', 'comment'];
 
 export function useCreateToken() {
   const queryClient = useQueryClient();

@@ -1,3 +1,4 @@
+import { TOKEN_PERMISSIONS, type TokenPermission } from '../../common/auth/token-scope';
 import { ApiProperty } from '@nestjs/swagger';
 import { ROLES, type Role } from '../../common/auth/roles';
 import { listOf } from '../../common/openapi/list-of';
@@ -120,6 +121,22 @@ export class TokenResponse {
 
   @ApiProperty({ ...ROLE, description: 'The widest role the token acts with.' })
   scope: Role;
+
+  @ApiProperty({
+    type: [String],
+    nullable: true,
+    example: ['docs/team-a/**'],
+    description: 'Slug patterns the token is limited to; null: every page.',
+  })
+  paths: string[] | null;
+
+  @ApiProperty({
+    enum: TOKEN_PERMISSIONS,
+    isArray: true,
+    nullable: true,
+    description: 'Verbs the token may use; null: all of them.',
+  })
+  permissions: TokenPermission[] | null;
 
   @ApiProperty({ ...DATE_TIME, nullable: true, description: 'null: never expires.' })
   expiresAt: string | null;

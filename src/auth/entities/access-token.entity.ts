@@ -1,6 +1,15 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { DateTimeColumn } from '../../common/database/columns';
 import type { Role } from '../../common/auth/roles';
+import type { TokenPermission } from '../../common/auth/token-scope';
+
+/** A JSON array column: NULL is "no limit". */
+const jsonList = {
+  to: (value: string[] | null | undefined): string | null =>
+    value === null || value === undefined ? null : JSON.stringify(value),
+  from: (value: string | null): string[] | null =>
+    value === null || value === undefined ? null : (JSON.parse(value) as string[]),
+};
 
 /** A personal access token: only its SHA-256 is stored; the secret is shown once. */
 @Entity('access_tokens')
@@ -25,6 +34,14 @@ export class AccessTokenEntity {
   /** The widest role this token may act with; never wider than the owner's role. */
   @Column({ type: 'varchar', length: 16 })
   scope: Role;
+
+  /** Slug patterns the token is limited to (common/auth/token-scope.ts); null: every page. */
+  @Column({ type: 'text', nullable: true, transformer: jsonList })
+  paths: string[] | null;
+
+  /** Verbs the token may use; null: all of them. */
+  @Column({ type: 'varchar', length: 100, nullable: true, transformer: jsonList })
+  permissions: TokenPermission[] | null;
 
   @DateTimeColumn({ name: 'expires_at', nullable: true })
   expiresAt: Date | null;

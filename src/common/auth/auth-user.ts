@@ -1,4 +1,5 @@
 import type { Role } from './roles';
+import type { TokenPermission } from './token-scope';
 
 /** The signed-in caller, resolved once per request by the global guard. */
 export interface AuthUser {
@@ -12,6 +13,10 @@ export interface AuthUser {
   via: 'session' | 'bearer';
   sessionId?: string;
   tokenId?: string;
+  /** A path-scoped credential's slug patterns (common/auth/token-scope.ts); absent: every page. */
+  paths?: string[];
+  /** A verb-limited credential's verbs; absent: every verb. */
+  permissions?: TokenPermission[];
 }
 
 export function isAdmin(user: AuthUser): boolean {

@@ -39,6 +39,8 @@ export type AuditEvent =
   | 'page.purged'
   | 'page.restored'
   | 'page.moved'
+  | 'batch.applied'
+  | 'mcp.settings.changed'
   | 'protected_path.bypassed'
   | 'protected_paths.replaced'
   | 'change_request.merged'

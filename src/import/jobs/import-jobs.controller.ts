@@ -1,4 +1,5 @@
 import { UuidParam } from '../../common/http/uuid-param.pipe';
+import { TokenVerb } from '../../common/auth/token-scope';
 import { Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
@@ -34,6 +35,7 @@ function acceptedReportType(req: Request): 'application/json' | 'application/xml
 /** Import jobs (POST /api/import with async=true): status, list, live progress, cancel. */
 @ApiTags('import')
 @AdminOnly()
+@TokenVerb('import')
 @Controller('api/import/jobs')
 export class ImportJobsController {
   constructor(private readonly jobs: ImportJobsService) {}

@@ -1,4 +1,5 @@
 import { userSql } from '../../auth/public-sql';
+import { pathsSql } from '../../common/auth/token-scope';
 import { rowDecoder } from '../../common/database/column-defs';
 import { allOf, placeholders, readQuery, Sql, SqlCondition } from '../../common/database/sql';
 import {
@@ -69,14 +70,17 @@ export const listBin = readQuery(
     sql,
     after: { binnedAt: Date; id: string } | undefined,
     limit: number,
+    paths?: string[],
   ): Promise<PageRow<PageSummary>[]> => {
-    const condition = after
-      ? 'p.live_slug IS NULL AND (p.binned_at < ? OR (p.binned_at = ? AND p.id < ?))'
-      : 'p.live_slug IS NULL';
+    const inPaths = pathsSql(paths, 'p.slug');
+    const condition =
+      (after
+        ? 'p.live_slug IS NULL AND (p.binned_at < ? OR (p.binned_at = ? AND p.id < ?))'
+        : 'p.live_slug IS NULL') + (inPaths ? ` AND ${inPaths.sql}` : '');
     const rows = await sql.all(
       summaryRowSql(`, ${userSql.username('p.binned_by')} AS binned_by_username`) +
         `${condition} ORDER BY p.binned_at DESC, p.id DESC LIMIT ${Number(limit)}`,
-      after ? [after.binnedAt, after.binnedAt, after.id] : [],
+      [...(after ? [after.binnedAt, after.binnedAt, after.id] : []), ...(inPaths?.params ?? [])],
     );
     return rows.map(toSummaryRow);
   },
@@ -162,7 +166,9 @@ export const listReviewDue = readQuery(
     now: Date,
     limit: number,
     after?: Pick<ReviewDuePage, 'id' | 'nextReviewAt'>,
+    paths?: string[],
   ): Promise<ReviewDuePage[]> => {
+    const inPaths = pathsSql(paths, 'p.slug');
     const due = after
       ? {
           sql: '(p.next_review_at > ? AND p.next_review_at <= ?) OR (p.next_review_at = ? AND p.id > ?)',
@@ -171,8 +177,9 @@ export const listReviewDue = readQuery(
       : { sql: 'p.next_review_at <= ?', params: [now] };
     const rows = await sql.all(
       `SELECT p.id, p.slug, p.title, p.owner_id, p.next_review_at, ${userSql.username('p.owner_id')} AS owner_username FROM pages p ` +
-        `WHERE p.live_slug IS NOT NULL AND (${due.sql}) ORDER BY p.next_review_at ASC, p.id ASC LIMIT ${Number(limit)}`,
-      due.params,
+        `WHERE p.live_slug IS NOT NULL AND (${due.sql})${inPaths ? ` AND ${inPaths.sql}` : ''} ` +
+        `ORDER BY p.next_review_at ASC, p.id ASC LIMIT ${Number(limit)}`,
+      [...due.params, ...(inPaths?.params ?? [])],
     );
     return rows.map((row) => {
       const page = decodeReviewDue(row);
@@ -195,7 +202,7 @@ export const mediaReferences = readQuery(
     viewer: Viewer | undefined,
   ): Promise<{ slug: string; listed: boolean }[]> => {
     const listed =
-      viewer === undefined || viewer.role === 'admin'
+      viewer === undefined || (viewer.role === 'admin' && !viewer.paths)
         ? { sql: '1 = 1', params: [] }
         : visibleSql(viewer, 'p');
     const rows = await sql.all<{ slug: string; listed: number | string }>(

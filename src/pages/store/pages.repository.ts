@@ -163,12 +163,17 @@ export class PagesRepository {
     return this.db.read(lists.graph, toViewer(viewer));
   }
 
-  listBin(after: { binnedAt: Date; id: string } | undefined, limit: number) {
-    return this.db.read(lists.listBin, after, limit);
+  listBin(after: { binnedAt: Date; id: string } | undefined, limit: number, paths?: string[]) {
+    return this.db.read(lists.listBin, after, limit, paths);
   }
 
-  listReviewDue(now: Date, limit: number, after?: Pick<ReviewDuePage, 'id' | 'nextReviewAt'>) {
-    return this.db.read(lists.listReviewDue, now, limit, after);
+  listReviewDue(
+    now: Date,
+    limit: number,
+    after?: Pick<ReviewDuePage, 'id' | 'nextReviewAt'>,
+    paths?: string[],
+  ) {
+    return this.db.read(lists.listReviewDue, now, limit, after, paths);
   }
 
   /** Pages referencing a media item; `viewer` decides which are `listed` (all without one). */
@@ -361,8 +366,8 @@ export class PagesRepository {
     return redirects.redirectsOf(this.db.sql(), pageId);
   }
 
-  listRedirects(after: string | undefined, limit: number) {
-    return this.db.read(redirects.listRedirects, after, limit);
+  listRedirects(after: string | undefined, limit: number, paths?: string[]) {
+    return this.db.read(redirects.listRedirects, after, limit, paths);
   }
 
   findRedirect(fromSlug: string, tx?: Tx): Promise<redirects.RedirectItem | null> {

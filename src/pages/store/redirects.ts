@@ -1,4 +1,5 @@
 import { userSql } from '../../auth/public-sql';
+import { pathsSql } from '../../common/auth/token-scope';
 import { column, RowOf, toDate } from '../../common/database/column-defs';
 import { insertTuples } from '../../common/database/insert-rows';
 import { placeholders, readQuery, Sql } from '../../common/database/sql';
@@ -125,14 +126,26 @@ function toItem(row: Record<string, unknown>): RedirectItem {
 /** Every redirect by old slug after `after`, with its page's slug now (administrators). */
 export const listRedirects = readQuery(
   'pages.listRedirects',
-  async (sql, after: string | undefined, limit: number): Promise<RedirectItem[]> => {
+  async (
+    sql,
+    after: string | undefined,
+    limit: number,
+    paths?: string[],
+  ): Promise<RedirectItem[]> => {
+    // A path-scoped caller: redirects whose old slug and page are both within its paths.
+    const from = pathsSql(paths, 'r.from_slug');
+    const to = pathsSql(paths, 'p.slug');
+    const where = [
+      ...(after === undefined ? [] : [{ sql: 'r.from_slug > ?', params: [after] }]),
+      ...(from && to ? [from, to] : []),
+    ];
     const rows = await sql.all(
       'SELECT r.from_slug, r.page_id, r.created_at, p.slug, p.live_slug, ' +
         `${userSql.username('r.created_by')} AS created_by_username ` +
         'FROM page_redirects r JOIN pages p ON p.id = r.page_id' +
-        (after === undefined ? '' : ' WHERE r.from_slug > ?') +
+        (where.length ? ` WHERE ${where.map((w) => w.sql).join(' AND ')}` : '') +
         ` ORDER BY r.from_slug LIMIT ${Number(limit)}`,
-      after === undefined ? [] : [after],
+      where.flatMap((w) => w.params),
     );
     return rows.map(toItem);
   },

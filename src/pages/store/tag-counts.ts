@@ -1,6 +1,6 @@
 import type { Sql } from '../../common/database/sql';
 import { userSql } from '../../auth/public-sql';
-import type { Viewer } from './visibility-sql';
+import { Viewer, visibleSql } from './visibility-sql';
 
 /**
  * `tag_counts` (migration TagCounts): per tag, the live pages carrying it (`live_count`) and
@@ -67,7 +67,15 @@ export async function visibleTagCounts(
   const column = viewer.role === 'admin' ? 'live_count' : 'open_count';
   const counted = `SELECT tag AS name, ${column} AS count FROM tag_counts WHERE ${column} > 0${from.sql}`;
   let rows: { name: string; count: number | string }[];
-  if (viewer.role === 'admin' || viewer.groups.length === 0) {
+  if (viewer.paths) {
+    // A path-scoped credential: count the pages it may see (its paths are few and narrow).
+    const visible = visibleSql(viewer, 'p');
+    rows = await sql.all(
+      'SELECT t.tag AS name, COUNT(*) AS count FROM page_tags t INNER JOIN pages p ON p.id = t.page_id ' +
+        `WHERE ${visible.sql}${from.sql.replace('tag', 't.tag')} GROUP BY t.tag ORDER BY t.tag ASC LIMIT ${Number(limit)}`,
+      [...visible.params, ...from.params],
+    );
+  } else if (viewer.role === 'admin' || viewer.groups.length === 0) {
     rows = await sql.all(`${counted} ORDER BY tag ASC LIMIT ${Number(limit)}`, from.params);
   } else {
     const restricted =

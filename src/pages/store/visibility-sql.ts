@@ -1,5 +1,6 @@
 import { userSql } from '../../auth/public-sql';
 import type { Role } from '../../common/auth/roles';
+import { pathsSql } from '../../common/auth/token-scope';
 import type { SqlCondition } from '../../common/database/sql';
 
 /** Who is looking: enough of the caller for the visibility rule (structured-cloneable). */
@@ -7,6 +8,8 @@ export interface Viewer {
   role: Role;
   /** Names of the viewer's groups. */
   groups: string[];
+  /** A path-scoped credential's slug patterns (common/auth/token-scope.ts); absent: no limit. */
+  paths?: string[];
 }
 
 /**
@@ -19,14 +22,18 @@ export function visibleSql(
   alias = 'p',
   { evenIfBinned = false }: { evenIfBinned?: boolean } = {},
 ): SqlCondition {
-  const live = evenIfBinned ? '1 = 1' : `${alias}.live_slug IS NOT NULL`;
-  if (viewer.role === 'admin') return { sql: live, params: [] };
+  const inPaths = pathsSql(viewer.paths, `${alias}.slug`);
+  const live =
+    (evenIfBinned ? '1 = 1' : `${alias}.live_slug IS NOT NULL`) +
+    (inPaths ? ` AND ${inPaths.sql}` : '');
+  const pathParams = inPaths?.params ?? [];
+  if (viewer.role === 'admin') return { sql: live, params: pathParams };
   const open = `NOT EXISTS (SELECT 1 FROM page_groups vpg WHERE vpg.page_id = ${alias}.id)`;
-  if (viewer.groups.length === 0) return { sql: `${live} AND ${open}`, params: [] };
+  if (viewer.groups.length === 0) return { sql: `${live} AND ${open}`, params: pathParams };
   const member =
     `EXISTS (SELECT 1 FROM page_groups vpg WHERE vpg.page_id = ${alias}.id ` +
     `AND vpg.group_id IN (${userSql.groupIdsNamed(viewer.groups.length)}))`;
-  return { sql: `${live} AND (${open} OR ${member})`, params: [...viewer.groups] };
+  return { sql: `${live} AND (${open} OR ${member})`, params: [...pathParams, ...viewer.groups] };
 }
 
 /**
@@ -47,7 +54,11 @@ export function pageVisibleSql(
 
 /** Just the viewer of a caller (an AuthUser carries more), as a query argument. */
 export function toViewer(user: Viewer): Viewer {
-  return { role: user.role, groups: [...user.groups] };
+  return {
+    role: user.role,
+    groups: [...user.groups],
+    ...(user.paths ? { paths: [...user.paths] } : {}),
+  };
 }
 
 /**

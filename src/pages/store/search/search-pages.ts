@@ -1,3 +1,4 @@
+import { scopeKey } from '../../../common/auth/token-scope';
 import { readQuery, Sql } from '../../../common/database/sql';
 import type { SearchTerms } from '../../model/search/search-terms';
 import type { SearchResultPage } from '../../model/page-shapes';
@@ -191,6 +192,7 @@ export const searchPages = readQuery(
       terms,
       viewer.role,
       [...viewer.groups].sort(),
+      scopeKey(viewer),
       start,
       limit,
       request,

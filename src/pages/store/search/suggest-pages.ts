@@ -1,3 +1,4 @@
+import { scopeKey } from '../../../common/auth/token-scope';
 import { readQuery, Sql } from '../../../common/database/sql';
 import { SearchTerms, toBooleanMatch, toFts5Match } from '../../model/search/search-terms';
 import { Viewer, visibleSql } from '../visibility-sql';
@@ -104,7 +105,13 @@ export const suggestPages = readQuery(
     limit: number,
   ): Promise<Suggestion[]> => {
     const generation = await sql.searchGeneration();
-    const key = JSON.stringify([text, viewer.role, [...viewer.groups].sort(), limit]);
+    const key = JSON.stringify([
+      text,
+      viewer.role,
+      [...viewer.groups].sort(),
+      scopeKey(viewer),
+      limit,
+    ]);
     const cached = generation === null ? undefined : cache.get(generation, key);
     if (cached) return cached;
     const found = await suggestVisiblePages(sql, text, terms, viewer, limit);

@@ -150,3 +150,22 @@ export function exportArchive(slugs?: string[]) {
     'kb-archive.zip',
   );
 }
+
+export type McpSettings = Schemas['McpSettingsResponse'];
+export type McpSettingsChange = Schemas['McpSettingsDto'];
+const mcpKey = ['/api/mcp/settings'] as const;
+
+export function useMcpSettings() {
+  return useQuery({
+    queryKey: mcpKey,
+    queryFn: () => unwrap(api.GET('/api/mcp/settings')),
+  });
+}
+
+export function useSaveMcpSettings() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: McpSettingsChange) => unwrap(api.PUT('/api/mcp/settings', { body })),
+    onSuccess: (saved) => queryClient.setQueryData(mcpKey, saved),
+  });
+}

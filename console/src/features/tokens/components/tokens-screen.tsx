@@ -2,14 +2,20 @@ import { useState, type FormEvent } from 'react';
 import { ApiProblem, type FieldError } from '../../../api/problem';
 import type { AccessToken, Role } from '../../../api/types';
 import { ConfirmDialog } from '../../../components/dialog';
-import { Field } from '../../../components/field';
+import { Field, FieldErrors } from '../../../components/field';
 import { LoadMore } from '../../../components/load-more';
 import { ProblemMessage } from '../../../components/problem-message';
 import { RecordTable } from '../../../components/record-table';
 import { Spinner } from '../../../components/spinner';
 import { formatDate, formatRelative } from '../../../lib/format';
 import { useCurrentUser } from '../../../api/me';
-import { useCreateToken, useRevokeToken, useTokens } from '../../../api/tokens';
+import {
+  TOKEN_PERMISSIONS,
+  useCreateToken,
+  useRevokeToken,
+  useTokens,
+  type TokenPermission,
+} from '../../../api/tokens';
 import { useDocumentTitle } from '../../../components/use-document-title';
 
 const ROLES: Role[] = ['reader', 'editor', 'admin'];
@@ -79,6 +85,22 @@ function ScopeField({
   );
 }
 
+/** The patterns typed, one a line (commas also separate); none: undefined (every page). */
+function patternsOf(text: string): string[] | undefined {
+  const patterns = text
+    .split(/[\n,]/)
+    .map((p) => p.trim())
+    .filter(Boolean);
+  return patterns.length > 0 ? patterns : undefined;
+}
+
+/** The problems of `paths` and of each pattern (`paths.0`, …). */
+function pathErrors(problems: ApiProblem | null): FieldError[] {
+  return (problems?.errors ?? []).filter(
+    (e) => e.field === 'paths' || e.field.startsWith('paths.'),
+  );
+}
+
 function CreateTokenForm({
   onCreated,
 }: {
@@ -89,6 +111,8 @@ function CreateTokenForm({
   const [name, setName] = useState('');
   const [expires, setExpires] = useState('');
   const [scope, setScope] = useState<Role>(user.role);
+  const [paths, setPaths] = useState('');
+  const [permissions, setPermissions] = useState<TokenPermission[]>([...TOKEN_PERMISSIONS]);
   const problems = create.error instanceof ApiProblem ? create.error : null;
 
   const submit = (event: FormEvent) => {
@@ -98,11 +122,15 @@ function CreateTokenForm({
         name: name.trim(),
         scope,
         expiresAt: expires ? new Date(`${expires}T23:59:59`).toISOString() : undefined,
+        paths: patternsOf(paths),
+        permissions: permissions.length === TOKEN_PERMISSIONS.length ? undefined : permissions,
       },
       {
         onSuccess: (token) => {
           setName('');
           setExpires('');
+          setPaths('');
+          setPermissions([...TOKEN_PERMISSIONS]);
           onCreated(token);
         },
       },
@@ -133,6 +161,42 @@ function CreateTokenForm({
           />
         </Field>
         <ScopeField value={scope} onChange={setScope} errors={problems?.errorsFor('scope') ?? []} />
+        <Field
+          label="Paths"
+          className="token-form__paths"
+          hint="One slug pattern per line, such as docs/team-a/** (that page and all below). Empty: every page."
+          errors={pathErrors(problems)}
+        >
+          <textarea
+            className="input input--mono"
+            rows={2}
+            value={paths}
+            placeholder="docs/team-a/**"
+            onChange={(e) => setPaths(e.target.value)}
+          />
+        </Field>
+        <fieldset className="token-form__permissions">
+          <legend>Permissions</legend>
+          <div className="checks">
+            {TOKEN_PERMISSIONS.map((verb) => (
+              <label key={verb} className="check">
+                <input
+                  type="checkbox"
+                  checked={permissions.includes(verb)}
+                  onChange={(e) =>
+                    setPermissions((all) =>
+                      e.target.checked
+                        ? TOKEN_PERMISSIONS.filter((v) => v === verb || all.includes(v))
+                        : all.filter((v) => v !== verb),
+                    )
+                  }
+                />
+                {verb}
+              </label>
+            ))}
+          </div>
+          <FieldErrors errors={problems?.errorsFor('permissions') ?? []} />
+        </fieldset>
         <button type="submit" className="button button--primary" disabled={create.isPending}>
           Create token
         </button>
@@ -150,6 +214,20 @@ function TokenRow({ token, onRevoke }: { token: AccessToken; onRevoke: () => voi
         <code>{token.prefix}…</code>
       </td>
       <td data-label="Scope">{token.scope}</td>
+      <td data-label="Paths">
+        {token.paths ? (
+          <ul className="token-paths">
+            {token.paths.map((p) => (
+              <li key={p}>
+                <code>{p}</code>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          'All pages'
+        )}
+      </td>
+      <td data-label="Permissions">{token.permissions ? token.permissions.join(', ') : 'All'}</td>
       <td data-label="Created">{formatDate(token.createdAt)}</td>
       <td data-label="Expires">{token.expiresAt ? formatDate(token.expiresAt) : 'Never'}</td>
       <td data-label="Last used">
@@ -183,7 +261,8 @@ export function TokensScreen() {
       </header>
       <p className="screen__lead">
         Personal access tokens let scripts and CI pipelines call kb’s API as you: send{' '}
-        <code>Authorization: Bearer &lt;token&gt;</code>.
+        <code>Authorization: Bearer &lt;token&gt;</code>. Limit a pipeline’s token to the paths it
+        writes: outside them it sees and changes nothing.
       </p>
       {created ? (
         <NewTokenSecret token={created} onDone={() => setCreated(null)} />
@@ -196,7 +275,16 @@ export function TokensScreen() {
       ) : (
         <RecordTable
           caption="Your tokens"
-          columns={['Name', 'Token', 'Scope', 'Created', 'Expires', 'Last used']}
+          columns={[
+            'Name',
+            'Token',
+            'Scope',
+            'Paths',
+            'Permissions',
+            'Created',
+            'Expires',
+            'Last used',
+          ]}
           actions
           rows={tokens.items}
           rowKey={(token) => token.id}
