@@ -7,8 +7,8 @@ import { insertStarterTemplates } from '../starter-templates';
  * and the metadata a page made from it starts with; the starter set is stored once, so an
  * administrator's edits and removals stay.
  */
-export class PageTemplates1795850000000 implements MigrationInterface {
-  name = 'PageTemplates1795850000000';
+export class PageTemplates1795850000010 implements MigrationInterface {
+  name = 'PageTemplates1795850000010';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     const c = columns(queryRunner);

@@ -5,8 +5,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * (`paths`, a JSON array) and to verbs (`permissions`, a JSON array). NULL: no limit, which is
  * what every token made before was. Plain SQL, the same on both databases.
  */
-export class TokenPaths1795850000000 implements MigrationInterface {
-  name = 'TokenPaths1795850000000';
+export class TokenPaths1795850000020 implements MigrationInterface {
+  name = 'TokenPaths1795850000020';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query('ALTER TABLE access_tokens ADD COLUMN paths TEXT NULL');
