@@ -12,6 +12,9 @@ export interface AuthUser {
   via: 'session' | 'bearer';
   sessionId?: string;
   tokenId?: string;
+  /** An OAuth access token's app (client_id) and grant (docs/oauth.md). */
+  oauthClientId?: string;
+  oauthGrantId?: string;
 }
 
 export function isAdmin(user: AuthUser): boolean {
