@@ -25,6 +25,7 @@ export const adminRoutes: RouteObject[] = [
       { path: 'variables', lazy: screen(() => import('./components/variables-screen')) },
       { path: 'graph', lazy: screen(() => import('./components/graph-screen')) },
       { path: 'review', lazy: screen(() => import('./components/review-due-screen')) },
+      { path: 'apps', lazy: screen(() => import('./components/apps-screen')) },
       { path: '*', element: <Navigate to={paths.admin('import')} replace /> },
     ],
   },

@@ -13,6 +13,7 @@ const SECTIONS: [path: string, label: string][] = [
   ['variables', 'Variables'],
   ['graph', 'Graph'],
   ['review', 'Review due'],
+  ['apps', 'Apps'],
 ];
 
 function NotForYou() {
