@@ -574,3 +574,24 @@ describe('kb as an OAuth 2.1 authorization server', () => {
     });
   });
 });
+
+describe('OAUTH_ENABLED=false', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ OAUTH_ENABLED: 'false' });
+  });
+  afterAll(() => t.close());
+
+  it('answers 404 for the endpoints and the metadata, and /mcp challenges without the hint', async () => {
+    await t.http().get('/.well-known/oauth-authorization-server').expect(404);
+    await t.http().get('/.well-known/oauth-protected-resource').expect(404);
+    await t
+      .http()
+      .post('/oauth/register')
+      .send({ redirect_uris: [REDIRECT] })
+      .expect(404);
+    await t.http().get('/oauth/authorize').expect(404);
+    const res = await t.http().post('/mcp').send({}).expect(401);
+    expect(res.headers['www-authenticate']).toBe('Bearer realm="kb"');
+  });
+});
