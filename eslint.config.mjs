@@ -33,6 +33,27 @@ function boundaryZones() {
       except: ['./public-api.ts', './public-sql.ts'],
       message: `Reach the ${name} module through src/${name}/public-api.ts (or public-sql.ts); docs/architecture.md.`,
     })),
+    // Inside pages, the floors of docs/architecture.md: model/ (the page's types and pure
+    // rules) under rendering/ (Markdown, pure CPU work) under store/ (SQL) under the use cases.
+    // No arrow climbs back up; test/lint/page-floors.spec.ts also keeps pages free of circles.
+    {
+      target: './src/pages/model',
+      from: './src/pages',
+      except: ['./model'],
+      message: 'pages/model is the floor of pages: it imports nothing else of pages.',
+    },
+    {
+      target: './src/pages/rendering',
+      from: './src/pages',
+      except: ['./model', './rendering'],
+      message: 'pages/rendering sits on pages/model only (no store, no use case).',
+    },
+    {
+      target: './src/pages/store',
+      from: './src/pages',
+      except: ['./model', './rendering', './store'],
+      message: 'pages/store sits on pages/model and rendering only (no use case, no DTO).',
+    },
     {
       // Migrations excepted: one may fill a new column with a module's pure function, through
       // that module's public-sql.ts (the zones above keep it to that file).
@@ -122,5 +143,10 @@ export default tseslint.config(
     files: ['**/*.js'],
     languageOptions: { sourceType: 'commonjs', globals: { ...globals.node } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    // Plain Node scripts that are ES modules (scripts/extract-text.mjs imports pdf.js).
+    files: ['scripts/**/*.mjs'],
+    languageOptions: { sourceType: 'module', globals: { ...globals.node } },
   },
 );

@@ -94,7 +94,7 @@ export function joinSlug(prefix: string, slug: string): string {
 
 /**
  * Why a slug cannot be stored, or undefined when it can: the pages module's slug rule
- * (pages/slug.ts, lengths in code points), worded for the import report.
+ * (pages/model/slug.ts, lengths in code points), worded for the import report.
  */
 export function slugProblem(slug: string): string | undefined {
   const codes = slugProblems(slug).map((p) => p.code);

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AuthUser, isAdmin } from '../common/auth/auth-user';
 import type { SqlCondition } from '../common/database/sql';
-import type { PageRecord } from './store/page-columns';
+import type { PageRecord } from './model/page-columns';
 import { mediaReferencedByVisibleSql, pageVisibleSql, Viewer } from './store/visibility-sql';
 
 /**

@@ -12,13 +12,13 @@ import {
   NotFoundProblem,
   PreconditionFailedProblem,
 } from '../common/problems/problem';
-import { ifMatchAllows, parseIfMatch } from './preconditions';
+import { ifMatchAllows, parseIfMatch } from './model/preconditions';
 import { BinItemResponse, toBinItem } from './pages.mapper';
-import { stateOf } from './page-state';
+import { stateOf } from './model/page-state';
 import { ProtectedPathsService } from './protection/protected-paths.service';
-import { PageDeriver } from './rendering/page-deriver';
-import { normaliseSlug, normaliseSlugField, slugProblems } from './slug';
-import type { PageRecord } from './store/page-columns';
+import { PageDeriver } from './page-deriver';
+import { normaliseSlug, normaliseSlugField, slugProblems } from './model/slug';
+import type { PageRecord } from './model/page-columns';
 import { PagesRepository } from './store/pages.repository';
 
 /**

@@ -3,10 +3,10 @@ import type { Tx } from '../common/database/database';
 import { DATE_RULE, parseIsoDate } from '../common/dates/iso-date';
 import type { FieldProblem } from '../common/problems/problem';
 import type { PageFieldsDto } from './dto/page.dto';
-import type { PageState } from './page-state';
-import { LIFECYCLES, PropertyValue } from './store/page-columns';
-import { normaliseSlugField, slugProblems } from './slug';
-import { variableProblems } from './variables';
+import type { PageState } from './model/page-state';
+import { LIFECYCLES, PropertyValue } from './model/page-columns';
+import { normaliseSlugField, slugProblems } from './model/slug';
+import { variableProblems } from './model/variables';
 
 /** The request fields the rules apply to (create, update, import). */
 export interface PageInput extends PageFieldsDto {

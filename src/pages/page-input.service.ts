@@ -24,9 +24,9 @@ import {
   variablesRule,
   verifiedRule,
 } from './page-input-rules';
-import type { PageState } from './page-state';
+import type { PageState } from './model/page-state';
 import { PagesRepository } from './store/pages.repository';
-import { normaliseSlugField, slugProblems } from './slug';
+import { normaliseSlugField, slugProblems } from './model/slug';
 
 export {
   MAX_PROPERTIES,
@@ -38,8 +38,8 @@ export {
   propertyProblems,
 } from './page-input-rules';
 export type { PageInput } from './page-input-rules';
-export { stateOf } from './page-state';
-export type { PageState } from './page-state';
+export { stateOf } from './model/page-state';
+export type { PageState } from './model/page-state';
 
 /**
  * Turns request fields into a complete PageState: absent fields keep the current value

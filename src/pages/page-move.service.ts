@@ -13,13 +13,13 @@ import {
 } from '../common/problems/problem';
 import { pacer } from '../common/workers/pacer';
 import { MovePagesDto, MoveResultResponse } from './dto/page-move.dto';
-import { PageState, stateOf } from './page-state';
+import { PageState, stateOf } from './model/page-state';
 import type { WriteOptions } from './page-writer.service';
 import { ProtectedPathsService } from './protection/protected-paths.service';
-import { PageDeriver } from './rendering/page-deriver';
+import { PageDeriver } from './page-deriver';
 import { rewriteMovedLinks } from './rendering/moved-links';
-import { normaliseSlugField, slugProblems } from './slug';
-import type { PageRecord } from './store/page-columns';
+import { normaliseSlugField, slugProblems } from './model/slug';
+import type { PageRecord } from './model/page-columns';
 import type { MovePlanItem } from './store/page-moves';
 import { PagesRepository } from './store/pages.repository';
 

@@ -4,8 +4,8 @@ import { PreviewDto } from './dto/page.dto';
 import { RenderPool } from './rendering/render-pool';
 import { PageInputService } from './page-input.service';
 import { SiteVariablesService } from './site-variables.service';
-import { isValidSlug, normaliseSlugField } from './slug';
-import { mergeVariables, variableProblems } from './variables';
+import { isValidSlug, normaliseSlugField } from './model/slug';
+import { mergeVariables, variableProblems } from './model/variables';
 
 /**
  * Renders unsaved Markdown exactly as a page read would (site-wide variables, overridden by

@@ -7,7 +7,7 @@ import { cursorString, ListRequest, Paged, toPaged } from '../common/http/pagina
 import { audit } from '../common/logging/audit';
 import { NotFoundProblem } from '../common/problems/problem';
 import { RedirectResponse } from './dto/page-move.dto';
-import { normaliseSlug } from './slug';
+import { normaliseSlug } from './model/slug';
 import type { RedirectItem } from './store/redirects';
 import { PagesRepository } from './store/pages.repository';
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectConfig } from '../common/config/app-config';
 import type { PagesConfig } from '../common/config/pages-config';
 import type { PageLinkResponse, PageResponse } from './dto/page-response.dto';
-import type { PageHead } from './store/page-columns';
+import type { PageHead } from './model/page-columns';
 import type { PageRow } from './store/page-rows';
 import { linksPages, markMissingLinks } from './rendering/missing-links';
 

@@ -10,7 +10,7 @@ import {
   toRevisionResponse,
   toRevisionSummary,
 } from './pages.mapper';
-import { normaliseSlug } from './slug';
+import { normaliseSlug } from './model/slug';
 import { PagesRepository } from './store/pages.repository';
 
 /** Revisions of visible live pages: list newest first, read one. Restore is a write (PageWriterService). */

@@ -17,17 +17,17 @@ import { CreatePageDto, UpdatePageDto } from './dto/page.dto';
 import { withoutReadOnlyMembers } from './dto/page-body.dto';
 import { PageAccessService } from './page-access.service';
 import { PageInput, PageInputService } from './page-input.service';
-import type { RevisionMetadata } from './page-metadata';
-import { GroupRef, PageState, sameMarkdown, sameState, stateOf } from './page-state';
-import { ImportedPage, ImportOutcome } from './pages.types';
-import { PageDeriver } from './rendering/page-deriver';
+import type { RevisionMetadata } from './model/page-metadata';
+import { GroupRef, PageState, sameMarkdown, sameState, stateOf } from './model/page-state';
+import { ImportedPage, ImportOutcome } from './model/page-shapes';
+import { PageDeriver } from './page-deriver';
 import { ProtectedPathsService } from './protection/protected-paths.service';
-import type { PageRecord } from './store/page-columns';
+import type { PageRecord } from './model/page-columns';
 import type { PageRow } from './store/page-rows';
 import { PagesRepository } from './store/pages.repository';
-import { IfMatch, ifMatchAllows, parseIfMatch } from './preconditions';
-import { fittedSummary, withSummary } from './revision-summary';
-import { normaliseSlug, normaliseSlugField, slugProblems } from './slug';
+import { IfMatch, ifMatchAllows, parseIfMatch } from './model/preconditions';
+import { fittedSummary, withSummary } from './model/revision-summary';
+import { normaliseSlug, normaliseSlugField, slugProblems } from './model/slug';
 
 /**
  * How a write runs: on its own (a direct save, checked against protected paths) or inside a

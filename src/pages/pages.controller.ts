@@ -28,7 +28,7 @@ import { PageBrowseService } from './page-browse.service';
 import { PageResponse, PageSummaryList } from './dto/page-response.dto';
 import { PageSummaryResponse } from './pages.mapper';
 import { ConditionalRead, PageMoved, PagesService } from './pages.service';
-import { RESERVED_LAST_SEGMENT } from './slug';
+import { RESERVED_LAST_SEGMENT } from './model/slug';
 
 /**
  * Sends a conditional read with its ETag: 304 without a body when the client's copy is current;

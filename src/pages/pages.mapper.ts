@@ -6,15 +6,15 @@ import type {
   RevisionResponse,
   RevisionSummaryResponse,
 } from './dto/page-response.dto';
-import { PublicMetadata, publicMetadata, PublicMetadataOf } from './page-metadata';
+import { PublicMetadata, publicMetadata, PublicMetadataOf } from './model/page-metadata';
 import {
   METADATA_KEYS,
   MetadataKey,
   PageSummary,
-  RevisionRecord,
   SUMMARY_KEYS,
   SummaryKey,
-} from './store/page-columns';
+} from './model/page-columns';
+import type { RevisionRecord } from './model/revision-columns';
 import type { PageRow } from './store/page-rows';
 import type { RevisionSummary } from './store/revisions';
 

@@ -19,7 +19,7 @@ import { PageResponseCache } from './page-response-cache';
 import { LinkReportController } from './reports/link-report.controller';
 import { LinkReportService } from './reports/link-report.service';
 import { MarkdownRenderer } from './rendering/markdown-renderer';
-import { PageDeriver } from './rendering/page-deriver';
+import { PageDeriver } from './page-deriver';
 import { RenderPool } from './rendering/render-pool';
 import { BinController } from './bin.controller';
 import { RevisionsController } from './revisions.controller';

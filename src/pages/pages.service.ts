@@ -13,15 +13,15 @@ import { visibleDeprecatedTarget } from './deprecated-target';
 import { PageResponse, toPageResponse } from './pages.mapper';
 import { CallerParts, PageResponseCache } from './page-response-cache';
 import { linksPages, markMissingLinks } from './rendering/missing-links';
-import { ImportedPage, ImportOutcome, MediaReferences, ReviewDuePage } from './pages.types';
+import { ImportedPage, ImportOutcome, MediaReferences, ReviewDuePage } from './model/page-shapes';
 import { RenderPool } from './rendering/render-pool';
 import { SiteVariablesService } from './site-variables.service';
-import { isValidSlug, normaliseSlug } from './slug';
-import type { PageArchiveRecord, PageRecord } from './store/page-columns';
+import { isValidSlug, normaliseSlug } from './model/slug';
+import type { PageArchiveRecord, PageRecord } from './model/page-columns';
 import type { PageRow } from './store/page-rows';
 import { PagesRepository } from './store/pages.repository';
 import type { Viewer } from './store/visibility-sql';
-import { mergeVariables, referencedVariableNames } from './variables';
+import { mergeVariables, referencedVariableNames } from './model/variables';
 
 /** A page read: the response and its ETag. */
 export interface PageRead {

@@ -19,10 +19,9 @@ export { SearchService } from './search/search.service';
 export { SiteVariablesService } from './site-variables.service';
 export type { PageTreeNodeResponse } from './tree/page-tree.dto';
 export { PageTreeService } from './tree/page-tree.service';
-export type { PageEntity } from './entities/page.entity';
-export { archiveMetadata } from './page-metadata';
-export type { PublicMetadata, RevisionMetadata } from './page-metadata';
-export type { ImportedPage, MediaReferences, ReviewDuePage } from './pages.types';
+export { archiveMetadata } from './model/page-metadata';
+export type { PublicMetadata, RevisionMetadata } from './model/page-metadata';
+export type { ImportedPage, MediaReferences, ReviewDuePage } from './model/page-shapes';
 export { codeFenceTracker } from './rendering/code-fences';
 export {
   confluenceLanguage,
@@ -41,12 +40,12 @@ export {
   normaliseSlugField,
   RESERVED_LAST_SEGMENT,
   slugProblems,
-} from './slug';
-export type { PageArchiveRecord, PageRecord } from './store/page-columns';
-export { variableProblems } from './variables';
+} from './model/slug';
+export type { PageArchiveRecord, PageRecord } from './model/page-columns';
+export { variableProblems } from './model/variables';
 export { linkOccurrences } from './rendering/link-occurrences';
 export { ProtectedPathsService } from './protection/protected-paths.service';
 export type { ProtectedPath } from './protection/protected-paths.service';
 export { PageWriterService } from './page-writer.service';
 export type { WriteOptions } from './page-writer.service';
-export { fittedSummary } from './revision-summary';
+export { fittedSummary } from './model/revision-summary';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Tx } from '../common/database/database';
 import { FieldProblems } from '../common/problems/problem';
 import { SiteVariablesRepository } from './store/site-variables.repository';
-import { variableProblems } from './variables';
+import { variableProblems } from './model/variables';
 
 export interface SiteVariables {
   version: number;

@@ -1,7 +1,7 @@
 import { problem } from '../support/problems';
 import { usePagesApp, allItems, createPage, expectedPage, ISO_DATE } from '../support/pages';
-import { PageEntity } from '../../src/pages/entities/page.entity';
-import { PageRevisionEntity } from '../../src/pages/entities/page-revision.entity';
+import { PagesTable } from '../../src/pages/store/page.entity';
+import { PageRevisionsTable } from '../../src/pages/store/page-revision.entity';
 import { PAGE_BINNED, PAGE_RESTORED, PAGE_UPDATED } from '../../src/common/events/domain-events';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 
@@ -32,7 +32,7 @@ describe('pages: bin', () => {
       edges: [],
     });
     expect((await c.admin.get('/api/pages/other').expect(200)).body.backlinks).toEqual([]);
-    const page = await c.t.dataSource.getRepository(PageEntity).findOneByOrFail({ slug: 'doomed' });
+    const page = await c.t.dataSource.getRepository(PagesTable).findOneByOrFail({ slug: 'doomed' });
     expect(events).toEqual([
       {
         pageId: page.id,
@@ -105,9 +105,9 @@ describe('pages: bin', () => {
     const unchanged = async () => {
       const [item] = await binItems();
       expect(item).toMatchObject({ id, slug: 'team/phoenix' });
-      const row = await c.t.dataSource.getRepository(PageEntity).findOneByOrFail({ id });
+      const row = await c.t.dataSource.getRepository(PagesTable).findOneByOrFail({ id });
       expect(row).toMatchObject({ slug: 'team/phoenix', liveSlug: null, revision: 1 });
-      expect(await c.t.dataSource.getRepository(PageRevisionEntity).countBy({ pageId: id })).toBe(
+      expect(await c.t.dataSource.getRepository(PageRevisionsTable).countBy({ pageId: id })).toBe(
         1,
       );
     };
@@ -165,8 +165,8 @@ describe('pages: bin', () => {
     const [{ id }] = await binItems();
     await c.admin.delete(`/api/bin/${id}`).expect(204);
     expect(await binItems()).toEqual([]);
-    expect(await c.t.dataSource.getRepository(PageEntity).countBy({ id })).toBe(0);
-    expect(await c.t.dataSource.getRepository(PageRevisionEntity).countBy({ pageId: id })).toBe(0);
+    expect(await c.t.dataSource.getRepository(PagesTable).countBy({ id })).toBe(0);
+    expect(await c.t.dataSource.getRepository(PageRevisionsTable).countBy({ pageId: id })).toBe(0);
     const left = (sql: string) => c.t.dataSource.query(sql, [id]);
     expect(await left('SELECT page_id FROM page_tags WHERE page_id = ?')).toEqual([]);
     expect(await left('SELECT source_page_id FROM page_links WHERE source_page_id = ?')).toEqual(
@@ -178,7 +178,7 @@ describe('pages: bin', () => {
 
   it('bin routes answer 404 for live pages, unknown and malformed ids', async () => {
     await createPage(c.editor, 'alive');
-    const live = await c.t.dataSource.getRepository(PageEntity).findOneByOrFail({ slug: 'alive' });
+    const live = await c.t.dataSource.getRepository(PagesTable).findOneByOrFail({ slug: 'alive' });
     for (const id of [live.id, '00000000-0000-4000-8000-000000000000', 'not-a-uuid']) {
       await c.admin.post(`/api/bin/${id}/restore`).expect(404);
       await c.admin
@@ -212,7 +212,7 @@ describe('pages: bin', () => {
     try {
       const owner = c.editor.user!;
       await createPage(c.editor, 'back', { owner: owner.username });
-      const [page] = await c.t.dataSource.getRepository(PageEntity).find();
+      const [page] = await c.t.dataSource.getRepository(PagesTable).find();
       await c.admin.delete('/api/pages/back').expect(204);
       const [{ id }] = await binItems();
       expect(events).toEqual([]);

@@ -1,11 +1,11 @@
 import { createTestApp, TestApp } from '../support/test-app';
 import { Client, signedIn } from '../support/users';
 import { createPage } from '../support/pages';
-import { PageRevisionEntity } from '../../src/pages/entities/page-revision.entity';
-import { PageEntity } from '../../src/pages/entities/page.entity';
+import { PageRevisionsTable } from '../../src/pages/store/page-revision.entity';
+import { PagesTable } from '../../src/pages/store/page.entity';
 import { Database } from '../../src/common/database/database';
 import { stateOf } from '../../src/pages/page-input.service';
-import { PageDeriver } from '../../src/pages/rendering/page-deriver';
+import { PageDeriver } from '../../src/pages/page-deriver';
 import { PagesRepository } from '../../src/pages/store/pages.repository';
 
 const N = 12;
@@ -51,10 +51,10 @@ describe('pages: concurrent writers', () => {
       expect(page.body.revision).toBe(2);
       expect(page.body.content).toBe(winnerContent);
       const stored = await t.dataSource
-        .getRepository(PageEntity)
+        .getRepository(PagesTable)
         .findOneByOrFail({ liveSlug: slug });
       const revisions = await t.dataSource
-        .getRepository(PageRevisionEntity)
+        .getRepository(PageRevisionsTable)
         .find({ where: { pageId: stored.id }, order: { revision: 'ASC' } });
       expect(revisions.map((r) => [r.revision, r.content])).toEqual([
         [1, 'original'],
@@ -68,7 +68,7 @@ describe('pages: concurrent writers', () => {
     const deriver = t.get(PageDeriver);
     const pages = t.get(PagesRepository);
     const page = await t.dataSource
-      .getRepository(PageEntity)
+      .getRepository(PagesTable)
       .findOneByOrFail({ liveSlug: 'guarded' });
     const results = await Promise.all(
       Array.from({ length: 6 }, (_, i) => {
@@ -92,7 +92,7 @@ describe('pages: concurrent writers', () => {
     );
     expect(results.filter((r) => r === 2)).toHaveLength(1);
     expect(results.filter((r) => r === null)).toHaveLength(5);
-    expect(await t.dataSource.getRepository(PageRevisionEntity).countBy({ pageId: page.id })).toBe(
+    expect(await t.dataSource.getRepository(PageRevisionsTable).countBy({ pageId: page.id })).toBe(
       2,
     );
   });
@@ -120,6 +120,6 @@ describe('pages: concurrent writers', () => {
     expect(responses.filter((r) => r.status === 409).map((r) => r.body.code)).toEqual(
       Array(N - 1).fill('slug_taken'),
     );
-    expect(await t.dataSource.getRepository(PageEntity).countBy({ liveSlug: 'same' })).toBe(1);
+    expect(await t.dataSource.getRepository(PagesTable).countBy({ liveSlug: 'same' })).toBe(1);
   });
 });

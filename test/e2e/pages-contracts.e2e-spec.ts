@@ -3,8 +3,8 @@ import { Client, createGroup, signedIn } from '../support/users';
 import { createPage, updatePage } from '../support/pages';
 import { PagesService } from '../../src/pages/pages.service';
 import { Database } from '../../src/common/database/database';
-import { PageRevisionEntity } from '../../src/pages/entities/page-revision.entity';
-import { PageEntity } from '../../src/pages/entities/page.entity';
+import { PageRevisionsTable } from '../../src/pages/store/page-revision.entity';
+import { PagesTable } from '../../src/pages/store/page.entity';
 import type { AuthUser } from '../../src/common/auth/auth-user';
 
 /** The services other features call (docs/CONTRACTS.md). */
@@ -35,9 +35,9 @@ describe('pages: exported services', () => {
   });
 
   const revisionsOf = async (slug: string) => {
-    const page = await t.dataSource.getRepository(PageEntity).findOneByOrFail({ liveSlug: slug });
+    const page = await t.dataSource.getRepository(PagesTable).findOneByOrFail({ liveSlug: slug });
     return t.dataSource
-      .getRepository(PageRevisionEntity)
+      .getRepository(PageRevisionsTable)
       .find({ where: { pageId: page.id }, order: { revision: 'ASC' } });
   };
 
@@ -119,7 +119,7 @@ describe('pages: exported services', () => {
         throw new Error('abort the import');
       }),
     ).rejects.toThrow('abort the import');
-    expect(await t.dataSource.getRepository(PageEntity).count()).toBe(0);
+    expect(await t.dataSource.getRepository(PagesTable).count()).toBe(0);
     await expect(
       t
         .get(Database)

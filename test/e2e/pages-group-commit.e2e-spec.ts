@@ -4,8 +4,8 @@ import { createPage, newPage } from '../support/pages';
 import { eventually } from '../support/eventually';
 import { Database } from '../../src/common/database/database';
 import { SqliteDatabase } from '../../src/common/database/sqlite-database';
-import { PageEntity } from '../../src/pages/entities/page.entity';
-import { PageRevisionEntity } from '../../src/pages/entities/page-revision.entity';
+import { PagesTable } from '../../src/pages/store/page.entity';
+import { PageRevisionsTable } from '../../src/pages/store/page-revision.entity';
 
 /**
  * Group commit (SQLite): writes that queue behind a running one are committed together, each in
@@ -88,10 +88,10 @@ describe('pages: writes committed together stay independent', () => {
       expect(page.body.revision).toBe(4);
       expect(page.body.content).toBe(winnersByRound[2][p]);
       const stored = await t.dataSource
-        .getRepository(PageEntity)
+        .getRepository(PagesTable)
         .findOneByOrFail({ liveSlug: slug });
       const revisions = await t.dataSource
-        .getRepository(PageRevisionEntity)
+        .getRepository(PageRevisionsTable)
         .find({ where: { pageId: stored.id }, order: { revision: 'ASC' } });
       expect(revisions.map((r) => r.content)).toEqual([
         expect.any(String),
@@ -103,7 +103,7 @@ describe('pages: writes committed together stay independent', () => {
   });
 
   it('a failing write in a group takes back only itself: its neighbours are committed', async () => {
-    const pageRepo = t.dataSource.getRepository(PageEntity);
+    const pageRepo = t.dataSource.getRepository(PagesTable);
     const created = async (slug: string, content: string) => {
       await createPage(editors[0], slug, { content });
       return pageRepo.findOneByOrFail({ liveSlug: slug });
@@ -126,7 +126,7 @@ describe('pages: writes committed together stay independent', () => {
         // A transaction that wrote a row and then failed: its row must not survive.
         db
           .transaction(async (tx) => {
-            await tx.manager.getRepository(PageEntity).update({ id: b.id }, { title: 'half' });
+            await tx.manager.getRepository(PagesTable).update({ id: b.id }, { title: 'half' });
             throw new Error('failed after writing');
           })
           .then(
@@ -146,7 +146,7 @@ describe('pages: writes committed together stay independent', () => {
     expect(await pageRepo.countBy({ slug: 'gc-taken' })).toBe(1);
     expect((await pageRepo.findOneByOrFail({ liveSlug: 'gc-taken' })).content).toBe('taken');
     await editors[0].get('/api/pages/gc-new').expect(200);
-    const revisions = t.dataSource.getRepository(PageRevisionEntity);
+    const revisions = t.dataSource.getRepository(PageRevisionsTable);
     expect(await revisions.countBy({ pageId: b.id })).toBe(1);
     expect(await revisions.countBy({ pageId: c.id })).toBe(2);
   });

@@ -3,7 +3,7 @@ import { Database } from '../../src/common/database/database';
 import { AuthUser } from '../../src/common/auth/auth-user';
 import { RenderPool } from '../../src/pages/rendering/render-pool';
 import { PagesService } from '../../src/pages/pages.service';
-import { ImportedPage } from '../../src/pages/pages.types';
+import { ImportedPage } from '../../src/pages/model/page-shapes';
 import { createTestApp, DB_TYPE, TestApp } from '../support/test-app';
 import { login, createUser } from '../support/users';
 // eslint-disable-next-line @typescript-eslint/no-require-imports

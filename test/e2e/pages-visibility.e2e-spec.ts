@@ -4,7 +4,7 @@ import { problem } from '../support/problems';
 import { allItems, createPage } from '../support/pages';
 import { NotificationsService } from '../../src/notifications/notifications.service';
 import { PagesService } from '../../src/pages/pages.service';
-import { PageEntity } from '../../src/pages/entities/page.entity';
+import { PagesTable } from '../../src/pages/store/page.entity';
 
 /**
  * A page restricted to group `hr` must not show up anywhere for a reader outside it:
@@ -216,7 +216,7 @@ describe('pages: visibility by groups', () => {
     const pages = t.get(PagesService);
     const notifications = t.get(NotificationsService);
     const secret = await t.dataSource
-      .getRepository(PageEntity)
+      .getRepository(PagesTable)
       .findOneByOrFail({ liveSlug: 'hr/salaries' });
     expect(await notifications.recipientWouldSee(insider.user!.id, secret.id)).toBe(true);
     expect(await notifications.recipientWouldSee(outsider.user!.id, secret.id)).toBe(false);

@@ -1,6 +1,6 @@
 import { Database } from '../../src/common/database/database';
 import { SqlitePageSearchIndex } from '../../src/pages/store/search/sqlite-page-search.index';
-import { tokenize } from '../../src/pages/search/search-terms';
+import { tokenize } from '../../src/pages/model/search/search-terms';
 import { createTestApp, DB_TYPE, TestApp } from '../support/test-app';
 import { Client, signedIn } from '../support/users';
 import { createPage, search } from '../support/search-support';

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { PageEntity } from '../../pages/public-api';
+import type { PageRecord } from '../../pages/public-api';
 import { RenderPool, PagesService } from '../../pages/public-api';
 import type { MediaResponse, MediaViewer } from '../../media/public-api';
 import { MediaService } from '../../media/public-api';
@@ -37,7 +37,7 @@ export class PrintDocumentService {
    * `overrides` must already be validated (validateOverrides).
    */
   async build(
-    page: PageEntity,
+    page: PageRecord,
     viewer: MediaViewer,
     baseUrl: string,
     overrides: Record<string, string> = {},

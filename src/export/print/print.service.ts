@@ -3,7 +3,7 @@ import type { AuthUser } from '../../common/auth/auth-user';
 import { InjectConfig } from '../../common/config/app-config';
 import type { PdfConfig } from '../../common/config/pdf-config';
 import type { HttpConfig } from '../../common/config/http-config';
-import type { PageEntity } from '../../pages/public-api';
+import type { PageRecord } from '../../pages/public-api';
 import { PagesService } from '../../pages/public-api';
 import { PdfClient } from '../pdf/pdf-client';
 import { validateOverrides } from './overrides';
@@ -76,7 +76,7 @@ export class PrintService {
     slug: string,
     user: AuthUser,
     requested: Record<string, unknown>,
-  ): Promise<{ page: PageEntity; overrides: Record<string, string> }> {
+  ): Promise<{ page: PageRecord; overrides: Record<string, string> }> {
     const page = await this.pages.getVisible(slug, user);
     if (Object.keys(requested).length === 0) return { page, overrides: {} };
     const [defined, usable] = await Promise.all([

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptions } from '@nestjs/swagger';
 import { listOf } from '../../common/openapi/list-of';
-import { LIFECYCLES, type Lifecycle, type PropertyValue } from '../entities/page.entity';
+import { LIFECYCLES, type Lifecycle, type PropertyValue } from '../model/page-columns';
 
 /**
  * The page answers built by pages.mapper.ts, as classes whose decorators are the OpenAPI

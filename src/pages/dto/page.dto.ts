@@ -12,7 +12,7 @@ import {
 } from 'class-validator';
 import { Optional, OptionalNotNull } from '../../common/problems/optional';
 import { BodyMayBeOmitted } from '../../common/problems/validation';
-import { LIFECYCLES, type Lifecycle, type PropertyValue } from '../entities/page.entity';
+import { LIFECYCLES, type Lifecycle, type PropertyValue } from '../model/page-columns';
 import { PROPERTIES_SCHEMA, VARIABLES_SCHEMA } from './page-response.dto';
 
 /** `summary` of a write: stored with the revision it makes, not a page field. */

@@ -4,7 +4,7 @@ import { AuthUser, isAdmin } from '../../common/auth/auth-user';
 import type { Tx } from '../../common/database/database';
 import { audit } from '../../common/logging/audit';
 import { ConflictProblem, FieldProblem, FieldProblems } from '../../common/problems/problem';
-import { normaliseSlugField, slugProblems } from '../slug';
+import { normaliseSlugField, slugProblems } from '../model/slug';
 import { ProtectedPathRow, ProtectedPathsRepository } from './protected-paths.repository';
 
 /** A rule as the API names it: `GET`/`PUT /api/protected-paths`. */

@@ -1,4 +1,4 @@
-import { isValidSlug, normaliseSlug } from '../slug';
+import { isValidSlug, normaliseSlug } from '../model/slug';
 
 /** Paths on this server that are not pages (API, auth, export, health). */
 const NON_PAGE_PREFIXES = ['api', 'auth', 'export', 'healthz', 'readyz'];

@@ -3,6 +3,13 @@ import { MarkdownRenderer } from './markdown-renderer';
 describe('MarkdownRenderer', () => {
   const renderer = new MarkdownRenderer();
 
+  it('renders resolved variable values, escaped by the sanitiser', () => {
+    const html = renderer.render('Hello {{who}} and {{unknown}}', {
+      who: '<script>alert(1)</script>**World**',
+    });
+    expect(html).toBe('<p>Hello <strong>World</strong> and {{unknown}}</p>\n');
+  });
+
   it('renders GFM tables, task lists, heading anchors and fenced code classes', () => {
     const html = renderer.render(
       [

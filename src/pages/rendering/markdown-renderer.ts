@@ -3,7 +3,7 @@ import MarkdownIt from 'markdown-it';
 import taskLists from 'markdown-it-task-lists';
 import sanitizeHtml from 'sanitize-html';
 import { internalHref, resolveInternalHref } from './links';
-import { substituteVariables } from '../variables';
+import { substituteVariables } from '../model/variables';
 import { CALLOUT_CLASSES, CALLOUT_TITLE_CLASS, calloutsPlugin } from './callouts';
 import { codeLanguagePlugin } from './code-language';
 import { headingIdsPlugin } from './heading-ids';

@@ -1,5 +1,5 @@
 import { safeDecode } from './links';
-import { normaliseSlug } from '../slug';
+import { normaliseSlug } from '../model/slug';
 
 /** The class of a link to a page the reader cannot open (missing, or not visible to them). */
 export const MISSING_LINK_CLASS = 'kb-missing';

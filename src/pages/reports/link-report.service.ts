@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '../../common/auth/auth-user';
 import { encodeCursor, Paged, parseListRequest } from '../../common/http/pagination';
 import { BadRequestProblem, fieldProblem } from '../../common/problems/problem';
-import { isValidSlug, normaliseSlug } from '../slug';
+import { isValidSlug, normaliseSlug } from '../model/slug';
 import type { BrokenLink, LinkReportPosition } from '../store/link-report';
 import { PagesRepository } from '../store/pages.repository';
 import type { LinkReportQueryDto } from './link-report.dto';

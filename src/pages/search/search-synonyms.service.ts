@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { fieldProblem } from '../../common/problems/problem';
 import { SynonymsRepository } from '../store/search/synonyms.repository';
-import { SearchTerm, SearchTerms, tokenize } from './search-terms';
+import { SearchTerm, SearchTerms, tokenize } from '../model/search/search-terms';
 
 /** Sets an administrator may keep, terms per set, and characters per term. */
 export const MAX_SYNONYM_SETS = 500;

@@ -7,7 +7,8 @@ import {
   pageColumns,
   PageArchiveRecord,
   PageSummary,
-} from './page-columns';
+} from '../model/page-columns';
+import type { ReviewDuePage, SearchResultPage } from '../model/page-shapes';
 import { PageRow, summaryRowSql, toSummaryRow } from './page-rows';
 import { visibleTagCounts } from './tag-counts';
 import { Viewer, visibleSql } from './visibility-sql';
@@ -153,17 +154,6 @@ export const graph = readQuery(
   { lagTolerant: true },
 );
 
-/** What listReviewDue answers (notifications). */
-export interface ReviewDuePage {
-  id: string;
-  slug: string;
-  title: string;
-  ownerId: string | null;
-  /** The owner's username (the review-due list shows it). */
-  ownerName: string | null;
-  nextReviewAt: Date;
-}
-
 /** Live pages whose review date is at or before `now`, oldest first; `after` continues. */
 export const listReviewDue = readQuery(
   'pages.listReviewDue',
@@ -261,15 +251,6 @@ export const archiveBatch = readQuery(
     }));
   },
 );
-
-/** What a search result shows of a page. */
-export interface SearchResultPage {
-  id: string;
-  slug: string;
-  title: string;
-  tags: string[];
-  updatedAt: Date;
-}
 
 /** The pages among `ids` that `viewer` may see (search hits), in no particular order. */
 export async function visibleSearchPages(

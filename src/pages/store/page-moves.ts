@@ -1,5 +1,5 @@
 import { placeholders, readQuery, Sql } from '../../common/database/sql';
-import { decodePage, pageColumns, PageRecord } from './page-columns';
+import { decodePage, pageColumns, PageRecord } from '../model/page-columns';
 import { Viewer, visibleSql } from './visibility-sql';
 
 /** The reads of a move (POST /api/pages/move): which pages move, what is taken, who links. */

@@ -1,6 +1,6 @@
 import { userSql } from '../../auth/public-sql';
 import { placeholders, Sql } from '../../common/database/sql';
-import { decodePage, pageColumns, PageHead, PageRecord } from './page-columns';
+import { decodePage, pageColumns, PageHead, PageRecord } from '../model/page-columns';
 import { PAGE_HEAD_ROW_SQL, PAGE_ROW_SQL, PageRow, pageRows, toPageHeadRow } from './page-rows';
 import { Viewer, visibleSql } from './visibility-sql';
 

@@ -10,7 +10,7 @@ import {
   PageRecord,
   PageSummary,
   SUMMARY_KEYS,
-} from './page-columns';
+} from '../model/page-columns';
 
 /** A page (or the summary of one) with the usernames its response shows. */
 export interface PageRow<P = PageRecord> {

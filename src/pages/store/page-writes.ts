@@ -1,7 +1,7 @@
 import { insertRows, insertTuples } from '../../common/database/insert-rows';
 import { encodeValue } from '../../common/database/column-defs';
 import type { Sql } from '../../common/database/sql';
-import { PAGE_COLUMNS, PageKey, PageRecord } from './page-columns';
+import { PAGE_COLUMNS, PageKey, PageRecord } from '../model/page-columns';
 import type { PageSearchIndex } from './search/page-search-index';
 import { countPage } from './tag-counts';
 

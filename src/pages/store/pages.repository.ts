@@ -3,8 +3,10 @@ import { brokenLinks, LinkReportPosition } from './link-report';
 import { randomUUID } from 'node:crypto';
 import { Database, Tx } from '../../common/database/database';
 import { findUsedMediaIds } from '../../common/text/media-urls';
-import { Derived, metadataOf, PageState, stateColumns } from '../page-state';
-import { PageHead, PageRecord, RevisionRecord } from './page-columns';
+import { Derived, metadataOf, PageState, stateColumns } from '../model/page-state';
+import { PageHead, PageRecord } from '../model/page-columns';
+import type { RevisionRecord } from '../model/revision-columns';
+import type { ReviewDuePage } from '../model/page-shapes';
 import * as lists from './page-lists';
 import { listTreeLevel } from './page-tree';
 import * as reads from './page-reads';
@@ -165,11 +167,7 @@ export class PagesRepository {
     return this.db.read(lists.listBin, after, limit);
   }
 
-  listReviewDue(
-    now: Date,
-    limit: number,
-    after?: Pick<lists.ReviewDuePage, 'id' | 'nextReviewAt'>,
-  ) {
+  listReviewDue(now: Date, limit: number, after?: Pick<ReviewDuePage, 'id' | 'nextReviewAt'>) {
     return this.db.read(lists.listReviewDue, now, limit, after);
   }
 

@@ -2,7 +2,7 @@ import { userSql } from '../../auth/public-sql';
 import { column, RowOf, toDate } from '../../common/database/column-defs';
 import { insertTuples } from '../../common/database/insert-rows';
 import { placeholders, readQuery, Sql } from '../../common/database/sql';
-import { decodePageHead, pageColumns, PageHead } from './page-columns';
+import { decodePageHead, pageColumns, PageHead } from '../model/page-columns';
 
 /**
  * `page_redirects` (migration PageRedirects): an old slug of a moved page and the page it names.

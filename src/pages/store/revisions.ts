@@ -1,7 +1,7 @@
 import { userSql } from '../../auth/public-sql';
 import { rowDecoder, selectList } from '../../common/database/column-defs';
 import { readQuery, Sql } from '../../common/database/sql';
-import { REVISION_COLUMNS, REVISION_KEYS, RevisionRecord } from './page-columns';
+import { REVISION_COLUMNS, REVISION_KEYS, RevisionRecord } from '../model/revision-columns';
 import { insertRows } from '../../common/database/insert-rows';
 
 /** A revision without its content and metadata (lists). */

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AuthUser } from '../../common/auth/auth-user';
 import { cursorString, Paged, ListRequest, toPaged } from '../../common/http/pagination';
 import { fieldProblem } from '../../common/problems/problem';
-import { isValidSlug, normaliseSlugField } from '../slug';
+import { isValidSlug, normaliseSlugField } from '../model/slug';
 import { PagesRepository } from '../store/pages.repository';
 import { PageTreeNodeResponse } from './page-tree.dto';
 

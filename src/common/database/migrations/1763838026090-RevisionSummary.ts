@@ -5,7 +5,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * made it (issue 26). A plain nullable column added in place on both databases: SQLite's
  * ADD COLUMN and MariaDB's instant ADD COLUMN leave the existing rows untouched (NULL), where
  * TypeORM's addColumn would copy the whole revision table on SQLite.
- * 500 characters: MAX_SUMMARY_LENGTH in src/pages/revision-summary.ts.
+ * 500 characters: MAX_SUMMARY_LENGTH in src/pages/model/revision-summary.ts.
  */
 export class RevisionSummary1763838026090 implements MigrationInterface {
   name = 'RevisionSummary1763838026090';

@@ -14,7 +14,7 @@ interface IndexRow {
 }
 
 /**
- * Search in every language (src/pages/search/search-grams.ts): the index gains `title_grams`
+ * Search in every language (src/pages/model/search/search-grams.ts): the index gains `title_grams`
  * and `body_grams`, the overlapping character pairs of Chinese, Japanese, Korean, Thai, … runs
  * and, on MySQL/MariaDB, the words shorter than innodb_ft_min_token_size, padded with `_`, so
  * `東京` inside `東京都` and `Go`, `CI` are found. SQLite: an FTS5 table's columns cannot be

@@ -8,8 +8,8 @@ import {
   SearchOptions,
 } from './page-search-index';
 import { toScoreParts } from './sqlite-page-search.index';
-import { SearchTerms, toBooleanMatch } from '../../search/search-terms';
-import { buildSnippet } from '../../search/search-text';
+import { SearchTerms, toBooleanMatch } from '../../model/search/search-terms';
+import { buildSnippet } from '../../model/search/search-text';
 
 /**
  * MySQL/MariaDB: InnoDB table `page_search(page_id, title, body, tags, title_grams, body_grams)`

@@ -1,7 +1,7 @@
 import type { Sql } from '../../../common/database/sql';
-import { gramsOf } from '../../search/search-grams';
-import type { SearchTerms } from '../../search/search-terms';
-import { markdownToPlainText } from '../../search/search-text';
+import { gramsOf } from '../../model/search/search-grams';
+import type { SearchTerms } from '../../model/search/search-terms';
+import { markdownToPlainText } from '../../model/search/search-text';
 import type { SqlCondition } from '../../../common/database/sql';
 
 /** What the search index keeps of a page. */

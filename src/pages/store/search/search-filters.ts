@@ -1,5 +1,5 @@
 import { userSql } from '../../../auth/public-sql';
-import type { SearchFilters } from '../../search/search-terms';
+import type { SearchFilters } from '../../model/search/search-terms';
 import type { SqlCondition } from '../../../common/database/sql';
 import { Viewer, visibleSql } from '../visibility-sql';
 

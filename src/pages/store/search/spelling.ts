@@ -1,5 +1,5 @@
 import { readQuery, Sql } from '../../../common/database/sql';
-import { foldWord } from '../../search/search-text';
+import { foldWord } from '../../model/search/search-text';
 
 /** Words of the index read per misspelt word (those sharing its first letter), at most. */
 const CANDIDATES = 20_000;

@@ -7,8 +7,8 @@ import {
   SearchDocument,
   SearchOptions,
 } from './page-search-index';
-import { SearchTerms, toFts5Match } from '../../search/search-terms';
-import { buildSnippet, HIT_CLOSE, HIT_OPEN, markedToHtml } from '../../search/search-text';
+import { SearchTerms, toFts5Match } from '../../model/search/search-terms';
+import { buildSnippet, HIT_CLOSE, HIT_OPEN, markedToHtml } from '../../model/search/search-text';
 
 /** bm25 column weights: page_id (unindexed), title, body, tags, title_grams, body_grams. */
 const BM25 = 'bm25(page_search, 0.0, 10.0, 1.0, 4.0, 10.0, 1.0)';

@@ -1,5 +1,5 @@
 import { readQuery, Sql } from '../../../common/database/sql';
-import { SearchTerms, toBooleanMatch, toFts5Match } from '../../search/search-terms';
+import { SearchTerms, toBooleanMatch, toFts5Match } from '../../model/search/search-terms';
 import { Viewer, visibleSql } from '../visibility-sql';
 import { innodbMinTokenSize } from './mysql-page-search.index';
 import { SearchCache } from './search-cache';

@@ -1,5 +1,5 @@
 import { metadataToJson, RevisionMetadata } from './page-metadata';
-import { METADATA_KEYS, MetadataKey, PageMetadata, PageRecord } from './store/page-columns';
+import { METADATA_KEYS, MetadataKey, PageMetadata, PageRecord } from './page-columns';
 
 /** A group a page is restricted to. */
 export interface GroupRef {

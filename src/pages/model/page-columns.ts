@@ -8,7 +8,6 @@ import {
   selectList,
   valueOf,
 } from '../../common/database/column-defs';
-import type { RevisionMetadata } from '../page-metadata';
 
 export const LIFECYCLES = ['draft', 'published', 'in_review', 'deprecated', 'archived'] as const;
 export type Lifecycle = (typeof LIFECYCLES)[number];
@@ -32,7 +31,7 @@ interface PageFlags {
 const meta = { metadata: true, archive: true } as const;
 
 /**
- * THE list of a page's columns: the entity (entities/page.entity.ts), the row type, the list,
+ * THE list of a page's columns: the entity (store/page.entity.ts), the row type, the list,
  * summary and archive selections, the revision metadata, the page state the writers store, the
  * response mappers and the import types all derive from it. A new page field is one entry here
  * (plus its migration, its request DTO member and input rule, and its response class member:
@@ -128,26 +127,3 @@ export const decodePage = rowDecoder(PAGE_COLUMNS, PAGE_KEYS) as (
 export const decodePageHead = rowDecoder(PAGE_COLUMNS, HEAD_KEYS) as (
   row: Record<string, unknown>,
 ) => PageHead;
-
-/** One stored state of a page: every create, update, restore and import writes one. */
-export const REVISION_COLUMNS = {
-  id: column.uuid('id', { primary: true }),
-  pageId: column.uuid('page_id'),
-  revision: column.int('revision'),
-  slug: column.varchar('slug', 255),
-  title: column.varchar('title', 255),
-  content: column.text('content'),
-  /** The page's metadata fields (PAGE_COLUMNS `metadata`) as JSON. */
-  metadata: column.json('metadata', {}, valueOf<RevisionMetadata>()),
-  /** created | updated | restored | imported */
-  action: column.varchar('action', 16),
-  authorId: column.uuid('author_id', { nullable: true }),
-  createdAt: column.datetime('created_at'),
-  /** The author's optional change summary (src/pages/revision-summary.ts). */
-  summary: column.varchar('summary', 500, { nullable: true }),
-  /** Usernames of the others who typed in a live session since the previous revision. */
-  coAuthors: column.json('co_authors', { nullable: true }, valueOf<string[]>()),
-};
-
-export type RevisionRecord = RowOf<typeof REVISION_COLUMNS>;
-export const REVISION_KEYS = Object.keys(REVISION_COLUMNS) as (keyof RevisionRecord)[];

@@ -1,6 +1,20 @@
+import type { PageRecord } from './page-columns';
 import type { RevisionMetadata } from './page-metadata';
 
-export type { ReviewDuePage } from './store/page-lists';
+/*
+ * The shapes of a page beside those derived from the columns (page-columns.ts: PageRecord,
+ * PageHead, PageSummary, PageMetadata, PageArchiveRecord; page-state.ts: PageState, Derived).
+ * docs/data-layer.md, "Page shapes", lists them all and says which is for what.
+ */
+
+/** A page whose review is due, with its owner's username (notifications). */
+export type ReviewDuePage = Pick<PageRecord, 'id' | 'slug' | 'title' | 'ownerId'> & {
+  ownerName: string | null;
+  nextReviewAt: Date;
+};
+
+/** What a search result shows of a page. */
+export type SearchResultPage = Pick<PageRecord, 'id' | 'slug' | 'title' | 'tags' | 'updatedAt'>;
 
 /**
  * A page as an importer hands it over (CONTRACTS: PagesService.upsertImported): slug, title,

@@ -5,7 +5,7 @@ import {
   PAGE_COLUMNS,
   PageMetadata,
   PageRecord,
-} from './store/page-columns';
+} from './page-columns';
 
 type Columns = typeof PAGE_COLUMNS;
 

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import type { Tx } from '../../common/database/database';
-import type { Derived, PageState } from '../page-state';
-import { SiteVariablesService } from '../site-variables.service';
-import { mergeVariables } from '../variables';
-import { findUsedMediaIds } from '../../common/text/media-urls';
-import { MarkdownRenderer } from './markdown-renderer';
-import { RenderPool } from './render-pool';
+import type { Tx } from '../common/database/database';
+import type { Derived, PageState } from './model/page-state';
+import { SiteVariablesService } from './site-variables.service';
+import { mergeVariables } from './model/variables';
+import { findUsedMediaIds } from '../common/text/media-urls';
+import { MarkdownRenderer } from './rendering/markdown-renderer';
+import { RenderPool } from './rendering/render-pool';
 
 /**
  * What a write stores beside a page's state: the HTML rendered with the site-wide variables

@@ -1,6 +1,6 @@
 import { archiveMetadata, metadataFromJson, metadataToJson, publicMetadata } from './page-metadata';
 import { sameState, stateColumns, stateOf } from './page-state';
-import { METADATA_KEYS, PageMetadata, PageRecord } from './store/page-columns';
+import { METADATA_KEYS, PageMetadata, PageRecord } from './page-columns';
 
 const metadata: PageMetadata = {
   icon: '🚀',

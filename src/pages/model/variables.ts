@@ -1,4 +1,4 @@
-import type { FieldProblem } from '../common/problems/problem';
+import type { FieldProblem } from '../../common/problems/problem';
 
 export const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
 export const MAX_VARIABLE_VALUE_LENGTH = 10_000;

@@ -1,4 +1,4 @@
-import { FieldProblem, FieldProblems } from '../common/problems/problem';
+import { FieldProblem, FieldProblems } from '../../common/problems/problem';
 
 /** A change summary is one line of at most this many characters (page_revisions.summary). */
 export const MAX_SUMMARY_LENGTH = 500;

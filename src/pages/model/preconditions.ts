@@ -1,4 +1,4 @@
-import { BadRequestProblem } from '../common/problems/problem';
+import { BadRequestProblem } from '../../common/problems/problem';
 
 /**
  * A parsed `If-Match` header (RFC 9110 §13.1.1): `*`, or the revisions named by its strong

@@ -1,5 +1,5 @@
-import { fieldProblem } from '../../common/problems/problem';
-import { LIFECYCLES } from '../store/page-columns';
+import { fieldProblem } from '../../../common/problems/problem';
+import { LIFECYCLES } from '../page-columns';
 import { hasUnspacedScript, padToken, pairsOf, unspacedRuns } from './search-grams';
 
 /** Longest accepted query, in characters after trimming. */

@@ -1,4 +1,4 @@
-import type { FieldProblem } from '../common/problems/problem';
+import type { FieldProblem } from '../../common/problems/problem';
 
 export const MAX_SLUG_SEGMENTS = 20;
 export const MAX_SLUG_LENGTH = 255;
