@@ -41,6 +41,11 @@ export interface WriteOptions {
   summary?: string;
   /** Who typed since the previous revision in a live session (docs/collab.md). */
   coAuthors?: string[];
+  /**
+   * Runs inside the write's transaction once the new revision is in (an update only): a live
+   * session records that this revision came from it, all or nothing with the revision.
+   */
+  written?: (tx: Tx, revision: number) => Promise<void>;
 }
 
 /** How an update names the revision it was based on. */
@@ -188,6 +193,7 @@ export class PageWriterService {
           throw stale(now.revision);
         }
         await this.recordUpdated(tx, page.id, state, written, actor.id, summary);
+        await options.written?.(tx, written);
       },
       state.slug,
       options.tx,

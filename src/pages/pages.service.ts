@@ -151,7 +151,8 @@ export class PagesService {
    * CONTRACTS: a live editing session's shared text written as a revision of the page at
    * `baseRevision` by `user` with `coAuthors` (usernames), through the same use case as a PUT
    * (events, links, search, outbox); the new revision, or `baseRevision` when the text is
-   * already the page's. A stale base answers 409 `revision_conflict`.
+   * already the page's. A stale base answers 409 `revision_conflict`. `written` runs in the
+   * revision's transaction (collab marks the revision as the session's own).
    */
   async writeSessionText(
     pageId: string,
@@ -159,10 +160,17 @@ export class PagesService {
     user: AuthUser,
     baseRevision: number,
     coAuthors: string[],
+    written?: (tx: Tx, revision: number) => Promise<void>,
   ): Promise<number> {
     const page = await this.pages.findById(pageId);
     if (!page || page.liveSlug === null) throw new NotFoundProblem('page');
-    await this.writer.update(page.liveSlug, { content }, user, { baseRevision }, { coAuthors });
+    await this.writer.update(
+      page.liveSlug,
+      { content },
+      user,
+      { baseRevision },
+      { coAuthors, written },
+    );
     return (await this.pages.findById(pageId))?.revision ?? baseRevision;
   }
 
