@@ -12,11 +12,11 @@ module.exports = {
     '^.+\\.ts$': ['@swc/jest', swc],
     // openid-client (with oauth4webapi and jose) and otplib's @noble/@scure ship only ES modules: compiled to CommonJS for Jest
     // (Node itself loads them with require() at run time).
-    '/node_modules/(openid-client|oauth4webapi|jose|@noble|@scure)/.+\\.js$': ['@swc/jest', swc],
+    '/node_modules/(openid-client|oauth4webapi|jose|@noble|@scure|oidc-provider)/.+\\.js$': ['@swc/jest', swc],
   },
   // (also where npm nests them: node_modules/@otplib/…/node_modules/@noble/hashes)
   transformIgnorePatterns: [
-    '^(?!.*/node_modules/(openid-client|oauth4webapi|jose|@noble|@scure)/).*/node_modules/',
+    '^(?!.*/node_modules/(openid-client|oauth4webapi|jose|@noble|@scure|oidc-provider)/).*/node_modules/',
   ],
   testTimeout: 120_000,
   // The MariaDB run drops test databases left by crashed runs, before and after (never live ones).

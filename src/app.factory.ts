@@ -17,6 +17,7 @@ import { clusterWorkerId } from './common/cluster/cluster-worker';
 import { JsonLogger } from './common/logging/json-logger';
 import { problemErrorMiddleware, ProblemFilter } from './common/problems/problem.filter';
 import { createValidationPipe } from './common/problems/validation';
+import { OAuthServer } from './auth/public-api';
 
 /**
  * Builds the fully configured application: used by main.ts and by every e2e test, so tests run
@@ -55,6 +56,8 @@ function configureApp(app: NestExpressApplication, config: AppConfig, logger: Js
     if (req.method === 'POST') res.setHeader('Cache-Control', 'private, no-store');
     next();
   });
+  // The OAuth authorization server (/oauth/*, its metadata) reads its own bodies: before ours.
+  app.use(app.get(OAuthServer).middleware());
   // JSON bodies: size, depth and member budgets per route, checked before parsing.
   mountJsonParsers(app, config.http.jsonBodyLimitBytes);
   app.use(refuseEncodedBodies);

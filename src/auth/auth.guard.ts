@@ -13,7 +13,9 @@ import { InjectConfig } from '../common/config/app-config';
 import type { HttpConfig } from '../common/config/http-config';
 import { isLocalRequest } from '../common/http/local-request';
 import { isSameOriginRequest, isUnsafeMethod } from '../common/http/origin';
-import { ForbiddenProblem, UnauthorizedProblem } from '../common/problems/problem';
+import type { OAuthConfig } from '../common/config/oauth-config';
+import { ForbiddenProblem, Problem, UnauthorizedProblem } from '../common/problems/problem';
+import { publicBase, resourceMetadataUrl } from './oauth/oauth-base';
 import { CredentialsService } from './credentials.service';
 import { SESSION_COOKIE } from './sessions.service';
 
@@ -29,6 +31,7 @@ export class AuthGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly credentials: CredentialsService,
     @InjectConfig('http') private readonly httpConfig: HttpConfig,
+    @InjectConfig('oauth') private readonly oauthConfig: OAuthConfig,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -39,7 +42,9 @@ export class AuthGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<AuthedRequest>();
     if (policy.allowLocal && isLocalRequest(request)) return true;
 
-    const user = await this.authenticate(request);
+    const user = await this.authenticate(request).catch((error: unknown) => {
+      throw this.withResourceHint(request, error);
+    });
     const scheme = policy.auth ?? 'any';
     if (scheme === 'session' && user.via !== 'session') {
       throw new UnauthorizedProblem(
@@ -82,6 +87,19 @@ export class AuthGuard implements CanActivate {
     }
     request.user = user;
     return true;
+  }
+
+  /**
+   * A 401 from /mcp names the protected resource metadata (RFC 9728 §5.1), where an MCP client
+   * discovers kb's authorization server and starts OAuth.
+   */
+  private withResourceHint(request: Request, error: unknown): unknown {
+    if (!(error instanceof UnauthorizedProblem) || !this.oauthConfig.enabled) return error;
+    if (request.path !== '/mcp' && !request.path.startsWith('/mcp/')) return error;
+    const url = resourceMetadataUrl(publicBase(request, this.httpConfig.publicUrl));
+    return new Problem(error.status, error.code, error.detail, error.extensions, {
+      'WWW-Authenticate': `Bearer realm="kb", resource_metadata="${url}"`,
+    });
   }
 
   private async authenticate(request: Request): Promise<AuthUser> {

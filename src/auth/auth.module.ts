@@ -54,8 +54,13 @@ import { SamlService } from './saml/saml.service';
 import { LdapDirectory } from './ldap/ldap-directory';
 import { LdapLogin } from './ldap/ldap-login.service';
 import { LoginPolicy } from './login-policy';
+import { OAuthAppsService } from './oauth/oauth-apps.service';
+import { OAuthController } from './oauth/oauth.controller';
+import { OAuthRecordsRepository } from './oauth/oauth-records.repository';
+import { OAuthServer } from './oauth/oauth-server';
+import { WellKnownController } from './oauth/well-known.controller';
 
-/** Purges expired sessions, login-throttle rows and password reset links every hour. */
+/** Purges expired sessions, login-throttle rows, reset links and OAuth records every hour. */
 @Injectable()
 class AuthHousekeeping implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('AuthHousekeeping');
@@ -65,6 +70,7 @@ class AuthHousekeeping implements OnApplicationBootstrap, OnApplicationShutdown 
     private readonly sessions: SessionsService,
     private readonly throttle: LoginThrottleService,
     private readonly mailLinks: MailLinksRepository,
+    private readonly oauth: OAuthRecordsRepository,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -85,6 +91,7 @@ class AuthHousekeeping implements OnApplicationBootstrap, OnApplicationShutdown 
     await this.sessions.purgeExpired();
     await this.throttle.purgeExpired();
     await this.mailLinks.purge(new Date());
+    await this.oauth.purgeExpired();
   }
 }
 
@@ -105,6 +112,8 @@ class AuthHousekeeping implements OnApplicationBootstrap, OnApplicationShutdown 
     TwoFactorAccountController,
     UserTwoFactorController,
     SamlController,
+    OAuthController,
+    WellKnownController,
   ],
   providers: [
     AccountsService,
@@ -139,6 +148,9 @@ class AuthHousekeeping implements OnApplicationBootstrap, OnApplicationShutdown 
     LdapDirectory,
     LdapLogin,
     LoginPolicy,
+    OAuthRecordsRepository,
+    OAuthServer,
+    OAuthAppsService,
     { provide: APP_GUARD, useClass: AuthGuard },
   ],
   exports: [
@@ -148,6 +160,8 @@ class AuthHousekeeping implements OnApplicationBootstrap, OnApplicationShutdown 
     // Collab authenticates its WebSocket upgrade and watches the credentials generation.
     CredentialsService,
     AuthGenerationRepository,
+    // app.factory mounts the authorization server's endpoints before the body parsers.
+    OAuthServer,
   ],
 })
 export class AuthModule {}

@@ -3,10 +3,15 @@ import type { AuthUser } from '../common/auth/auth-user';
 import { AuthCache } from './auth-cache';
 import { UserEntity } from './entities/user.entity';
 import { sha256Hex, TOKEN_PREFIX } from './secrets';
+import { narrowerRole } from '../common/auth/roles';
+import { OAuthRecordsRepository } from './oauth/oauth-records.repository';
 import { AuthGenerationRepository } from './store/auth-generation.repository';
 import { SessionsService } from './sessions.service';
 import { TokensService } from './tokens.service';
 import { UsersService } from './users.service';
+
+/** oidc-provider's opaque access tokens: 256 random bits as 43 base64url characters. */
+const OAUTH_ACCESS_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 function toAuthUser(user: UserEntity, via: AuthUser['via'], role: AuthUser['role']): AuthUser {
   return {
@@ -28,6 +33,7 @@ export class CredentialsService {
     private readonly users: UsersService,
     private readonly cache: AuthCache,
     private readonly generations: AuthGenerationRepository,
+    private readonly oauth: OAuthRecordsRepository,
   ) {}
 
   /** Reads the credentials generation (when caching) so the cache forgets what it outdated. */
@@ -53,6 +59,7 @@ export class CredentialsService {
   }
 
   async fromBearer(secret: string): Promise<AuthUser | null> {
+    if (OAUTH_ACCESS_TOKEN.test(secret)) return this.fromOAuthToken(secret);
     if (!secret.startsWith(TOKEN_PREFIX) || secret.length > 200) return null;
     const key = `bearer:${sha256Hex(secret)}`;
     const generation = await this.observeGeneration();
@@ -71,6 +78,23 @@ export class CredentialsService {
     const validUntil = token.expiresAt?.getTime() ?? Number.MAX_SAFE_INTEGER;
     this.cache.set(key, authUser, validUntil, undefined, generation);
     return authUser;
+  }
+
+  /**
+   * An access token kb's authorization server issued: it acts as the person who authorised the
+   * app, with the role of the grant capped by the person's. Never cached, so a revocation or a
+   * ban ends it at the next request.
+   */
+  private async fromOAuthToken(secret: string): Promise<AuthUser | null> {
+    const access = await this.oauth.findAccess(secret);
+    if (!access) return null;
+    const user = await this.users.findActiveById(access.accountId);
+    if (!user) return null;
+    return {
+      ...toAuthUser(user, 'bearer', narrowerRole(access.scope.role, user.role)),
+      oauthClientId: access.clientId,
+      oauthGrantId: access.grantId,
+    };
   }
 
   forgetSession(sessionId: string): void {

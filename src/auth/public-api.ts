@@ -13,3 +13,5 @@ export { CredentialsService } from './credentials.service';
 export { SESSION_COOKIE } from './sessions.service';
 /** Live co-editing drops a connection when the credentials generation moves (docs/collab.md). */
 export { AuthGenerationRepository } from './store/auth-generation.repository';
+/** The OAuth authorization server's endpoints, mounted by app.factory (docs/oauth.md). */
+export { OAuthServer } from './oauth/oauth-server';

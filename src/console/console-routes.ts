@@ -21,6 +21,8 @@ export const CONSOLE_SCREENS = {
   changeRequests: '/change-requests',
   changeRequest: '/change-requests/:id',
   account: '/account',
+  /** Where an app's authorization request asks the person (docs/oauth.md). */
+  oauthConsent: '/consent/:uid',
   /** `/wiki` alone: the home screen lists the pages. */
   wiki: '/wiki',
   page: '/wiki/*',
@@ -58,6 +60,8 @@ export const SERVER_ROOTS = [
   'auth',
   'export',
   'mcp',
+  'oauth',
+  '.well-known',
   'healthz',
   'readyz',
   'metrics',

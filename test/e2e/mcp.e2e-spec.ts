@@ -413,7 +413,10 @@ describe('MCP server at /mcp', () => {
       .send(INITIALIZE)
       .expect(401);
     expect(res.body).toEqual(problem(401, 'unauthenticated'));
-    expect(res.headers['www-authenticate']).toBe('Bearer realm="kb"');
+    // The challenge names kb's protected resource metadata (RFC 9728): OAuth discovery starts.
+    expect(res.headers['www-authenticate']).toMatch(
+      /^Bearer realm="kb", resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource"$/,
+    );
     await anonymous(t)
       .post('/mcp')
       .set('Authorization', 'Bearer kb_not_a_token')

@@ -32,6 +32,7 @@ import type {
 } from '../../src/webhooks/dto/webhook-response.dto';
 import type { components, paths } from '../../console/src/api/kb-api';
 import { eventually } from '../support/eventually';
+import { CookieJar, form, navigate, pkce } from '../support/oauth-flow';
 import { png } from '../support/images';
 import { OpenApiDocument, OpenApiValidator } from '../support/openapi-validator';
 import { createTestApp, TestApp } from '../support/test-app';
@@ -103,12 +104,13 @@ describe('a client generated from the OpenAPI document', () => {
   let client: (headers?: Record<string, string>) => Api;
   let admin: Api;
   let session: Api;
+  let baseUrl: string;
 
   beforeAll(async () => {
     t = await createTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_POLL_MS: '50' });
     await t.app.listen(0, '127.0.0.1');
     const { port } = t.app.getHttpServer().address() as AddressInfo;
-    const baseUrl = `http://127.0.0.1:${port}`;
+    baseUrl = `http://127.0.0.1:${port}`;
     const document = (await (await fetch(`${baseUrl}/api/docs/json`)).json()) as OpenApiDocument;
     validator = new OpenApiValidator(document);
     client = (headers = {}) => {
@@ -884,6 +886,76 @@ describe('a client generated from the OpenAPI document', () => {
       params: { path: { name: 'oa-note' } },
     });
     expect(removed.response.status).toBe(204);
+  });
+
+  it('lets an app through OAuth: consent, the grant list, revocation, a ban, the metadata', async () => {
+    const redirect = 'http://127.0.0.1:9/callback';
+    const registered = await fetch(`${baseUrl}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_name: 'Typed App', redirect_uris: [redirect] }),
+    });
+    const clientId = String(((await registered.json()) as { client_id: string }).client_id);
+    // A session of its own (an earlier test ends the others).
+    const person = await createUser(t, 'admin');
+    const login = await client().POST('/auth/login', {
+      body: { username: person.username, password: person.password },
+    });
+    const cookie = login.response.headers.get('set-cookie')!.split(';')[0];
+    const session = client({ Cookie: cookie });
+    const jar = new CookieJar(cookie);
+    const { verifier, challenge } = pkce();
+    const start = await navigate(
+      jar,
+      `${baseUrl}/oauth/authorize?${new URLSearchParams({
+        response_type: 'code',
+        client_id: clientId,
+        redirect_uri: redirect,
+        scope: 'read',
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      })}`,
+    );
+    const uid = start.headers.get('location')!.split('/').pop()!;
+    const browser = client({ Cookie: jar.header(), 'Sec-Fetch-Site': 'same-origin' });
+    const request = await browser.GET('/api/oauth/requests/{uid}', {
+      params: { path: { uid } },
+    });
+    expect(request.data).toMatchObject({ client: { name: 'Typed App' }, role: 'reader' });
+    const decided = await browser.POST('/api/oauth/requests/{uid}', {
+      params: { path: { uid } },
+      body: { decision: 'approve' },
+    });
+    let res = await navigate(jar, decided.data!.redirectTo);
+    while (!res.headers.get('location')!.startsWith(redirect)) {
+      res = await navigate(jar, new URL(res.headers.get('location')!, baseUrl).href);
+    }
+    const code = new URL(res.headers.get('location')!).searchParams.get('code')!;
+    const token = await form(`${baseUrl}/oauth/token`, {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: redirect,
+      client_id: clientId,
+      code_verifier: verifier,
+    });
+    expect(token.status).toBe(200);
+
+    const grants = await session.GET('/api/oauth/grants', {});
+    expect(grants.data?.items.map((g) => g.client.name)).toEqual(['Typed App']);
+    const clients = await session.GET('/api/oauth/clients', {});
+    expect(clients.data?.items.map((c) => c.name)).toEqual(['Typed App']);
+    const revoked = await session.DELETE('/api/oauth/grants/{id}', {
+      params: { path: { id: grants.data!.items[0].id } },
+    });
+    expect(revoked.response.status).toBe(204);
+    const banned = await session.POST('/api/oauth/clients/{id}/ban', {
+      params: { path: { id: clientId } },
+    });
+    expect(banned.response.status).toBe(204);
+    const site = await client().GET('/.well-known/oauth-protected-resource', {});
+    expect(site.data?.authorization_servers).toEqual([baseUrl]);
+    const mcp = await client().GET('/.well-known/oauth-protected-resource/mcp', {});
+    expect(mcp.data?.resource).toBe(`${baseUrl}/mcp`);
   });
 
   it('validated a success answer of every operation the document describes', () => {

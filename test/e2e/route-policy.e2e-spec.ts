@@ -57,13 +57,16 @@ describe('route policy', () => {
         roles: ['admin'],
       });
     }
-    // Only the operations probes and the ways to sign in are open to anonymous callers.
+    // Only the operations probes, the ways to sign in and the OAuth protected resource
+    // metadata (docs/oauth.md) are open to anonymous callers.
     expect(
       routes
         .filter((r) => r.auth === 'public')
         .map((r) => `${r.method} ${r.path}`)
         .sort(),
     ).toEqual([
+      'GET /.well-known/oauth-protected-resource',
+      'GET /.well-known/oauth-protected-resource/mcp',
       'GET /auth/oidc/:id/callback',
       'GET /auth/oidc/:id/login',
       'GET /auth/password-reset',

@@ -115,6 +115,10 @@ const routes: RouteObject[] = [
             ),
           },
           {
+            path: routePath('oauthConsent'),
+            lazy: lazyScreen(() => import('../features/oauth/components/consent-screen')),
+          },
+          {
             path: routePath('account'),
             lazy: lazyScreen(() => import('../features/account/components/account-screen')),
           },

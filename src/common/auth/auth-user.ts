@@ -17,6 +17,9 @@ export interface AuthUser {
   paths?: string[];
   /** A verb-limited credential's verbs; absent: every verb. */
   permissions?: TokenPermission[];
+  /** An OAuth access token's app (client_id) and grant (docs/oauth.md). */
+  oauthClientId?: string;
+  oauthGrantId?: string;
 }
 
 export function isAdmin(user: AuthUser): boolean {

@@ -12,6 +12,7 @@ import { LdapGroup, ldapConfig, LoginPolicyConfig, loginPolicy } from './ldap-co
 import { LogConfig } from './log-config';
 import { MailConfig, mailConfig } from './mail-config';
 import { McpConfig } from './mcp-config';
+import { OAuthConfig } from './oauth-config';
 import { MediaConfig, mediaConfig } from './media-config';
 import { NotificationsConfig } from './notifications-config';
 import { OidcProviderConfig, oidcProviders } from './oidc-config';
@@ -57,6 +58,8 @@ export interface AppConfig {
   rateLimit: RateLimitConfig;
   idempotency: IdempotencyConfig;
   mcp: McpConfig;
+  /** kb as an OAuth authorization server (OAUTH_*): docs/oauth.md. */
+  oauth: OAuthConfig;
   /** Email: SMTP, sender, digest schedule, reset limits (docs/auth.md). */
   mail: MailConfig;
   /** COMMENTS: who may comment (docs/comments.md). */
@@ -90,6 +93,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     rateLimit: rateLimitConfig(env),
     idempotency: readGroup(IdempotencyConfig, env),
     mcp: readGroup(McpConfig, env),
+    oauth: readGroup(OAuthConfig, env),
     mail: mailConfig(env, http.publicUrl),
     comments: readGroup(CommentsConfig, env),
     collab: readGroup(CollabConfig, env),

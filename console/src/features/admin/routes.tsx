@@ -26,6 +26,7 @@ export const adminRoutes: RouteObject[] = [
       { path: 'graph', lazy: screen(() => import('./components/graph-screen')) },
       { path: 'review', lazy: screen(() => import('./components/review-due-screen')) },
       { path: 'mcp', lazy: screen(() => import('./components/mcp-screen')) },
+      { path: 'apps', lazy: screen(() => import('./components/apps-screen')) },
       { path: '*', element: <Navigate to={paths.admin('import')} replace /> },
     ],
   },

@@ -23,6 +23,7 @@ import {
   type Session,
 } from '../api/account';
 import { PasskeysSection, TwoFactorSection } from './two-factor-sections';
+import { AppsSection } from './apps-section';
 
 function ProfileForm({ account }: { account: Account }) {
   const update = useUpdateAccount();
@@ -308,7 +309,7 @@ function WatchingSection() {
   );
 }
 
-/** The signed-in person's own account: profile, password, sessions, tokens, watches. */
+/** The signed-in person's own account: profile, password, sessions, tokens, apps, watches. */
 export function AccountScreen() {
   useDocumentTitle('Account');
   const account = useAccount();
@@ -335,6 +336,7 @@ export function AccountScreen() {
           <PasskeysSection />
           <SessionsRegion />
           <TokensSection />
+          <AppsSection />
           <WatchingSection />
           <DigestSection />
         </>

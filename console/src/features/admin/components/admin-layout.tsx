@@ -14,6 +14,7 @@ const SECTIONS: [path: string, label: string][] = [
   ['graph', 'Graph'],
   ['review', 'Review due'],
   ['mcp', 'MCP'],
+  ['apps', 'Apps'],
 ];
 
 function NotForYou() {
