@@ -75,6 +75,8 @@ import { PageTreeService } from './tree/page-tree.service';
     PageAccessService,
     PagesService,
     PageBrowseService,
+    PageRevisionsService,
+    PageRedirectsService,
     PageTreeService,
     PageMoveService,
     MarkdownRenderer,

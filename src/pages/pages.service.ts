@@ -13,15 +13,14 @@ import { visibleDeprecatedTarget } from './deprecated-target';
 import { PageResponse, toPageResponse } from './pages.mapper';
 import { CallerParts, PageResponseCache } from './page-response-cache';
 import { linksPages, markMissingLinks } from './rendering/missing-links';
-import { ImportedPage, ImportOutcome, MediaReferences, ReviewDuePage } from './model/page-shapes';
 import { RenderPool } from './rendering/render-pool';
 import { SiteVariablesService } from './site-variables.service';
-import { isValidSlug, normaliseSlug } from './model/slug';
-import type { PageArchiveRecord, PageRecord } from './model/page-columns';
+import { normaliseSlug } from './model/slug';
+import type { PageRecord } from './model/page-columns';
 import type { PageRow } from './store/page-rows';
 import { PagesRepository } from './store/pages.repository';
 import type { Viewer } from './store/visibility-sql';
-import { mergeVariables, referencedVariableNames } from './model/variables';
+import { mergeVariables } from './model/variables';
 
 /** A page read: the response and its ETag. */
 export interface PageRead {
@@ -55,9 +54,12 @@ export function etagOf(revision: number): string {
 }
 
 /**
- * Page reads and the services other features call (docs/CONTRACTS.md): other modules reach pages
- * data through these methods only. Writes live in PageWriterService, lists in
- * PageBrowseService; visibility in PageAccessService; SQL in store/.
+ * The page read use case: a page as the API answers it (JSON or Markdown, conditional, with
+ * the caller's backlinks and missing links), the answer to a write, and the single-page
+ * lookups other modules make (docs/CONTRACTS.md). Other use cases have their own service, which
+ * other modules call directly: writes and imports PageWriterService, the bin PageBinService,
+ * lists PageBrowseService, revisions PageRevisionsService, redirects PageRedirectsService,
+ * variables SiteVariablesService; visibility PageAccessService; SQL in store/.
  */
 @Injectable()
 export class PagesService {
@@ -147,33 +149,6 @@ export class PagesService {
     return page && this.access.canSee(page, user) ? page : null;
   }
 
-  /**
-   * CONTRACTS: a live editing session's shared text written as a revision of the page at
-   * `baseRevision` by `user` with `coAuthors` (usernames), through the same use case as a PUT
-   * (events, links, search, outbox); the new revision, or `baseRevision` when the text is
-   * already the page's. A stale base answers 409 `revision_conflict`.
-   */
-  async writeSessionText(
-    pageId: string,
-    content: string,
-    user: AuthUser,
-    baseRevision: number,
-    coAuthors: string[],
-  ): Promise<number> {
-    const page = await this.pages.findById(pageId);
-    if (!page || page.liveSlug === null) throw new NotFoundProblem('page');
-    await this.writer.update(page.liveSlug, { content }, user, { baseRevision }, { coAuthors });
-    return (await this.pages.findById(pageId))?.revision ?? baseRevision;
-  }
-
-  /**
-   * CONTRACTS: co-authors (usernames) of a revision that carries none yet: the editor's Save
-   * wrote a live session's text through PUT, and the session knows who typed (collab).
-   */
-  setCoAuthors(pageId: string, revision: number, coAuthors: string[]): Promise<void> {
-    return this.pages.setCoAuthors(pageId, revision, coAuthors);
-  }
-
   /** The page as a revision restored it (a new revision). */
   async restoreRevision(
     revisionId: string,
@@ -211,45 +186,10 @@ export class PagesService {
     return { movedTo: target.slug };
   }
 
-  /** CONTRACTS: saved values, site-wide overridden by the page's own. */
-  async resolveVariables(page: Pick<PageRecord, 'variables'>): Promise<Record<string, string>> {
-    const site = await this.siteVariables.get();
-    return mergeVariables(site.values, page.variables);
-  }
-
-  /** CONTRACTS: names defined for the page or site-wide AND referenced by its content. */
-  async usableVariableNames(page: Pick<PageRecord, 'variables' | 'content'>): Promise<string[]> {
-    const defined = await this.resolveVariables(page);
-    return referencedVariableNames(page.content).filter((name) =>
-      Object.prototype.hasOwnProperty.call(defined, name),
-    );
-  }
-
-  /**
-   * CONTRACTS: a visible live page's title and Markdown at revision `revision` (a change
-   * request's base), or null when it has no such revision.
-   */
-  async revisionText(
-    page: Pick<PageRecord, 'id'>,
-    revision: number,
-  ): Promise<{ title: string; content: string } | null> {
-    return this.pages.revisionText(page.id, revision);
-  }
-
   /** CONTRACTS: the live page at `slug` if `user` may see it, else null (never throws). */
   async findVisible(slug: string, user: AuthUser): Promise<PageRecord | null> {
     const page = await this.pages.findLive(normaliseSlug(slug));
     return page && this.access.canSee(page, user) ? page : null;
-  }
-
-  /** CONTRACTS: see PageWriterService.upsertImported. */
-  upsertImported(tx: Tx, doc: ImportedPage, actor: AuthUser): Promise<ImportOutcome> {
-    return this.writer.upsertImported(tx, doc, actor);
-  }
-
-  /** CONTRACTS: see PageWriterService.predictImported (the dry run's comparison). */
-  predictImported(doc: ImportedPage, actor: AuthUser): Promise<ImportOutcome> {
-    return this.writer.predictImported(doc, actor);
   }
 
   /** CONTRACTS: live pages with these slugs (normalised), for import link rewriting; in `tx` if given. */
@@ -260,80 +200,6 @@ export class PagesService {
   /** CONTRACTS: live pages strictly under `prefix` (mode=mirror imports). */
   findLiveUnder(prefix: string): Promise<PageRecord[]> {
     return this.pages.findLiveUnder(normaliseSlug(prefix));
-  }
-
-  /** CONTRACTS: see PageBinService.binWithin (mode=mirror imports). */
-  binWithin(tx: Tx, page: PageRecord, actor: AuthUser): Promise<void> {
-    return this.bin.binWithin(tx, page, actor);
-  }
-
-  /**
-   * CONTRACTS: restores an archive's redirects inside the caller's transaction (an import):
-   * each old slug that no live page uses is pointed at the live page at `to`; the others, and
-   * invalid slugs, are left out. Answers how many were restored.
-   */
-  async restoreRedirectsWithin(
-    tx: Tx,
-    redirects: { from: string; to: string }[],
-    actor: AuthUser,
-  ): Promise<number> {
-    const pairs = redirects
-      .map((r) => ({ from: normaliseSlug(r.from), to: normaliseSlug(r.to) }))
-      .filter((r) => r.from !== r.to && isValidSlug(r.from) && isValidSlug(r.to));
-    const targets = new Map(
-      (await this.pages.findLiveBySlugs([...new Set(pairs.map((r) => r.to))], tx)).map((p) => [
-        p.slug,
-        p.id,
-      ]),
-    );
-    const taken = await this.pages.liveSlugsAmong(
-      pairs.map((r) => r.from),
-      tx,
-    );
-    const now = new Date();
-    const rows = pairs.flatMap((r) => {
-      const pageId = targets.get(r.to);
-      return pageId && !taken.has(r.from)
-        ? [{ fromSlug: r.from, pageId, createdAt: now, createdBy: actor.id }]
-        : [];
-    });
-    await this.pages.putRedirects([...new Map(rows.map((r) => [r.fromSlug, r])).values()], tx);
-    return rows.length;
-  }
-
-  /** CONTRACTS: redirects to the live pages among `slugs`, `{from, to}` by old slug (archives). */
-  redirectsTo(slugs: string[]): Promise<{ from: string; to: string }[]> {
-    return this.pages.redirectsToSlugs(slugs);
-  }
-
-  /** CONTRACTS: see PageBinService.announceBinned; call after the commit. */
-  announceBinned(pages: PageRecord[], actor: AuthUser): void {
-    this.bin.announceBinned(pages, actor);
-  }
-
-  /**
-   * CONTRACTS: the pages referencing a media item as far as `viewer` may know them: slugs of those it
-   * may see (live and visible; admins also the bin), the others only counted.
-   */
-  async mediaReferences(mediaId: string, viewer: Viewer): Promise<MediaReferences> {
-    const rows = await this.pages.mediaReferences(mediaId, viewer);
-    const shown = rows.filter((r) => r.listed);
-    return {
-      slugs: [...new Set(shown.map((r) => r.slug))].sort(),
-      hiddenReferences: rows.length - shown.length,
-    };
-  }
-
-  /**
-   * CONTRACTS: live pages whose next review date has passed, oldest first; `after` (the last
-   * page of the previous batch) continues after it.
-   */
-  listReviewDue(
-    now: Date,
-    limit: number,
-    after?: Pick<ReviewDuePage, 'id' | 'nextReviewAt'>,
-  ): Promise<ReviewDuePage[]> {
-    return this.pages.listReviewDue(now, limit, after);
   }
 
   /**
@@ -357,25 +223,6 @@ export class PagesService {
    */
   visibleAt(slug: string, viewer: Viewer, subtree: boolean): Promise<boolean> {
     return this.pages.visibleAt(normaliseSlug(slug), viewer, subtree);
-  }
-
-  /** The slugs among `slugs` that are live pages `user` may see (archive selections). */
-  visibleLiveSlugs(user: AuthUser, slugs: string[]): Promise<string[]> {
-    return this.pages.visibleLiveSlugs(user, slugs);
-  }
-
-  /**
-   * One batch of pages for an archive: live pages `user` may see, by slug after `afterSlug`
-   * (only `slugs` when given), with their owners' usernames and the change summary of their
-   * current revision; never the rendered HTML.
-   */
-  archiveBatch(
-    user: AuthUser,
-    slugs: string[] | undefined,
-    afterSlug: string | null,
-    limit: number,
-  ): Promise<{ page: PageArchiveRecord; owner: string | null; summary: string | null }[]> {
-    return this.pages.archiveBatch(user, slugs, afterSlug, limit);
   }
 
   private async visibleRow(slug: string, user: AuthUser): Promise<PageRow> {

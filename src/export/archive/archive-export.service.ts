@@ -6,7 +6,12 @@ import type { AuthUser } from '../../common/auth/auth-user';
 import { FieldProblems } from '../../common/problems/problem';
 import { CommentsArchive } from '../../comments/public-api';
 import { MediaService } from '../../media/public-api';
-import { PagesService, SiteVariablesService, normaliseSlug } from '../../pages/public-api';
+import {
+  normaliseSlug,
+  PageBrowseService,
+  PageRedirectsService,
+  SiteVariablesService,
+} from '../../pages/public-api';
 import type { ArchiveRequestDto } from '../dto/archive-request.dto';
 import { createZip } from './zip-writer';
 
@@ -37,7 +42,8 @@ export class ArchiveExportService {
   private readonly logger = new Logger('ArchiveExport');
 
   constructor(
-    private readonly pages: PagesService,
+    private readonly browse: PageBrowseService,
+    private readonly redirects: PageRedirectsService,
     private readonly siteVariables: SiteVariablesService,
     private readonly media: MediaService,
     private readonly comments: CommentsArchive,
@@ -54,7 +60,7 @@ export class ArchiveExportService {
     const found = new Set<string>();
     const list = [...wanted.keys()];
     for (let i = 0; i < list.length; i += 500) {
-      for (const slug of await this.pages.visibleLiveSlugs(user, list.slice(i, i + 500)))
+      for (const slug of await this.browse.visibleLiveSlugs(user, list.slice(i, i + 500)))
         found.add(slug);
     }
     const missing = list.filter((slug) => !found.has(slug));
@@ -75,9 +81,10 @@ export class ArchiveExportService {
   start(request: ArchiveRequest, user: AuthUser, now = new Date()): ArchiveDownload {
     const zip = createZip();
     const sources: ArchiveSources = {
-      pageBatch: (afterSlug) => this.pages.archiveBatch(user, request.slugs, afterSlug, PAGE_BATCH),
+      pageBatch: (afterSlug) =>
+        this.browse.archiveBatch(user, request.slugs, afterSlug, PAGE_BATCH),
       siteVariables: () => this.siteVariables.get().then((s) => s.values),
-      redirects: (slugs) => this.pages.redirectsTo(slugs),
+      redirects: (slugs) => this.redirects.redirectsTo(slugs),
       comments: (pageIds) => this.comments.ofPages(pageIds),
       media: this.media,
       dataDir: this.filesConfig.dataDir,

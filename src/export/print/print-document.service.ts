@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { PageRecord } from '../../pages/public-api';
-import { RenderPool, PagesService } from '../../pages/public-api';
+import { RenderPool, SiteVariablesService } from '../../pages/public-api';
 import type { MediaResponse, MediaViewer } from '../../media/public-api';
 import { MediaService } from '../../media/public-api';
 import { absoluteLinks } from './absolute-links';
@@ -27,7 +27,7 @@ export class PrintDocumentService {
   private readonly cache = new DataUriCache(DATA_URI_CACHE_CHARS);
 
   constructor(
-    private readonly pages: PagesService,
+    private readonly siteVariables: SiteVariablesService,
     private readonly renders: RenderPool,
     private readonly media: MediaService,
   ) {}
@@ -42,7 +42,7 @@ export class PrintDocumentService {
     baseUrl: string,
     overrides: Record<string, string> = {},
   ): Promise<string> {
-    const variables = { ...(await this.pages.resolveVariables(page)), ...overrides };
+    const variables = { ...(await this.siteVariables.resolveVariables(page)), ...overrides };
     const breaks = markPageBreaks(page.content);
     const body = breaks.restore(await this.renders.render(breaks.markdown, variables, page.slug));
     const images = await this.dataUris(storedImageIds(body), viewer);

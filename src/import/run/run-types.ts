@@ -4,7 +4,13 @@ import type { Database } from '../../common/database/database';
 import type { Outbox } from '../../common/events/outbox';
 import type { UsersService } from '../../auth/public-api';
 import type { MediaService } from '../../media/public-api';
-import type { PagesService, SiteVariablesService } from '../../pages/public-api';
+import type {
+  PageBinService,
+  PageRedirectsService,
+  PagesService,
+  PageWriterService,
+  SiteVariablesService,
+} from '../../pages/public-api';
 import type { ImportOptions } from '../import.types';
 import type { UploadedFile } from '../source-tree';
 
@@ -53,6 +59,9 @@ export interface ImportDeps {
   config: Pick<AppConfig, 'import' | 'pages'>;
   db: Database;
   pages: PagesService;
+  writer: PageWriterService;
+  bin: PageBinService;
+  redirects: PageRedirectsService;
   siteVariables: SiteVariablesService;
   media: MediaService;
   users: UsersService;
