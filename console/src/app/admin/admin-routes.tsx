@@ -17,14 +17,32 @@ export const adminRoutes: RouteObject[] = [
     lazy: screen(() => import('./admin-layout')),
     children: [
       { index: true, element: <Navigate to="import" replace /> },
-      { path: 'import', lazy: screen(() => import('../../features/transfer/components/import-screen')) },
-      { path: 'export', lazy: screen(() => import('../../features/transfer/components/export-screen')) },
+      {
+        path: 'import',
+        lazy: screen(() => import('../../features/transfer/components/import-screen')),
+      },
+      {
+        path: 'export',
+        lazy: screen(() => import('../../features/transfer/components/export-screen')),
+      },
       { path: 'bin', lazy: screen(() => import('../../features/site/components/bin-screen')) },
-      { path: 'users', lazy: screen(() => import('../../features/people/components/users-screen')) },
-      { path: 'groups', lazy: screen(() => import('../../features/people/components/groups-screen')) },
-      { path: 'variables', lazy: screen(() => import('../../features/site/components/variables-screen')) },
+      {
+        path: 'users',
+        lazy: screen(() => import('../../features/people/components/users-screen')),
+      },
+      {
+        path: 'groups',
+        lazy: screen(() => import('../../features/people/components/groups-screen')),
+      },
+      {
+        path: 'variables',
+        lazy: screen(() => import('../../features/site/components/variables-screen')),
+      },
       { path: 'graph', lazy: screen(() => import('../../features/site/components/graph-screen')) },
-      { path: 'review', lazy: screen(() => import('../../features/site/components/review-due-screen')) },
+      {
+        path: 'review',
+        lazy: screen(() => import('../../features/site/components/review-due-screen')),
+      },
       { path: '*', element: <Navigate to={paths.admin('import')} replace /> },
     ],
   },

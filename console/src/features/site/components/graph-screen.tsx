@@ -6,7 +6,7 @@ import { Spinner } from '../../../components/spinner';
 import { useDocumentTitle } from '../../../components/use-document-title';
 import { useMediaQuery } from '../../../components/use-media-query';
 import { paths } from '../../../lib/slugs';
-import { useGraph } from '../../people/api/people';
+import { useGraph } from '../../../api/pages';
 import { allTags, pagesInSubtree, pagesWithTag } from '../../../lib/selection';
 import { GraphView } from './graph-view';
 

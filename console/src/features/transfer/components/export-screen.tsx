@@ -5,7 +5,8 @@ import { ProblemMessage } from '../../../components/problem-message';
 import { Spinner } from '../../../components/spinner';
 import { useDocumentTitle } from '../../../components/use-document-title';
 import { saveBlob } from '../../../lib/download';
-import { exportArchive, useGraph } from '../../people/api/people';
+import { useGraph } from '../../../api/pages';
+import { exportArchive } from '../api/export';
 import { allTags, pagesInSubtree, pagesWithTag, type SelectablePage } from '../../../lib/selection';
 
 type Mode = 'all' | 'subtree' | 'tag' | 'search';
