@@ -21,7 +21,7 @@ export const json = (body: unknown, status = 200, headers: Record<string, string
     },
   });
 
-type FetchHandler = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
+type FetchHandler = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 /** Where test/support/component-environment.js's `fetch` sends each request. */
 const scope = globalThis as { fetchHandler?: FetchHandler };
 
