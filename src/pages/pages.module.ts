@@ -15,7 +15,7 @@ import { ProtectedPathsService } from './protection/protected-paths.service';
 import { PagesBrowseController } from './pages-browse.controller';
 import { PagesController } from './pages.controller';
 import { PagesService } from './pages.service';
-import { PageResponseCache } from './page-response-cache';
+import { PageResponseCache } from './read-path/page-response-cache';
 import { LinkReportController } from './reports/link-report.controller';
 import { LinkReportService } from './reports/link-report.service';
 import { MarkdownRenderer } from './rendering/markdown-renderer';

@@ -11,7 +11,7 @@ import { PageWriterService, Precondition } from './page-writer.service';
 import { CreatePageDto, UpdatePageDto } from './dto/page.dto';
 import { visibleDeprecatedTarget } from './deprecated-target';
 import { PageResponse, toPageResponse } from './pages.mapper';
-import { CallerParts, PageResponseCache } from './page-response-cache';
+import { CallerParts, PageResponseCache } from './read-path/page-response-cache';
 import { linksPages, markMissingLinks } from './rendering/missing-links';
 import { RenderPool } from './rendering/render-pool';
 import { SiteVariablesService } from './site-variables.service';
