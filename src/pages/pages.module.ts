@@ -15,6 +15,7 @@ import { ProtectedPathsService } from './protection/protected-paths.service';
 import { PagesBrowseController } from './pages-browse.controller';
 import { PagesController } from './pages.controller';
 import { PagesService } from './pages.service';
+import { PageReadPath } from './read-path/page-read-path';
 import { PageResponseCache } from './read-path/page-response-cache';
 import { LinkReportController } from './reports/link-report.controller';
 import { LinkReportService } from './reports/link-report.service';
@@ -64,6 +65,7 @@ import { PageTreeService } from './tree/page-tree.service';
     PagePreviewService,
     PagesService,
     PageResponseCache,
+    PageReadPath,
     PageTreeService,
     LinkReportService,
     PageMoveService,

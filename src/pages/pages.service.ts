@@ -2,55 +2,28 @@ import { Injectable } from '@nestjs/common';
 import { AuthUser } from '../common/auth/auth-user';
 import type { Tx } from '../common/database/database';
 import { Created, locationOf } from '../common/http/created';
-import { etagMatches } from '../common/http/etag';
 import { NotFoundProblem } from '../common/problems/problem';
 import { PageAccessService } from './page-access.service';
 import { PageBinService } from './page-bin.service';
-import { PageBrowseService } from './page-browse.service';
 import { PageWriterService, Precondition } from './page-writer.service';
 import { CreatePageDto, UpdatePageDto } from './dto/page.dto';
-import { visibleDeprecatedTarget } from './deprecated-target';
-import { PageResponse, toPageResponse } from './pages.mapper';
-import { CallerParts, PageResponseCache } from './read-path/page-response-cache';
-import { linksPages, markMissingLinks } from './rendering/missing-links';
-import { RenderPool } from './rendering/render-pool';
-import { SiteVariablesService } from './site-variables.service';
+import { PageResponse } from './pages.mapper';
+import {
+  conditional,
+  ConditionalRead,
+  etagOf,
+  PageRead,
+  PageReadPath,
+} from './read-path/page-read-path';
 import { normaliseSlug } from './model/slug';
 import type { PageRecord } from './model/page-columns';
 import type { PageRow } from './store/page-rows';
 import { PagesRepository } from './store/pages.repository';
 import type { Viewer } from './store/visibility-sql';
-import { mergeVariables } from './model/variables';
-
-/** A page read: the response and its ETag. */
-export interface PageRead {
-  etag: string;
-  body: PageResponse;
-}
-
-/**
- * A conditional read (If-None-Match): the representation with its ETag, or only the ETag when
- * the client's copy is current (304). Both page representations (JSON and `/raw` Markdown) are
- * answered through `conditional`, the one place their ETags are compared.
- */
-export type ConditionalRead<T> = { etag: string; body: T } | { etag: string; notModified: true };
 
 /** A read of an old slug of a moved page the caller may see: answered 308 to `movedTo`. */
 export interface PageMoved {
   movedTo: string;
-}
-
-async function conditional<T>(
-  etag: string,
-  ifNoneMatch: string | undefined,
-  body: () => T | Promise<T>,
-): Promise<ConditionalRead<T>> {
-  if (etagMatches(ifNoneMatch, etag)) return { etag, notModified: true };
-  return { etag, body: await body() };
-}
-
-export function etagOf(revision: number): string {
-  return `"${revision}"`;
 }
 
 /**
@@ -66,12 +39,9 @@ export class PagesService {
   constructor(
     private readonly pages: PagesRepository,
     private readonly access: PageAccessService,
-    private readonly browse: PageBrowseService,
     private readonly writer: PageWriterService,
-    private readonly renders: RenderPool,
-    private readonly siteVariables: SiteVariablesService,
     private readonly bin: PageBinService,
-    private readonly responses: PageResponseCache,
+    private readonly readPath: PageReadPath,
   ) {}
 
   /** CONTRACTS: the live page if `user` may see it, else 404 `page_not_found`. */
@@ -81,9 +51,8 @@ export class PagesService {
 
   /**
    * The JSON bytes of a visible page with HTML and backlinks; only the ETag when `ifNoneMatch`
-   * names it (304). The page's serialised response is kept by state (PageResponseCache): a read
-   * of a cached page reads its head row (no Markdown or HTML) and the caller's members only; a
-   * read of a page the cache holds nothing for (or a conditional one) reads the whole row once.
+   * names it (304); where it moved to for an old slug. The bytes come from the read path
+   * (PageReadPath), which keeps the caches.
    */
   async read(
     slug: string,
@@ -91,35 +60,14 @@ export class PagesService {
     ifNoneMatch?: string,
   ): Promise<ConditionalRead<Buffer> | PageMoved> {
     const key = normaliseSlug(slug);
-    if (ifNoneMatch !== undefined || this.responses.holds(key)) {
-      const head = await this.pages.findLiveHead(key);
-      if (!head || !this.access.canSee(head.page, user)) return this.movedFrom(key, user);
-      const etag = etagOf(head.page.revision);
-      if (etagMatches(ifNoneMatch, etag)) return { etag, notModified: true };
-      const frame = this.responses.get(head.page.id, PageResponseCache.versionOf(head));
-      if (frame)
-        return {
-          etag,
-          body: frame.render(await this.callerParts(head.page, user, frame.linksPages)),
-        };
-      // Not cached in this state: the whole row, read again (the page may have moved on since).
-    }
-    const row = await this.pages.findLiveRow(key);
-    if (!row || !this.access.canSee(row.page, user)) return this.movedFrom(key, user);
-    return conditional(etagOf(row.page.revision), ifNoneMatch, async () => {
-      const html = await this.htmlOf(row);
-      const parts = await this.callerParts(row.page, user, linksPages(html));
-      const body = toPageResponse(row, html, parts.backlinks);
-      const frame = this.responses.put(row.page.id, PageResponseCache.versionOf(row), body);
-      return frame.render(parts);
-    });
+    return (await this.readPath.read(key, user, ifNoneMatch)) ?? this.movedFrom(key, user);
   }
 
   /** Response for a page just written by `user` (create, update, restore). */
   async readById(pageId: string, user: AuthUser): Promise<PageRead> {
     const row = await this.pages.findRowById(pageId);
     if (!row || !this.access.canSee(row.page, user)) throw new NotFoundProblem('page');
-    return this.respond(row, user);
+    return this.readPath.answer(row, user);
   }
 
   /** POST /api/pages: writes the page and answers it as read back, with Location and ETag. */
@@ -229,52 +177,5 @@ export class PagesService {
     const row = await this.pages.findLiveRow(normaliseSlug(slug));
     if (!row || !this.access.canSee(row.page, user)) throw new NotFoundProblem('page');
     return row;
-  }
-
-  private async respond(row: PageRow, user: AuthUser): Promise<PageRead> {
-    const html = await this.htmlOf(row);
-    const parts = await this.callerParts(row.page, user, linksPages(html));
-    const body = toPageResponse(row, markMissingLinks(html, parts.missing), parts.backlinks);
-    return {
-      etag: etagOf(row.page.revision),
-      body: { ...body, deprecatedTarget: parts.deprecatedTarget },
-    };
-  }
-
-  /**
-   * What a page read shows depending on who reads: visible backlinks and deprecated target,
-   * and the link targets to mark `kb-missing` (no live page the reader may see: missing and
-   * invisible look the same). The stored HTML is shared by all readers, so links are marked
-   * per read from the page's link list (one indexed statement, skipped for HTML without links).
-   */
-  private async callerParts(
-    page: Pick<PageRecord, 'id' | 'slug' | 'deprecatedTarget'>,
-    user: AuthUser,
-    linksPages: boolean,
-  ): Promise<CallerParts> {
-    const [backlinks, deprecatedTarget, missing] = await Promise.all([
-      this.browse.backlinks(page.id, page.slug, user),
-      visibleDeprecatedTarget(this.pages, page.deprecatedTarget, user),
-      linksPages ? this.pages.missingLinkTargets(page.id, user) : [],
-    ]);
-    return { backlinks, deprecatedTarget, missing: new Set(missing) };
-  }
-
-  /**
-   * The stored HTML while it was rendered at the current site-variables version; otherwise
-   * render once and store it for the next reader (guarded by the revision, so an edit wins).
-   */
-  private async htmlOf(row: PageRow): Promise<string> {
-    const page = row.page;
-    const version = row.siteVersion ?? 0;
-    if (page.html !== null && page.htmlSiteVersion === version) return page.html;
-    const site = await this.siteVariables.get(undefined, version);
-    const { html } = await this.renders.renderPage(
-      page.content,
-      mergeVariables(site.values, page.variables),
-      page.slug,
-    );
-    await this.pages.storeHtml(page.id, page.revision, html, version);
-    return html;
   }
 }
