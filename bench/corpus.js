@@ -50,6 +50,16 @@ const SECTIONS = [
 ];
 const LANGS = ['bash', 'yaml', 'ts', 'sql', 'json', 'python'];
 
+/**
+ * Text without spaces between words, for the CJK search rows: Article 1 of the UDHR in Chinese,
+ * Japanese and Korean (test/fixtures/search/udhr-article-1.json, source and licence there).
+ * One page in CJK_EVERY gets one of them as a paragraph, chosen by the page's index (the
+ * generator's random sequence, and so every other page, stays as it was).
+ */
+const UDHR = require('../test/fixtures/search/udhr-article-1.json').texts;
+const CJK_TEXTS = [UDHR.zh, UDHR.ja, UDHR.ko];
+const CJK_EVERY = 20;
+
 /** mulberry32: small, fast, deterministic. */
 function prng(seed) {
   let a = seed >>> 0;
@@ -203,8 +213,9 @@ class Corpus {
         ),
       ),
     ];
+    if (index % CJK_EVERY === 7) parts.push(CJK_TEXTS[Math.floor(index / CJK_EVERY) % 3]);
     return { slug, title, content: `${parts.join('\n\n')}\n`, tags };
   }
 }
 
-module.exports = { Corpus, COMMON, DOMAIN, TAGS, prng };
+module.exports = { Corpus, COMMON, DOMAIN, TAGS, CJK_EVERY, prng };

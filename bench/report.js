@@ -171,13 +171,16 @@ const targetRatio = (results, row) => (row ? ratioText(results, row) : '-');
 function summary(results, report) {
   const rows = [
     ...targets(results).map(([name, value, met]) => ({ name, value, met })),
-    ...[...(report.imports ?? []), ...(report.moves ?? []), ...(report.console ?? [])].map(
-      (row) => ({
-        name: `${row.name}${row.target ? ` ${row.target}` : ''}`,
-        value: row.value,
-        met: row.ok ?? null,
-      }),
-    ),
+    ...[
+      ...(report.imports ?? []),
+      ...(report.moves ?? []),
+      ...(report.rich ?? []),
+      ...(report.console ?? []),
+    ].map((row) => ({
+      name: `${row.name}${row.target ? ` ${row.target}` : ''}`,
+      value: row.value,
+      met: row.ok ?? null,
+    })),
   ].filter((row) => row.met !== null);
   const missed = rows.filter((row) => !row.met);
   const lines = ['## Summary', ''];
@@ -274,6 +277,11 @@ function writeReport(report, file) {
     lines.push(
       `- For the ${int(seeding.apiPages + seeding.bulkPages)}-page measurements (search, mixed workload) ${int(seeding.bulkPages)} more pages from the same generator were written with SQL batches while the server was stopped (${fmt(seeding.bulkSeconds)} s): page rows, tags and search index rows (the index text built by the app's own \`markdownToPlainText\`); each carries the stored rendering of one of the API-seeded pages, so a read serves stored HTML as it does for any saved page. The FTS5 index is left as the inserts grew it (no \`optimize\`). Database: ${int(seeding.databaseMiB)} MiB.`,
     );
+    const index = seeding.searchIndex;
+    if (index && !index.error)
+      lines.push(
+        `- Search index (FTS5 \`page_search\`, all its tables): ${fmt(index.indexMiB)} MiB, over ${fmt(index.textMiB)} MiB of indexed text; the CJK/Thai grams columns (issue 32) hold ${fmt(index.gramsMiB)} MiB of it (one page in 20 carries a CJK paragraph, \`bench/corpus.js\`).`,
+      );
   }
   lines.push(
     `- Page reads pick a random slug of the ${int(seeding.apiPages)} API-seeded pages per request (the mixed workload: of all pages); updates walk those pages in turn with \`If-Match\`, skipping a page with an update in flight, so any 409/412 would show in the status column.`,
@@ -318,6 +326,7 @@ function writeReport(report, file) {
     for (const row of [
       ...(report.imports ?? []),
       ...(report.moves ?? []),
+      ...(report.rich ?? []),
       ...(report.console ?? []),
     ])
       lines.push(
@@ -356,6 +365,17 @@ function writeReport(report, file) {
     );
     lines.push('');
     for (const row of report.moves)
+      lines.push(`- ${row.name}: ${row.value}${row.note ? ` (${row.note})` : ''}`);
+    lines.push('');
+  }
+  if ((report.rich ?? []).length > 0) {
+    lines.push('## Rich content');
+    lines.push('');
+    lines.push(
+      '`bench/rich-bench.js` against a freshly started server (`KB_WORKERS=1`) on an empty SQLite database: a page of 50 highlighted code blocks (ten languages), 20 formulas (KaTeX) and 5 diagrams (3 Graphviz, 2 Mermaid) rendered by `POST /api/preview` and written by `POST /api/pages` ten times each (the first render, which starts the render workers and loads the engines, timed apart), while `GET /healthz` is sent every 50 ms; then `GET /api/pages/{slug}` of one such page and of a plain page under load (20 connections): the HTML is rendered at write and stored, so a read does not render.',
+    );
+    lines.push('');
+    for (const row of report.rich)
       lines.push(`- ${row.name}: ${row.value}${row.note ? ` (${row.note})` : ''}`);
     lines.push('');
   }

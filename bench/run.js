@@ -18,6 +18,8 @@
 //    runs it alone; skipped without nginx or a MariaDB at BENCH_MYSQL_URL);
 // 5b. a 1,000-page folder move (bench/move-bench.js) on a fresh SQLite database, with /healthz
 //    probed during it (BENCH_ONLY=move runs it alone);
+// 5c. rich content (bench/rich-bench.js): a page of 50 code blocks, 20 formulas and 5 diagrams
+//    rendered and written, and reads of it against a plain page (BENCH_ONLY=rich runs it alone);
 // 6. the console's cold start (bench/console-bench.js, Playwright + Chromium) on a fresh SQLite
 //    database (BENCH_ONLY=console runs it alone);
 // 7. docs/PERFORMANCE.md and bench/.work/results.json written.
@@ -41,6 +43,7 @@ const { writeReport } = require('./report');
 const { runImportBench } = require('./import-bench');
 const { runConsoleBench } = require('./console-bench');
 const { runMoveBench } = require('./move-bench');
+const { runRichBench } = require('./rich-bench');
 const { runClusterBench } = require('./cluster-bench');
 
 const ROOT = join(__dirname, '..');
@@ -212,6 +215,29 @@ async function runMove(rows) {
   }
 }
 
+/** The rich-content benchmark on a fresh server and SQLite database; rows for the report. */
+async function runRich(rows) {
+  const dataDir = join(WORK, 'rich');
+  mkdirSync(dataDir, { recursive: true });
+  const server = await startKb({ port: SETTINGS.port, dataDir, workers: 1 });
+  try {
+    rows.push(
+      ...(await runRichBench({
+        baseUrl: server.url,
+        token: await bearerToken(server.url),
+        settings: SETTINGS,
+        log,
+      })),
+    );
+    for (const row of rows) log(`  ${row.name}: ${row.value}${row.note ? ` (${row.note})` : ''}`);
+  } catch (error) {
+    console.error(error);
+    rows.push({ name: 'Rich content benchmark', value: 'failed', ok: false, note: error.message });
+  } finally {
+    await server.stop();
+  }
+}
+
 function loadScenarios() {
   const dir = join(__dirname, 'scenarios');
   const files = readdirSync(dir)
@@ -238,6 +264,32 @@ function machine() {
 
 function log(message) {
   console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
+}
+
+/**
+ * The search index's size (issue 32: its growth with the CJK/Thai grams reported): the FTS5
+ * table's pages, and the bytes of its grams columns (what the grams added), in MiB.
+ */
+function searchIndexSize(sqlitePath) {
+  const Database = require(join(ROOT, 'node_modules', 'better-sqlite3'));
+  const db = new Database(sqlitePath, { readonly: true });
+  try {
+    const mib = (n) => Math.round((Number(n ?? 0) / 2 ** 20) * 10) / 10;
+    const index = db
+      .prepare("SELECT SUM(pgsize) AS n FROM dbstat WHERE name LIKE 'page_search%'")
+      .get().n;
+    const text = db
+      .prepare(
+        'SELECT SUM(LENGTH(CAST(title AS BLOB)) + LENGTH(CAST(body AS BLOB)) + LENGTH(CAST(tags AS BLOB))) AS text, ' +
+          'SUM(LENGTH(CAST(title_grams AS BLOB)) + LENGTH(CAST(body_grams AS BLOB))) AS grams FROM page_search',
+      )
+      .get();
+    return { indexMiB: mib(index), textMiB: mib(text.text), gramsMiB: mib(text.grams) };
+  } catch (error) {
+    return { error: String(error) };
+  } finally {
+    db.close();
+  }
 }
 
 /** The run's phases as they start: {label, at (s since the start), load (1-minute average)}. */
@@ -447,6 +499,7 @@ async function runHttp(scenarios, results, seeding, corpus, dataDir) {
     });
   }
   seeding.databaseMiB = Math.round(statSync(join(dataDir, 'kb.sqlite')).size / 2 ** 20);
+  seeding.searchIndex = searchIndexSize(join(dataDir, 'kb.sqlite'));
 }
 
 async function main() {
@@ -494,6 +547,12 @@ async function main() {
     await runMove(moves);
   }
 
+  const rich = [];
+  if (wanted('rich')) {
+    phase('rich content benchmark');
+    await runRich(rich);
+  }
+
   const consoleRows = [];
   if (wanted('console')) {
     phase('console');
@@ -510,6 +569,7 @@ async function main() {
     imports,
     cluster,
     moves,
+    rich,
     console: consoleRows,
     totalSeconds: (Date.now() - runStarted) / 1000,
   };

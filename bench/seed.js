@@ -56,6 +56,7 @@ function bulkAddSearchPages({ root, sqlitePath, corpus, count, startIndex, batch
   const { markdownToPlainText } = require(
     join(root, 'dist', 'pages', 'model', 'search', 'search-text.js'),
   );
+  const { gramsOf } = require(join(root, 'dist', 'pages', 'model', 'search', 'search-grams.js'));
   const db = new Database(sqlitePath);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = OFF');
@@ -85,7 +86,8 @@ function bulkAddSearchPages({ root, sqlitePath, corpus, count, startIndex, batch
       ? db.prepare('INSERT OR IGNORE INTO page_tags (page_id, tag) VALUES (?, ?)')
       : null;
     const insertSearch = db.prepare(
-      'INSERT INTO page_search (rowid, page_id, title, body, tags) VALUES (?, ?, ?, ?, ?)',
+      'INSERT INTO page_search (rowid, page_id, title, body, tags, title_grams, body_grams) ' +
+        'VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
     const insertRowid = db.prepare('INSERT INTO search_rowids (page_id, fts_rowid) VALUES (?, ?)');
     const slugs = [];
@@ -113,12 +115,17 @@ function bulkAddSearchPages({ root, sqlitePath, corpus, count, startIndex, batch
         slugs.push(page.slug);
         for (const tag of page.tags) insertTag?.run(id, tag);
         rowid += 1;
+        // The columns the app's index writes (page-search-index.ts indexedColumns, SQLite).
+        const body = markdownToPlainText(page.content);
+        const tags = page.tags.join(' ');
         insertSearch.run(
           rowid,
           id,
           page.title,
-          markdownToPlainText(page.content),
-          page.tags.join(' '),
+          body,
+          tags,
+          gramsOf(page.title, { minTokenSize: 0 }),
+          gramsOf(`${body} ${tags}`, { minTokenSize: 0 }),
         );
         insertRowid.run(id, rowid);
       }

@@ -32,4 +32,18 @@ export class LoginPolicy {
       'Passwords kept by kb are turned off for this account: sign in with your organisation’s single sign-on or directory account.',
     );
   }
+
+  /** A password reset (or change) for an account LOCAL_LOGIN=off keeps from kb passwords. */
+  refusePasswordChange(user: UserEntity): never {
+    audit('auth.password_reset.refused', {
+      actorId: null,
+      target: `user:${user.id}`,
+      username: user.username,
+      reason: 'local_login_off',
+    });
+    throw new ForbiddenProblem(
+      'local_login_off',
+      'Passwords kept by kb are turned off for this account, so there is none to set: sign in with your organisation’s single sign-on or directory account.',
+    );
+  }
 }

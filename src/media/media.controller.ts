@@ -33,6 +33,7 @@ import { MediaService } from './media.service';
 import { UuidParam } from '../common/http/uuid-param.pipe';
 import { ReceivedUpload, ReceivesUpload } from '../common/http/upload';
 import { MediaUpload, MediaUploadReceiver } from './upload/media-upload';
+import { AttachmentTextIndexer } from './text/attachment-text-indexer';
 
 const ROUTES: Record<
   MediaKind,
@@ -129,6 +130,7 @@ function mediaController(kind: MediaKind): Type<unknown> {
     constructor(
       private readonly media: MediaService,
       private readonly contents: MediaContentService,
+      private readonly texts: AttachmentTextIndexer,
     ) {}
 
     @Post()
@@ -136,11 +138,14 @@ function mediaController(kind: MediaKind): Type<unknown> {
     @ReceivesUpload(MediaUploadReceiver, kind)
     @docs.upload
     @ApiResult(MediaResponse)
-    upload(
+    async upload(
       @ReceivedUpload() upload: MediaUpload,
       @CurrentUser() user: AuthUser,
     ): Promise<MediaResponse> {
-      return this.media.upload(upload, user);
+      const stored = await this.media.upload(upload, user);
+      // Its text is made searchable in the background (docs/search.md "Attachments").
+      if (kind === 'attachment') this.texts.kick();
+      return stored;
     }
 
     @Get()

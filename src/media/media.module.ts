@@ -13,6 +13,7 @@ import { MediaSweeper } from './media-sweeper';
 import { MediaUploadReceiver } from './upload/media-upload';
 import { createMediaStorage } from './storage/create-media-storage';
 import { MEDIA_STORAGE } from './storage/media-storage';
+import { AttachmentTextIndexer } from './text/attachment-text-indexer';
 
 @Module({
   // PagesModule knows which pages reference an item and which of them a caller may see; it
@@ -33,7 +34,8 @@ import { MEDIA_STORAGE } from './storage/media-storage';
     },
     MediaReferenceLookup,
     MediaAccess,
+    AttachmentTextIndexer,
   ],
-  exports: [MediaService, MediaSweeper, MEDIA_STORAGE],
+  exports: [MediaService, MediaSweeper, MEDIA_STORAGE, AttachmentTextIndexer],
 })
 export class MediaModule {}

@@ -125,6 +125,29 @@ export class MediaRepository {
     });
   }
 
+  /**
+   * Attachments meeting `condition` (over `m`: the search index's "no text yet"), oldest
+   * first: what the text indexer works through.
+   */
+  async attachmentsWhere(
+    condition: SqlCondition,
+    limit: number,
+  ): Promise<{ id: string; filename: string; mimeType: string; size: number }[]> {
+    const rows = await this.db
+      .sql()
+      .all<{ id: string; filename: string; mime_type: string; size: number | string }>(
+        'SELECT m.id, m.filename, m.mime_type, m.size FROM media m ' +
+          `WHERE m.kind = 'attachment' AND (${condition.sql}) ORDER BY m.created_at, m.id LIMIT ?`,
+        [...condition.params, limit],
+      );
+    return rows.map((r) => ({
+      id: r.id,
+      filename: r.filename,
+      mimeType: r.mime_type,
+      size: Number(r.size),
+    }));
+  }
+
   async insert(media: MediaEntity, tx?: Tx): Promise<void> {
     await this.db.write((t) => t.manager.insert(MediaEntity, media), tx);
   }

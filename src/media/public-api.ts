@@ -8,6 +8,7 @@ export { MediaModule } from './media.module';
 export { MediaRepository } from './media.repository';
 export { MediaService } from './media.service';
 export { MediaSweeper } from './media-sweeper';
+export { AttachmentTextIndexer } from './text/attachment-text-indexer';
 export type { SweepHold } from './media-sweeper';
 export { createMediaStorage } from './storage/create-media-storage';
 export { LocalDiskMediaStorage } from './storage/local-disk-storage';

@@ -5,3 +5,11 @@
  */
 export { gramsOf } from './model/search/search-grams';
 export type { GramOptions } from './model/search/search-grams';
+export {
+  attachmentTextSql,
+  claimAttachmentText,
+  markAttachmentText,
+  sweepAttachmentTexts,
+  writeAttachmentText,
+} from './store/search/attachment-search';
+export type { AttachmentTextStatus } from './store/search/attachment-search';

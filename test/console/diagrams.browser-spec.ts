@@ -28,7 +28,7 @@ describe('console: diagrams', () => {
   const diagram = (p: Page) =>
     p.locator('.kb-diagram').getByRole('img', { name: 'Graphviz diagram' });
 
-  it('shows the Graphviz SVG and the Mermaid source with its note on the page', async () => {
+  it('shows the Graphviz and the Mermaid SVG on the page', async () => {
     const { app, page } = h;
     await createPage(app.as.editor, 'design/pipeline', { title: 'Pipeline', content: PIPELINE });
     await page.goto('/wiki/design/pipeline');
@@ -42,8 +42,13 @@ describe('console: diagrams', () => {
     const box = (await diagram(page).boundingBox())!;
     expect(box.width).toBeGreaterThan(300);
     expect(box.height).toBeGreaterThan(20);
-    await page.getByText('Mermaid diagrams are shown as source:').waitFor();
-    await page.getByText('Alice->>Bob: Hello').waitFor();
+    const mermaid = page.locator('.kb-diagram').getByRole('img', { name: 'Mermaid diagram' });
+    await mermaid.waitFor();
+    expect(await mermaid.locator('text').allTextContents()).toEqual(
+      expect.arrayContaining(['Alice', 'Bob', 'Hello']),
+    );
+    expect((await mermaid.boundingBox())!.height).toBeGreaterThan(50);
+    expect(await page.locator('.kb-diagram-source').count()).toBe(0);
     if (shots) await page.screenshot({ path: join(shots, 'diagrams-desktop.png'), fullPage: true });
 
     // On a phone the diagram shrinks to the column instead of overflowing it.

@@ -1,4 +1,6 @@
 import type { Page } from 'playwright-core';
+import { AttachmentTextIndexer } from '../../src/media/public-api';
+import { pdfWithText } from '../support/documents';
 import { seriousA11yViolations, useConsoleApp, type ConsoleApp } from './console-app';
 
 /** The search screen: facets and filter chips, "Did you mean", sorting, the syntax popover. */
@@ -71,5 +73,44 @@ describe('console: search with filters, facets and spelling help', () => {
     await page.waitForURL(/q=tag%3Arunbook/);
     await results().getByRole('listitem').first().waitFor();
     expect(await titles()).toEqual(['Deploy to production']);
+  });
+
+  it('shows an attachment hit with the page it is on', async () => {
+    const stored = await app.as.editor
+      .post('/api/attachments')
+      .attach('file', pdfWithText(['Capybara maintenance window']), {
+        filename: 'window.pdf',
+        contentType: 'application/pdf',
+      })
+      .expect(201);
+    const id = stored.body.id as string;
+    await app.as.editor
+      .post('/api/pages')
+      .send({
+        slug: 'ops/maintenance',
+        title: 'Maintenance',
+        content: `[window](/api/attachments/${id}/content)`,
+      })
+      .expect(201);
+    await app.t.get(AttachmentTextIndexer).idle();
+    await page.goto('/search?q=capybara');
+    const hit = results().getByRole('listitem').filter({ hasText: 'window.pdf' });
+    await hit.waitFor();
+    expect(await hit.getByRole('link', { name: 'window.pdf' }).getAttribute('href')).toBe(
+      `/api/attachments/${id}/content`,
+    );
+    await hit.getByText('Attachment').waitFor();
+    expect(await hit.locator('mark').allTextContents()).toEqual(['Capybara']);
+    if (process.env.SCREENSHOT_DIR) {
+      const dir = process.env.SCREENSHOT_DIR;
+      await page.screenshot({ path: `${dir}/search-attachment-desktop-light.png` });
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.screenshot({ path: `${dir}/search-attachment-phone-dark.png` });
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.emulateMedia({ colorScheme: 'light' });
+    }
+    await hit.getByRole('link', { name: 'Maintenance' }).click();
+    await page.waitForURL(/\/ops\/maintenance$/);
   });
 });

@@ -1,3 +1,4 @@
+import { generate } from 'otplib';
 import { captureLogs, LogCapture } from '../support/log-capture';
 import {
   LDAP_BASE,
@@ -9,7 +10,7 @@ import {
 } from '../support/ldap-server';
 import { problem, PROBLEM_CONTENT_TYPE } from '../support/problems';
 import { createTestApp, TestApp } from '../support/test-app';
-import { Client, createUser, login, signedIn } from '../support/users';
+import { Client, createGroup, createUser, login, signedIn } from '../support/users';
 
 /**
  * LDAP / Active Directory sign-in through POST /auth/login against a real directory (a private
@@ -54,6 +55,8 @@ const PEOPLE = [
     mail: 'Carol@Example.org',
     groups: ['eng'],
   },
+  { uid: 'otto', password: 'otto-dir-pw', displayName: 'Otto T', groups: ['eng'] },
+  { uid: 'ivy', password: 'ivy-dir-pw', displayName: 'Ivy I', mail: 'Ivy@example.org', groups: [] },
   { uid: 'tls', password: 'tls-dir-pw', displayName: 'T L S', mail: 'tls@example.org', groups: [] },
 ];
 
@@ -370,6 +373,73 @@ describe('LDAP / Active Directory sign-in', () => {
     // The directory still takes her password; kb does not let her in.
     await expectRefused(await signIn('ada', 'ada-dir-pw'), before, 403, 'account_disabled');
     await admin.patch(`/api/users/${res.body.id}`).send({ disabled: false }).expect(200);
+  });
+
+  it('asks a directory person with TOTP for the code, and records the session as ldap+totp', async () => {
+    const otto = sessionOf(await signIn('otto', 'otto-dir-pw').expect(200));
+    const setup = await otto.post('/api/me/two-factor/totp').expect(200);
+    // Each step's code is another period's: a used code is refused.
+    const code = (offsetSeconds = 0) =>
+      generate({
+        secret: setup.body.secret as string,
+        epoch: Math.floor(Date.now() / 1000) + offsetSeconds,
+      });
+    await otto
+      .post('/api/me/two-factor/totp/enable')
+      .send({ code: await code() })
+      .expect(200);
+
+    const first = await signIn('otto', 'otto-dir-pw').expect(401);
+    expect(first.body).toEqual(
+      problem(401, 'second_factor_required', { methods: ['totp', 'recovery_code'] }),
+    );
+    const pending = ([] as string[])
+      .concat((first.headers['set-cookie'] as unknown as string[]) ?? [])
+      .map((c) => c.split(';')[0])
+      .find((c) => c.startsWith('kb_2fa='));
+    const done = await t
+      .http()
+      .post('/auth/2fa/verify')
+      .set('Cookie', pending!)
+      .send({ code: await code(30) })
+      .expect(200);
+    const sessions = await sessionOf(done).get('/api/me/sessions').expect(200);
+    expect(sessions.body.items).toContainEqual(
+      expect.objectContaining({ current: true, method: 'ldap+totp' }),
+    );
+  });
+
+  it('uses up an invitation to the directory person’s address at their first sign-in', async () => {
+    await createGroup(t, 'handbook');
+    const invited = await admin
+      .post('/api/invitations')
+      .send({ email: 'ivy@EXAMPLE.org', role: 'editor', groups: ['handbook'] })
+      .expect(201);
+    // Without a role map the invitation's role holds; the group map still adds its groups.
+    await t.restart({ LDAP_ROLE_MAP: '' });
+    try {
+      admin = await login(t, admin.user!);
+      const res = await signIn('ivy', 'ivy-dir-pw').expect(200);
+      expect(res.body).toMatchObject({ username: 'ivy', role: 'editor', groups: ['handbook'] });
+      const [row] = await t.dataSource.query(
+        'SELECT accepted_user_id FROM invitations WHERE id = ?',
+        [invited.body.id],
+      );
+      expect(row.accepted_user_id).toBe(res.body.id);
+      const open = await admin.get('/api/invitations').expect(200);
+      expect(open.body.items.map((i: { id: string }) => i.id)).not.toContain(invited.body.id);
+      expect(logs.lines()).toContainEqual(
+        expect.objectContaining({
+          event: 'invitation.accepted',
+          username: 'ivy',
+          provider: 'ldap',
+          role: 'editor',
+        }),
+      );
+    } finally {
+      await t.restart(ldapEnv(server));
+      admin = await login(t, admin.user!);
+    }
   });
 
   it('reads groups with a group search (LDAP_GROUP_FILTER) where there is no memberOf', async () => {

@@ -410,6 +410,43 @@ describe('email: invitations, password reset, digest', () => {
       // Another client is not held back by that one.
       await requestReset('spray-last@example.com').expect(202);
     });
+
+    it('LOCAL_LOGIN=off: mails where to sign in instead of a link, and refuses an older link', async () => {
+      const user = await createUser(t, 'editor');
+      await t.get(UsersService).update(user.id, { email: 'sso-only@example.com' }, admin.user!.id);
+      await requestReset('sso-only@example.com').expect(202);
+      const token = tokenOf(
+        linkIn(await smtp.waitFor('sso-only@example.com'), `${PUBLIC_URL}/reset-password#token=`),
+      );
+
+      await t.restart({ LOCAL_LOGIN: 'off', LOCAL_LOGIN_ACCOUNTS: 'admin' });
+      try {
+        const refused = await t
+          .http()
+          .post('/auth/password-reset/confirm')
+          .send({ token, password: 'a-password-nobody-may-use' })
+          .expect(403);
+        expect(refused.body).toEqual(problem(403, 'local_login_off'));
+        const [{ used }] = await t.dataSource.query(
+          'SELECT used_at AS used FROM password_resets WHERE user_id = ?',
+          [user.id],
+        );
+        expect(used).toBeNull();
+
+        await requestReset('sso-only@example.com').expect(202);
+        const mail = await smtp.waitFor('sso-only@example.com', 2);
+        expect(mail.subject).toBe('Signing in to kb');
+        expect(mail.text).toContain('single sign-on');
+        expect(mail.text).not.toContain('/reset-password');
+        await t.get(Mailer).idle();
+        const rows = await t.dataSource.query('SELECT 1 FROM password_resets WHERE user_id = ?', [
+          user.id,
+        ]);
+        expect(rows).toHaveLength(1);
+      } finally {
+        await t.restart();
+      }
+    });
   });
 
   describe('digest', () => {

@@ -1,25 +1,12 @@
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, TestSuites } from 'junit2json';
 import { spawnSync } from 'node:child_process';
-import { RunningKb, runEntry, startKb, withTypeScript } from '../support/kb-process';
-import { createTestDatabase, TestDatabase } from '../support/mysql-databases';
-import { DB_TYPE } from '../support/test-app';
-
-const PASSWORD = 'cli-client-password';
+import { RunningKb, runEntry, withTypeScript } from '../support/kb-process';
+import { KbWithToken, startKbWithToken, writeFolder } from '../support/kb-with-token';
 
 // Each command is a fresh node process compiling TypeScript: slow on a loaded machine.
 jest.setTimeout(300_000);
-
-/** A folder on disk: path → content. */
-function folder(root: string, files: Record<string, string>): string {
-  for (const [path, content] of Object.entries(files)) {
-    mkdirSync(join(root, path, '..'), { recursive: true });
-    writeFileSync(join(root, path), content);
-  }
-  return root;
-}
 
 /**
  * `kb push / pull / links` (src/client) as a separate process against a running kb: a real
@@ -27,7 +14,7 @@ function folder(root: string, files: Record<string, string>): string {
  */
 describe('the kb CLI against a running kb', () => {
   let kb: RunningKb;
-  let database: TestDatabase | undefined;
+  let started: KbWithToken | undefined;
   let work: string;
   let token: string;
 
@@ -40,39 +27,13 @@ describe('the kb CLI against a running kb', () => {
     runEntry('cli', { KB_URL: kb.url, KB_TOKEN: token, ...env }, args);
 
   beforeAll(async () => {
-    work = mkdtempSync(join(tmpdir(), 'kb-cli-'));
-    if (DB_TYPE === 'mysql') database = await createTestDatabase();
-    kb = await startKb({
-      KB_DATA_DIR: join(work, 'data'),
-      PASSWORD_HASH_COST: 'fast',
-      KB_ADMIN_PASSWORD: PASSWORD,
-      ...(database ? { DB_TYPE: 'mysql', DATABASE_URL: database.url } : {}),
-    });
-    const login = await fetch(`${kb.url}/auth/login`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ username: 'admin', password: PASSWORD }),
-    });
-    const cookie = login.headers.get('set-cookie')!.split(';')[0];
-    const created = await fetch(`${kb.url}/api/tokens`, {
-      method: 'POST',
-      headers: {
-        'Content-Type': 'application/json',
-        Cookie: cookie,
-        'Sec-Fetch-Site': 'same-origin',
-      },
-      body: JSON.stringify({ name: 'ci' }),
-    });
-    token = ((await created.json()) as { token: string }).token;
+    started = await startKbWithToken('cli-client');
+    ({ kb, token, work } = started);
   }, 120_000);
-  afterAll(async () => {
-    await kb?.stop();
-    await database?.drop();
-    rmSync(work, { recursive: true, force: true });
-  });
+  afterAll(() => started?.stop());
 
   it('pushes a folder (minus .kbignore), follows the job and prints a summary', async () => {
-    const docs = folder(join(work, 'docs'), {
+    const docs = writeFolder(join(work, 'docs'), {
       'index.md': '# Docs\n\nRead [setup](guides/setup.md).\n',
       'guides/setup.md': '# Setup\n\nRun it.\n',
       'drafts/wip.md': '# Work in progress\n',
@@ -117,13 +78,13 @@ describe('the kb CLI against a running kb', () => {
   });
 
   it('mirrors a folder: pages gone from it go to the bin, a dry run shows them first', async () => {
-    const site = folder(join(work, 'site'), {
+    const site = writeFolder(join(work, 'site'), {
       'a.md': '# A\n\nKept.\n',
       'b.md': '# B\n\nRemoved later.\n',
     });
     expect((await cli(['push', site, '--format', 'markdown', '--prefix', 'site'])).status).toBe(0);
     // A page outside the prefix that merely starts like it.
-    const outside = folder(join(work, 'site-old'), { 'x.md': '# X\n' });
+    const outside = writeFolder(join(work, 'site-old'), { 'x.md': '# X\n' });
     expect(
       (await cli(['push', outside, '--format', 'markdown', '--prefix', 'site-old'])).status,
     ).toBe(0);
@@ -165,7 +126,7 @@ describe('the kb CLI against a running kb', () => {
   });
 
   it('fails on broken links with --fail-on-broken-links, and kb links lists them', async () => {
-    const broken = folder(join(work, 'broken'), {
+    const broken = writeFolder(join(work, 'broken'), {
       'index.md': '# Broken\n\nSee [nothing](missing.md).\n\n![gone](pics/gone.png)\n',
     });
     const pushed = await cli([
@@ -204,7 +165,7 @@ describe('the kb CLI against a running kb', () => {
   });
 
   it('exits non-zero with the problem in words', async () => {
-    const bad = folder(join(work, 'bad'), { 'no-title.md': 'No heading here.\n' });
+    const bad = writeFolder(join(work, 'bad'), { 'no-title.md': 'No heading here.\n' });
     const junitFile = join(work, 'reports', 'failed.xml');
     const failed = await cli([
       'push',
@@ -271,7 +232,7 @@ describe('the kb CLI against a running kb', () => {
     const startLine = 'kb() { node "$KB_HOME/scripts/kb.js" "$@"; }';
     expect(script).toContain(startLine);
     const repo = join(work, 'repo');
-    folder(join(repo, 'docs'), {
+    writeFolder(join(repo, 'docs'), {
       'index.md': '# Handbook\n\nSee [the guide](guide.md).\n',
       'guide.md': '# Guide\n\nAnd [a page that is not there](missing.md).\n',
       'drafts/wip.md': '# WIP\n',

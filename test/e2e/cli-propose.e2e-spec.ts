@@ -1,26 +1,14 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { RunningKb, runEntry, startKb } from '../support/kb-process';
-import { createTestDatabase, TestDatabase } from '../support/mysql-databases';
-import { DB_TYPE } from '../support/test-app';
-
-const PASSWORD = 'cli-propose-password';
+import { RunningKb, runEntry } from '../support/kb-process';
+import { KbWithToken, startKbWithToken, writeFolder } from '../support/kb-with-token';
 
 jest.setTimeout(300_000);
-
-function folder(root: string, files: Record<string, string>): string {
-  for (const [path, content] of Object.entries(files)) {
-    mkdirSync(join(root, path, '..'), { recursive: true });
-    writeFileSync(join(root, path), content);
-  }
-  return root;
-}
 
 /** `kb push --propose LABEL --wait` as its own process against a running kb. */
 describe('kb push --propose against a running kb', () => {
   let kb: RunningKb;
-  let database: TestDatabase | undefined;
+  let started: KbWithToken | undefined;
   let work: string;
   let token: string;
 
@@ -49,43 +37,17 @@ describe('kb push --propose against a running kb', () => {
   };
 
   beforeAll(async () => {
-    work = mkdtempSync(join(tmpdir(), 'kb-propose-'));
-    if (DB_TYPE === 'mysql') database = await createTestDatabase();
-    kb = await startKb({
-      KB_DATA_DIR: join(work, 'data'),
-      PASSWORD_HASH_COST: 'fast',
-      KB_ADMIN_PASSWORD: PASSWORD,
-      ...(database ? { DB_TYPE: 'mysql', DATABASE_URL: database.url } : {}),
-    });
-    const login = await fetch(`${kb.url}/auth/login`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ username: 'admin', password: PASSWORD }),
-    });
-    const cookie = login.headers.get('set-cookie')!.split(';')[0];
-    const created = await fetch(`${kb.url}/api/tokens`, {
-      method: 'POST',
-      headers: {
-        'Content-Type': 'application/json',
-        Cookie: cookie,
-        'Sec-Fetch-Site': 'same-origin',
-      },
-      body: JSON.stringify({ name: 'ci' }),
-    });
-    token = ((await created.json()) as { token: string }).token;
+    started = await startKbWithToken('cli-propose');
+    ({ kb, token, work } = started);
   }, 120_000);
-  afterAll(async () => {
-    await kb?.stop();
-    await database?.drop();
-    rmSync(work, { recursive: true, force: true });
-  });
+  afterAll(() => started?.stop());
 
   it('proposes a folder, prints the URL, waits for the merge (0) and updates by label', async () => {
     await api('/api/pages', {
       method: 'POST',
       body: JSON.stringify({ slug: 'docs/setup', title: 'Setup', content: 'Run it.' }),
     });
-    const docs = folder(join(work, 'docs'), {
+    const docs = writeFolder(join(work, 'docs'), {
       'setup.md': '# Setup\n\nRun it twice.\n',
       'guides/new.md': '# New guide\n\nSee [setup](/docs/setup) and [gone](/docs/nowhere).\n',
     });
@@ -146,7 +108,7 @@ describe('kb push --propose against a running kb', () => {
   });
 
   it('exits non-zero when the request is closed', async () => {
-    const docs = folder(join(work, 'closing'), { 'page.md': '# Page\n\nText.\n' });
+    const docs = writeFolder(join(work, 'closing'), { 'page.md': '# Page\n\nText.\n' });
     const running = cli(['push', docs, '--propose', 'to-close', '--prefix', 'closing', '--wait']);
     const request = await requestLabelled('to-close');
     expect((await api(`/api/change-requests/${request.id}/close`, { method: 'POST' })).status).toBe(
@@ -159,7 +121,7 @@ describe('kb push --propose against a running kb', () => {
   });
 
   it('refuses bad usage with 64', async () => {
-    const docs = folder(join(work, 'usage'), { 'a.md': '# A\n' });
+    const docs = writeFolder(join(work, 'usage'), { 'a.md': '# A\n' });
     const mirror = await cli(['push', docs, '--propose', 'x', '--mirror', '--prefix', 'p']);
     expect(mirror.status).toBe(64);
     const wait = await cli(['push', docs, '--format', 'markdown', '--wait']);

@@ -3,11 +3,11 @@ import { createPdfTestApp, itPrintingPdfs, readPdf } from '../support/pdf';
 import { TestApp } from '../support/test-app';
 import { Client, signedIn } from '../support/users';
 import { binary } from '../support/export-fixtures';
-import { MERMAID_NOTE } from '../../src/pages/rendering/diagrams';
 import { RenderPool } from '../../src/pages/rendering/render-pool';
 import { RerenderDiagrams1795834500000 } from '../../src/common/database/migrations/1795834500000-RerenderDiagrams';
+import { RerenderMermaid1795856941962 } from '../../src/common/database/migrations/1795856941962-RerenderMermaid';
 
-/** A design note with a Graphviz diagram, a Mermaid one and a hostile DOT input. */
+/** A design note with a Graphviz diagram, a Mermaid one and hostile DOT and Mermaid inputs. */
 const DESIGN = `# Deploy pipeline
 
 \`\`\`dot
@@ -22,6 +22,12 @@ digraph pipeline {
 \`\`\`mermaid
 sequenceDiagram
   Alice->>Bob: Hello
+\`\`\`
+
+\`\`\`mermaid
+flowchart LR
+  Villain["<img src=x onerror=alert(3)>"] --> Victim
+  style Victim fill:url(https://evil.example/y)
 \`\`\`
 
 \`\`\`dot
@@ -70,7 +76,7 @@ describe('pages: Graphviz and Mermaid diagrams', () => {
   }, 60_000);
   afterAll(() => app?.close());
 
-  it('stores and answers the Graphviz SVG, sanitised, and Mermaid as source with a note', async () => {
+  it('stores and answers the Graphviz and Mermaid SVG, sanitised', async () => {
     const { body } = await editor.get('/api/pages/design/pipeline').expect(200);
     const html = body.html as string;
     expect(body.content).toBe(DESIGN);
@@ -93,13 +99,54 @@ describe('pages: Graphviz and Mermaid diagrams', () => {
     const links = attributes.filter(({ name }) => /href$/i.test(name)).map((a) => a.value);
     expect(links).toEqual(['#deploy-pipeline']);
     expect(html).not.toMatch(
-      /<script|javascript:|evil\.example|data:text|\/etc\/passwd|<image|xlink|xmlns|onload/,
+      /<script|<img|javascript:|evil\.example|data:text|\/etc\/passwd|<image|xlink|xmlns|onload|<style|@import|var\(/,
     );
-    expect(html).toContain(
-      `<div class="kb-diagram-source"><p class="kb-diagram-note">${MERMAID_NOTE}</p>` +
-        '<pre><code class="language-mermaid">sequenceDiagram\n  Alice-&gt;&gt;Bob: Hello\n</code></pre></div>',
+    // Mermaid is drawn too, with its labels as text.
+    const mermaid = html.match(
+      /<figure class="kb-diagram kb-diagram-mermaid">[\s\S]*?<\/figure>/g,
+    )!;
+    expect(mermaid).toHaveLength(2);
+    expect(mermaid[0]).toMatch(
+      /^<figure class="kb-diagram kb-diagram-mermaid"><svg [^>]*role="img" aria-label="Mermaid diagram">/,
     );
+    for (const label of ['Alice', 'Bob', 'Hello']) expect(mermaid[0]).toContain(`>${label}</text>`);
+    expect(mermaid[1]).toContain('&lt;img src=x onerror=alert(3)&gt;</text>');
+    expect(mermaid[1]).toContain('>Victim</text>');
+    expect(html).not.toContain('kb-diagram-source');
   });
+
+  it('caps a hostile Mermaid diagram: too long before layout, too slow after the time cap', async () => {
+    const long = 'flowchart TD\n' + Array.from({ length: 1_100 }, (_, i) => `  a${i}`).join('\n');
+    const huge = `flowchart TD\n  A["${'x'.repeat(25_000)}"]`;
+    const tangled =
+      'flowchart TD\n' +
+      Array.from({ length: 900 }, (_, i) => `  n${i} --> n${(i * 7919 + 13) % 900}`).join('\n');
+    const started = Date.now();
+    const creating = createPage(editor, 'design/mermaid-hostile', {
+      title: 'Hostile Mermaid',
+      content: [long, huge, tangled]
+        .map((source) => `\`\`\`mermaid\n${source}\n\`\`\`\n`)
+        .join('\n'),
+    });
+    // The layout runs off the event loop: the server answers meanwhile.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const during = Date.now();
+    await editor.get('/api/pages/design/pipeline').expect(200);
+    expect(Date.now() - during).toBeLessThan(1_000);
+    await creating;
+    expect(Date.now() - started).toBeLessThan(9_000);
+    const { body } = await editor.get('/api/pages/design/mermaid-hostile').expect(200);
+    const notes = (body.html as string).match(/<p class="kb-diagram-note">[^<]*<\/p>/g);
+    expect(notes).toEqual([
+      '<p class="kb-diagram-note">Mermaid diagram not drawn: it has more than 1,000 lines (the limit).</p>',
+      '<p class="kb-diagram-note">Mermaid diagram not drawn: its source is longer than 20,000 characters (the limit).</p>',
+      '<p class="kb-diagram-note">Mermaid diagram not drawn: its layout took longer than 4 seconds (the limit).</p>',
+    ]);
+    expect(body.html).toContain(
+      '<pre><code class="language-mermaid">flowchart TD\n  n0 --&gt; n13\n',
+    );
+    expect(body.html).not.toContain('<svg');
+  }, 30_000);
 
   it('refuses a 10,000-node graph with a clear note in place of the diagram', async () => {
     await createPage(editor, 'design/huge', { title: 'Huge', content: HUGE });
@@ -152,10 +199,17 @@ describe('pages: Graphviz and Mermaid diagrams', () => {
   it('previews the same diagrams before saving', async () => {
     const { body } = await editor
       .post('/api/preview')
-      .send({ content: '```dot\ngraph { Preview -- Shown }\n```\n' })
+      .send({
+        content:
+          '```dot\ngraph { Preview -- Shown }\n```\n\n```mermaid\ngraph LR\n  Sketch --> Drawn\n```\n',
+      })
       .expect(200);
     expect(body.html).toMatch(/^<figure class="kb-diagram kb-diagram-graphviz"><svg /);
     expect(body.html).toContain('>Preview</text>');
+    expect(body.html).toMatch(
+      /<figure class="kb-diagram kb-diagram-mermaid"><svg [^>]*aria-label="Mermaid diagram">/,
+    );
+    expect(body.html).toContain('>Sketch</text>');
   });
 
   it('keeps the SVG in the self-contained print document', async () => {
@@ -165,7 +219,11 @@ describe('pages: Graphviz and Mermaid diagrams', () => {
       /<figure class="kb-diagram kb-diagram-graphviz"><svg [^>]*aria-label="Graphviz diagram">/,
     );
     expect(doc).toContain('>Canary</text>');
-    expect(doc).toContain(MERMAID_NOTE);
+    expect(doc).toMatch(
+      /<figure class="kb-diagram kb-diagram-mermaid"><svg [^>]*aria-label="Mermaid diagram">/,
+    );
+    expect(doc).toContain('>Alice</text>');
+    expect(doc).not.toMatch(/https?:/);
     expect(doc).toMatch(/figure\.kb-diagram svg \{ max-width: 100%; height: auto; \}/);
     expect(doc).not.toMatch(/(src|href)="(https?:)?\/\/|url\((?!data:|#)|@import/);
   });
@@ -200,6 +258,38 @@ describe('pages: Graphviz and Mermaid diagrams', () => {
     expect(body.html).toContain('>Upgraded</text>');
   });
 
+  it('draws Mermaid in pages stored when it was shown as source, and only those', async () => {
+    await createPage(editor, 'old/mermaid', {
+      title: 'Old Mermaid',
+      content: '```mermaid\ngraph TD\n  Stored --> Drawn\n```\n',
+    });
+    await createPage(editor, 'old/other', {
+      title: 'Other',
+      content: '```dot\ngraph { x }\n```\n',
+    });
+    await t.dataSource.query('UPDATE pages SET html = ? WHERE slug IN (?, ?)', [
+      '<p>old</p>',
+      'old/mermaid',
+      'old/other',
+    ]);
+    const runner = t.dataSource.createQueryRunner();
+    try {
+      await new RerenderMermaid1795856941962().up(runner);
+    } finally {
+      await runner.release();
+    }
+    const rows: { slug: string; html: string | null }[] = await t.dataSource.query(
+      "SELECT slug, html FROM pages WHERE slug IN ('old/mermaid', 'old/other') ORDER BY slug",
+    );
+    expect(rows).toEqual([
+      { slug: 'old/mermaid', html: null },
+      { slug: 'old/other', html: '<p>old</p>' },
+    ]);
+    const { body } = await editor.get('/api/pages/old/mermaid').expect(200);
+    expect(body.html).toMatch(/^<figure class="kb-diagram kb-diagram-mermaid"><svg /);
+    expect(body.html).toContain('>Stored</text>');
+  });
+
   itPrintingPdfs('draws the diagram into a real PDF', async () => {
     const res = await editor
       .post('/export/pdf/design/pipeline')
@@ -210,7 +300,8 @@ describe('pages: Graphviz and Mermaid diagrams', () => {
     const text = (await readPdf(res.body as Buffer)).text.replace(/\s+/g, ' ');
     for (const label of ['Checkout', 'Build', 'Canary', 'Production'])
       expect(text).toContain(label);
-    expect(text).toContain('Mermaid diagrams are shown as source');
-    expect(text).toContain('Alice->>Bob: Hello');
+    // The Mermaid diagrams' labels, drawn as SVG text.
+    for (const label of ['Alice', 'Bob', 'Hello', 'Victim']) expect(text).toContain(label);
+    expect(text).not.toContain('Alice->>Bob');
   });
 });

@@ -127,10 +127,16 @@ export async function createPeerApp(
   };
 }
 
+/**
+ * Tables a reset keeps: the migrations' record and the one-row counters migrations seed
+ * (kb only ever counts them up, so a deleted row would make every later bump a no-op).
+ */
+const KEPT_TABLES = ['kb_migrations', 'auth_generation', 'site_variable_state'];
+
 export async function resetDatabase(dataSource: DataSource): Promise<void> {
   if (dataSource.options.type === 'mysql') {
     const rows: { name: string }[] = await dataSource.query(
-      `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = DATABASE() AND table_type = 'BASE TABLE' AND table_name <> 'kb_migrations'`,
+      `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = DATABASE() AND table_type = 'BASE TABLE' AND table_name NOT IN (${KEPT_TABLES.map((n) => `'${n}'`).join(', ')})`,
     );
     // The app's own background work (the webhook dispatcher, sweepers, the previous test's
     // after-commit work) can hold rows the DELETEs want: InnoDB then picks one side as the
@@ -151,7 +157,7 @@ export async function resetDatabase(dataSource: DataSource): Promise<void> {
   }
   // search_generation keeps its one row (the triggers count the deletions below up in it).
   const tables: { name: string; sql: string | null }[] = await dataSource.query(
-    `SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT IN ('kb_migrations', 'search_generation')`,
+    `SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT IN (${[...KEPT_TABLES, 'search_generation'].map((n) => `'${n}'`).join(', ')})`,
   );
   // FTS5 shadow tables (<virtual>_data, _idx, ...) are maintained through their virtual table.
   const virtual = tables

@@ -2109,7 +2109,7 @@ export interface components {
             ip: string | null;
             userAgent: string | null;
             /**
-             * @description How the session was made: `password`, `password+totp`, `password+recovery_code`, `password+passkey`, `passkey`, `ldap`, `oidc:<id>`, `saml:<id>`.
+             * @description How the session was made: `password`, `password+totp`, `password+recovery_code`, `password+passkey`, `passkey`, `ldap`, `ldap+totp` (and the other second factors after `ldap`), `oidc:<id>`, `saml:<id>`.
              * @example password+totp
              */
             method: string;
@@ -3636,6 +3636,15 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        SearchAttachmentRef: {
+            /** Format: uuid */
+            id: string;
+            filename: string;
+        };
+        SearchPageRef: {
+            slug: string;
+            title: string;
+        };
         SearchResultItem: {
             slug: string;
             title: string;
@@ -3647,6 +3656,10 @@ export interface components {
             tags: string[];
             /** Format: date-time */
             updatedAt: string;
+            /** @description An attachment hit: the document whose text matched. `slug`, `title`, `tags` and `updatedAt` are those of a page using it that the caller may see; `snippet` is cut from the document. */
+            attachment?: components["schemas"]["SearchAttachmentRef"];
+            /** @description An attachment hit: the pages using the document that the caller may see (at most 5, by slug). */
+            usedOn?: components["schemas"]["SearchPageRef"][];
         };
         FacetCountItem: {
             name: string;

@@ -164,7 +164,7 @@ export class SessionResponse {
   @ApiProperty({
     example: 'password+totp',
     description:
-      'How the session was made: `password`, `password+totp`, `password+recovery_code`, `password+passkey`, `passkey`, `ldap`, `oidc:<id>`, `saml:<id>`.',
+      'How the session was made: `password`, `password+totp`, `password+recovery_code`, `password+passkey`, `passkey`, `ldap`, `ldap+totp` (and the other second factors after `ldap`), `oidc:<id>`, `saml:<id>`.',
   })
   method: string;
 

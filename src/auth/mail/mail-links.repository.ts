@@ -96,6 +96,16 @@ export class MailLinksRepository {
     );
   }
 
+  /** The newest open, unexpired invitation to `email` (any case), if any. */
+  async findOpenInvitationTo(email: string, now: Date, tx?: Tx): Promise<InvitationRecord | null> {
+    const [row] = await this.selectInvitations(
+      'LOWER(i.email) = ? AND i.accepted_at IS NULL AND i.revoked_at IS NULL AND i.expires_at > ? ORDER BY i.created_at DESC, i.id DESC LIMIT 1',
+      [email.toLowerCase(), now],
+      tx,
+    );
+    return row ?? null;
+  }
+
   /** Revokes the open invitations to `email` (any case); answers how many. */
   async revokeOpenTo(email: string, now: Date, tx?: Tx): Promise<number> {
     const result = await this.db.write(

@@ -10,6 +10,7 @@ import { ForbiddenProblem, NotFoundProblem } from '../../common/problems/problem
 import { RateLimitGuard } from '../../common/rate-limit/rate-limit.guard';
 import { AuthCache } from '../auth-cache';
 import { UserEntity } from '../entities/user.entity';
+import { LoginPolicy } from '../login-policy';
 import { LoginThrottleService } from '../login-throttle.service';
 import { PasswordService } from '../password.service';
 import { SessionsService } from '../sessions.service';
@@ -31,7 +32,8 @@ export const RESET_REQUESTED: PasswordResetRequested = {
  * "Forgot password?": a single-use link (30 minutes, kept hashed) mailed to the accounts with
  * the address; using it sets the password and ends every session of the account. Off without
  * SMTP. A request answers the same words, status and time whether or not the address is known:
- * the lookup and the mail happen after the answer.
+ * the lookup and the mail happen after the answer. An account LOCAL_LOGIN=off keeps from kb
+ * passwords is mailed where to sign in instead of a link, and an older link is refused.
  */
 @Injectable()
 export class PasswordResetService {
@@ -44,6 +46,7 @@ export class PasswordResetService {
     private readonly passwords: PasswordService,
     private readonly sessions: SessionsService,
     private readonly throttle: LoginThrottleService,
+    private readonly loginPolicy: LoginPolicy,
     private readonly cache: AuthCache,
     private readonly mailer: Mailer,
     private readonly rateLimits: RateLimitGuard,
@@ -96,6 +99,10 @@ export class PasswordResetService {
   private async issue(address: string): Promise<void> {
     const accounts = await this.users.listActiveByEmail(address);
     for (const user of accounts) {
+      if (!this.loginPolicy.allowsPassword(user)) {
+        this.mailer.send(this.noPasswordMessage(user));
+        continue;
+      }
       const { token, hash } = newLinkToken();
       const now = new Date();
       await this.links.insertReset({
@@ -125,6 +132,20 @@ export class PasswordResetService {
     });
   }
 
+  private noPasswordMessage(user: UserEntity) {
+    return composeMessage({
+      to: user.email!,
+      kind: 'password_reset',
+      subject: 'Signing in to kb',
+      paragraphs: [
+        `Someone asked to set a new password for the kb account "${user.username}".`,
+        'Passwords kept by kb are turned off for this account: sign in with your organisation’s single sign-on or directory account instead.',
+      ],
+      action: { label: 'Sign in', url: `${this.http.publicUrl ?? ''}/login` },
+      after: ['If you did not ask for this, ignore this email.'],
+    });
+  }
+
   /** POST /auth/password-reset/confirm: sets the password; ends every session of the account. */
   async reset(token: string, password: string): Promise<PasswordResetDone> {
     this.assertEnabled();
@@ -134,6 +155,7 @@ export class PasswordResetService {
     if (!user) {
       throw new LinkGoneProblem('reset_link_used', 'This link cannot be used any more.');
     }
+    if (!this.loginPolicy.allowsPassword(user)) this.loginPolicy.refusePasswordChange(user);
     user.passwordHash = await this.passwords.hash(password);
     user.updatedAt = new Date();
     const now = new Date();

@@ -13,6 +13,7 @@ import { USERNAME_PATTERN } from '../dto/user.dto';
 import { GroupEntity } from '../entities/group.entity';
 import { UserEntity } from '../entities/user.entity';
 import { GroupsService } from '../groups.service';
+import { MailLinksRepository } from '../mail/mail-links.repository';
 import { SessionsService } from '../sessions.service';
 import { GroupsRepository } from '../store/groups.repository';
 import { UsersRepository } from '../store/users.repository';
@@ -68,6 +69,7 @@ export class SsoAccountsService {
     private readonly sso: SsoRepository,
     private readonly cache: AuthCache,
     private readonly sessions: SessionsService,
+    private readonly links: MailLinksRepository,
     @InjectConfig('loginPolicy') private readonly policy: LoginPolicyConfig,
   ) {}
 
@@ -164,8 +166,15 @@ export class SsoAccountsService {
         `The username "${username}" belongs to another kb account. Ask an administrator to link or rename it.`,
       );
     if (await this.users.usernameTaken(username)) throw taken();
-    const groups = await this.ensureGroups(mappedGroups(identity.groups, mappings));
     const now = new Date();
+    // An invitation to the identity's verified address: its groups, and its role unless a
+    // role map decides roles; it is used up by this account.
+    const invitation = identity.email
+      ? await this.links.findOpenInvitationTo(identity.email, now)
+      : null;
+    const groups = await this.ensureGroups([
+      ...new Set([...mappedGroups(identity.groups, mappings), ...(invitation?.groups ?? [])]),
+    ]);
     const user = Object.assign(new UserEntity(), {
       id: randomUUID(),
       username,
@@ -173,16 +182,20 @@ export class SsoAccountsService {
       displayName: (identity.displayName ?? username).slice(0, 128),
       email: identity.email?.slice(0, 254) ?? null,
       passwordHash: NO_PASSWORD,
-      role: mappedRole(identity.groups, mappings) ?? 'reader',
+      role: mappedRole(identity.groups, mappings) ?? invitation?.role ?? 'reader',
       disabled: false,
       groups,
       createdAt: now,
       updatedAt: now,
     });
+    let accepted = false;
     try {
       await this.db.transaction(async (tx) => {
         await this.users.save(user, tx);
         await this.sso.link(identity.provider, identity.subject, user.id, tx);
+        // Taken by another account a moment ago: this one is made without it.
+        if (invitation)
+          accepted = await this.links.acceptInvitation(invitation.id, user.id, now, tx);
       });
     } catch (error) {
       // Another sign-in of the same person, or an account of that name, came first.
@@ -200,6 +213,17 @@ export class SsoAccountsService {
       role: user.role,
       groups: groups.map((g) => g.name).sort(),
     });
+    if (invitation && accepted) {
+      audit('invitation.accepted', {
+        actorId: user.id,
+        target: `invitation:${invitation.id}`,
+        userId: user.id,
+        username,
+        role: user.role,
+        groups: groups.map((g) => g.name).sort(),
+        provider: identity.provider,
+      });
+    }
     return user;
   }
 

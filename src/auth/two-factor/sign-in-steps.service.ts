@@ -109,7 +109,7 @@ export class SignInStepsService {
         ip: context.ip,
       });
     }
-    return this.finish(pending!, user, `password+${kind}`, context);
+    return this.finish(pending!, user, kind, context);
   }
 
   /** POST /auth/2fa/enrol: REQUIRE_2FA's first step, a TOTP secret for the pending person. */
@@ -132,7 +132,7 @@ export class SignInStepsService {
       factor: 'totp',
       ip: context.ip,
     });
-    return { ...(await this.finish(pending!, user, 'password+totp', context)), recoveryCodes };
+    return { ...(await this.finish(pending!, user, 'totp', context)), recoveryCodes };
   }
 
   /** Options for a passkey: the pending person's, or any discoverable one (password-less). */
@@ -152,7 +152,7 @@ export class SignInStepsService {
     if (checked.challengeUserId !== null) {
       const user = await this.pendingUser(pending, 'second_factor');
       if (user.id !== checked.userId) throw noPendingSignIn();
-      return this.finish(pending!, user, 'password+passkey', context);
+      return this.finish(pending!, user, 'passkey', context);
     }
     const user = await this.users.findActiveById(checked.userId);
     if (!user) {
@@ -192,15 +192,18 @@ export class SignInStepsService {
     return user;
   }
 
-  /** Uses the pending challenge up (once, on any instance), then makes the session. */
+  /**
+   * Uses the pending challenge up (once, on any instance), then makes the session, recorded as
+   * the first step's method (`password` or `ldap`) and the second factor: `ldap+totp`.
+   */
   private async finish(
     pending: string,
     user: UserEntity,
-    method: string,
+    secondFactor: string,
     context: LoginContext,
   ): Promise<LoginResult> {
     const taken = await this.rows.consumeChallenge(sha256Hex(pending));
     if (!taken || taken.userId !== user.id) throw noPendingSignIn();
-    return this.signIn(user, context, method);
+    return this.signIn(user, context, `${taken.method ?? 'password'}+${secondFactor}`);
   }
 }

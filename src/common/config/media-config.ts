@@ -58,6 +58,15 @@ export class MediaConfig {
 
   /** MEDIA_SWEEP_GRACE_SECONDS: a stored object or temp file younger than this is never swept. */
   @Env('MEDIA_SWEEP_GRACE_SECONDS', 'int') @IntRange(1, 30 * 86_400) sweepGraceSeconds = 3600;
+
+  /** ATTACHMENT_TEXT_MAX_BYTES: larger attachments are left out of search (docs/search.md). */
+  @Env('ATTACHMENT_TEXT_MAX_BYTES', 'int') @IntRange(1, 1024 * MIB) textMaxBytes = 25 * MIB;
+
+  /** ATTACHMENT_TEXT_TIMEOUT_SECONDS: an extraction still running then is killed (`failed`). */
+  @Env('ATTACHMENT_TEXT_TIMEOUT_SECONDS', 'int') @IntRange(1, 3600) textTimeoutSeconds = 30;
+
+  /** ATTACHMENT_TEXT_MAX_CHARS: the text kept per attachment, at most (the rest is cut). */
+  @Env('ATTACHMENT_TEXT_MAX_CHARS', 'int') @IntRange(1000, 50_000_000) textMaxChars = 1_000_000;
 }
 
 export function mediaConfig(env: EnvVars): MediaConfig {

@@ -20,6 +20,7 @@ export type AuditEvent =
   | 'invitation.revoked'
   | 'auth.password_reset.requested'
   | 'auth.password_reset.used'
+  | 'auth.password_reset.refused'
   | 'token.created'
   | 'token.revoked'
   | 'session.ended'

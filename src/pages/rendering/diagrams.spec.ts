@@ -1,4 +1,10 @@
-import { countDotEdges, countDotNodes, DIAGRAM_LIMITS, MERMAID_NOTE } from './diagrams';
+import {
+  countDotEdges,
+  countDotNodes,
+  DIAGRAM_LIMITS,
+  MERMAID_KINDS_NOTE,
+  resolveMermaidColours,
+} from './diagrams';
 import { MarkdownRenderer } from './markdown-renderer';
 
 /** A DOT graph of `n` nodes, each with an edge to a scattered other (hard to lay out). */
@@ -80,10 +86,74 @@ describe('diagrams', () => {
     expect(render('```dot\ndigraph { after -> stop }\n```')).toContain('<title>after</title>');
   }, 30_000);
 
-  it('shows a Mermaid diagram as source with the note', () => {
-    expect(render('```mermaid\ngraph TD\n  A-->B<script>\n```')).toBe(
-      `<div class="kb-diagram-source"><p class="kb-diagram-note">${MERMAID_NOTE}</p>` +
-        '<pre><code class="language-mermaid">graph TD\n  A--&gt;B&lt;script&gt;\n</code></pre></div>\n',
+  it('draws a Mermaid flowchart as a sanitised, labelled SVG with plain colours', () => {
+    const html = render(
+      '```mermaid\n%% a comment\nflowchart LR\n  A[Build] -->|ok| B{Ship?}\n  B --> C["<script>alert(1)</script>"]\n```',
+    );
+    expect(html).toMatch(
+      /^<figure class="kb-diagram kb-diagram-mermaid"><svg [^>]*viewBox="[\d. ]+"[^>]*role="img" aria-label="Mermaid diagram">/,
+    );
+    for (const label of ['Build', 'Ship?', 'ok']) expect(html).toContain(`>${label}</text>`);
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;</text>');
+    // Arrowheads are markers, referenced by the diagram's prefixed ids.
+    expect(html).toMatch(/<marker id="kb-diagram-0-arrowhead"/);
+    expect(html).toMatch(/marker-end="url\(#kb-diagram-0-arrowhead\)"/);
+    // The stylesheet (with its web font @import) is gone and its colours are plain values.
+    expect(html).not.toMatch(/<style|@import|googleapis|var\(|<script|xmlns|style=/);
+    expect(html).toMatch(/fill="#[0-9A-F]{6}"/);
+  });
+
+  it('draws sequence, class, state and ER diagrams', () => {
+    for (const [source, label] of [
+      ['sequenceDiagram\n  Alice->>Bob: Hello Bob', 'Hello Bob'],
+      ['classDiagram\n  Animal <|-- Duck\n  Duck : +swim()', 'Duck'],
+      ['stateDiagram-v2\n  [*] --> Idle\n  Idle --> Busy', 'Busy'],
+      ['erDiagram\n  CUSTOMER ||--o{ ORDER : places', 'CUSTOMER'],
+    ]) {
+      const html = render('```mermaid\n' + source + '\n```');
+      expect(html).toMatch(/^<figure class="kb-diagram kb-diagram-mermaid"><svg /);
+      expect(html).toContain(label);
+    }
+  });
+
+  it('shows a Mermaid kind kb does not draw as source with the note', () => {
+    expect(render('```mermaid\npie title Pets\n  "Dogs" : 3\n```\n<script>')).toBe(
+      `<div class="kb-diagram-source"><p class="kb-diagram-note">Mermaid diagram not drawn: ${MERMAID_KINDS_NOTE}, and this one starts &quot;pie title Pets&quot;.</p>` +
+        '<pre><code class="language-mermaid">pie title Pets\n  &quot;Dogs&quot; : 3\n</code></pre></div>\n',
+    );
+  });
+
+  it('refuses an oversized Mermaid source before layout and stops one over the time cap', () => {
+    const long =
+      'flowchart TD\n' +
+      Array.from({ length: 1_200 }, (_, i) => `  a${i} --> a${i + 1}`).join('\n');
+    const started = Date.now();
+    expect(render('```mermaid\n' + long + '\n```')).toContain(
+      'Mermaid diagram not drawn: it has more than 1,000 lines (the limit).',
+    );
+    expect(Date.now() - started).toBeLessThan(500);
+
+    // 900 scattered edges: ELK takes far longer than the cap to lay them out.
+    const tangled =
+      'flowchart TD\n' +
+      Array.from({ length: 900 }, (_, i) => `  n${i} --> n${(i * 7919 + 13) % 900}`).join('\n');
+    const before = Date.now();
+    const html = render('```mermaid\n' + tangled + '\n```');
+    const took = Date.now() - before;
+    expect(html).toContain(
+      `Mermaid diagram not drawn: its layout took longer than ${DIAGRAM_LIMITS.timeoutMs / 1000} seconds (the limit).`,
+    );
+    expect(took).toBeLessThan(DIAGRAM_LIMITS.timeoutMs + 2_000);
+    // A new engine draws the next one.
+    expect(render('```mermaid\ngraph TD\n  after --> stop\n```')).toContain('>after</text>');
+  }, 30_000);
+
+  it('works out the colours the Mermaid stylesheet leaves to custom properties', () => {
+    expect(resolveMermaidColours('<rect fill="var(--_node-fill)" stroke="var(--_line)"/>')).toBe(
+      '<rect fill="#F9F9F9" stroke="#939395"/>',
+    );
+    expect(resolveMermaidColours('<text fill="var(--unknown, red)"/>')).toBe(
+      '<text fill="#27272A"/>',
     );
   });
 

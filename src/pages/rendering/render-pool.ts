@@ -5,7 +5,7 @@ import type { PoolStats } from '../../common/database/database';
 import { KbMetrics } from '../../common/metrics/kb-metrics';
 import { WorkerPool } from '../../common/workers/worker-pool';
 import { MarkdownRenderer, RenderedPage } from './markdown-renderer';
-import { mayHoldGraphviz } from './diagrams';
+import { mayHoldDiagram } from './diagrams';
 import { mayHoldRichContent } from './rich-content';
 
 /**
@@ -24,7 +24,7 @@ export type RenderRequest = { markdown: string; variables: Record<string, string
 export const MIN_OFFLOADED_CHARS = 1_000;
 
 /**
- * Longest a render holding a Graphviz diagram waits for a render worker to start: a layout
+ * Longest a render holding a diagram waits for a render worker to start: a layout
  * blocks the thread that waits for it (up to the diagram time cap), so it is not done here.
  */
 const WORKER_START_WAIT_MS = 30_000;
@@ -86,14 +86,14 @@ export class RenderPool implements OnModuleDestroy {
     const { markdown } = request;
     if (markdown.length < MIN_OFFLOADED_CHARS && !mayHoldRichContent(markdown)) return undefined;
     pool.start();
-    if (!pool.ready && mayHoldGraphviz(markdown)) await this.workerStarted(pool);
+    if (!pool.ready && mayHoldDiagram(markdown)) await this.workerStarted(pool);
     if (!pool.ready) return undefined;
     try {
       return await pool.run(request);
     } catch {
       // The worker died with the render in hand (it is being replaced): render here, or, for
-      // a Graphviz diagram, in the worker that replaces it.
-      if (!mayHoldGraphviz(markdown)) return undefined;
+      // a diagram, in the worker that replaces it.
+      if (!mayHoldDiagram(markdown)) return undefined;
       await this.workerStarted(pool);
       return pool.ready ? pool.run(request).catch(() => undefined) : undefined;
     }

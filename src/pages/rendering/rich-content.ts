@@ -4,13 +4,7 @@ import mathPlugin from '@vscode/markdown-it-katex';
 import container from 'markdown-it-container';
 import { full as emoji } from 'markdown-it-emoji';
 import footnote from 'markdown-it-footnote';
-import {
-  diagramSource,
-  MERMAID_NOTE,
-  renderGraphviz,
-  startDiagramEngine,
-  type DiagramBudget,
-} from './diagrams';
+import { renderGraphviz, renderMermaid, startDiagramEngine, type DiagramBudget } from './diagrams';
 
 /**
  * What engineers write beyond CommonMark and GFM, rendered at write time (the stored HTML
@@ -53,7 +47,7 @@ const typesetter = (): typeof katexModule =>
   (katex ??= require('katex') as typeof katexModule);
 
 /**
- * Loads highlight.js and KaTeX and starts the Graphviz worker now: a render worker does it as
+ * Loads highlight.js and KaTeX and starts the diagram worker now: a render worker does it as
  * it starts, so that no render waits for it; the main thread loads them only if it ever renders
  * such Markdown itself (no render worker, or none ready yet).
  */
@@ -197,11 +191,11 @@ function diagramSupport(md: Md): void {
     const token = tokens[idx];
     const language = token.info.trim().split(/\s+/)[0].toLowerCase();
     const rich = env as RichEnv;
-    if (language === 'mermaid')
-      return placeholder(rich, diagramSource(language, token.content, MERMAID_NOTE));
-    if (language !== 'dot' && language !== 'graphviz')
+    if (language !== 'dot' && language !== 'graphviz' && language !== 'mermaid')
       return fence(tokens, idx, options, env, self);
     const budget = (rich.diagrams ??= { drawn: 0, spentMs: 0 });
+    if (language === 'mermaid')
+      return placeholder(rich, renderMermaid(token.content, budget, budget.drawn));
     return placeholder(rich, renderGraphviz(language, token.content, budget, budget.drawn));
   };
 }

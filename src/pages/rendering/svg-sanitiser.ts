@@ -28,6 +28,7 @@ const SVG_TAGS = [
   'radialGradient',
   'stop',
   'clipPath',
+  'marker',
 ];
 
 /** Elements with no content (written `<path … />`: valid in an HTML document's SVG). */
@@ -85,6 +86,16 @@ const SVG_ATTRIBUTES = [
   'role',
   'aria-label',
   'href',
+  'marker-start',
+  'marker-mid',
+  'marker-end',
+  'markerWidth',
+  'markerHeight',
+  'markerUnits',
+  'refX',
+  'refY',
+  'orient',
+  'letter-spacing',
 ];
 
 /** A reference to something inside the diagram: `url(#id)`. */

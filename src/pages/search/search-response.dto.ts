@@ -1,6 +1,24 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { listOf } from '../../common/openapi/list-of';
 
+/** The attached document an attachment hit is about. */
+export class SearchAttachmentRef {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+
+  @ApiProperty()
+  filename: string;
+}
+
+/** A page that uses an attached document. */
+export class SearchPageRef {
+  @ApiProperty()
+  slug: string;
+
+  @ApiProperty()
+  title: string;
+}
+
 /** One search hit, as search.mapper.ts builds it. */
 export class SearchResultItem {
   @ApiProperty()
@@ -20,6 +38,20 @@ export class SearchResultItem {
 
   @ApiProperty({ type: String, format: 'date-time' })
   updatedAt: string;
+
+  @ApiPropertyOptional({
+    type: SearchAttachmentRef,
+    description:
+      'An attachment hit: the document whose text matched. `slug`, `title`, `tags` and `updatedAt` are those of a page using it that the caller may see; `snippet` is cut from the document.',
+  })
+  attachment?: SearchAttachmentRef;
+
+  @ApiPropertyOptional({
+    type: [SearchPageRef],
+    description:
+      'An attachment hit: the pages using the document that the caller may see (at most 5, by slug).',
+  })
+  usedOn?: SearchPageRef[];
 }
 
 /** A facet value and how many matching pages have it. */

@@ -1,4 +1,5 @@
 import type { SearchResultPage } from '../model/page-shapes';
+import type { AttachmentHit } from '../store/search/attachment-search';
 import type { SearchResultItem } from './search-response.dto';
 
 export type { SearchResultPage };
@@ -13,5 +14,15 @@ export function toSearchResultItem(page: SearchResultPage, snippet: string): Sea
     snippet,
     tags: page.tags,
     updatedAt: page.updatedAt.toISOString(),
+  };
+}
+
+/** An attachment hit: the first page using it carries the item, the document is `attachment`. */
+export function toAttachmentResultItem(hit: AttachmentHit): SearchResultItem {
+  const [page] = hit.pages;
+  return {
+    ...toSearchResultItem(page, hit.snippet),
+    attachment: { id: hit.mediaId, filename: hit.filename },
+    usedOn: hit.pages.map((p) => ({ slug: p.slug, title: p.title })),
   };
 }

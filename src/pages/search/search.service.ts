@@ -28,7 +28,7 @@ import { fieldProblem } from '../../common/problems/problem';
 import { SearchQueryDto, SuggestQueryDto } from './search-query.dto';
 import type { SuggestionList } from './search-response.dto';
 import { suggestPages } from '../store/search/suggest-pages';
-import { SearchResultItem, toSearchResultItem } from './search.mapper';
+import { SearchResultItem, toAttachmentResultItem, toSearchResultItem } from './search.mapper';
 
 /**
  * `GET /api/search`: the index ranks, the pages' one visibility rule filters, a snippet is cut
@@ -61,10 +61,13 @@ export class SearchService {
       ? await this.db.read(searchPages, terms, viewer, offset, limit, request)
       : await searchVisiblePages(this.db.sql(), this.index, terms, viewer, offset, limit, request);
     const answer: SearchAnswer = {
-      items: hits.pages.map((page) => toSearchResultItem(page, hits.snippets.get(page.id) ?? '')),
+      items: [
+        ...hits.pages.map((page) => toSearchResultItem(page, hits.snippets.get(page.id) ?? '')),
+        ...hits.attachments.filter((hit) => hit.pages.length > 0).map(toAttachmentResultItem),
+      ],
       nextCursor: hits.nextOffset === null ? null : encodeCursor({ o: hits.nextOffset }),
       didYouMean:
-        offset === 0 && hits.pages.length < FEW_RESULTS
+        offset === 0 && hits.pages.length + hits.attachments.length < FEW_RESULTS
           ? await this.didYouMean(query, typed)
           : null,
     };
@@ -77,7 +80,9 @@ export class SearchService {
    * score and its parts (title, body, tags, boost), from the database's own index.
    */
   async explain(query: SearchQueryDto, user: AuthUser): Promise<ExplainAnswer> {
-    const { items } = await this.search({ ...query, facets: undefined, cursor: undefined }, user);
+    const answer = await this.search({ ...query, facets: undefined, cursor: undefined }, user);
+    // Attachment hits have their own index: explain scores the pages.
+    const items = answer.items.filter((item) => item.attachment === undefined);
     const terms = await this.synonyms.expand(searchTermsOf(query));
     if (items.length === 0 || terms.groups.length === 0 || !isDatabaseIndex(this.index)) {
       return { items: items.map((item) => ({ slug: item.slug, title: item.title, score: null })) };

@@ -7,6 +7,7 @@ import type { PageSearchIndex, ScoreParts, SearchOptions } from './page-search-i
 import { filterSql } from './search-filters';
 import { pageSearchIndexFor } from './page-search-indexes';
 import { SearchCache } from './search-cache';
+import { AttachmentHit, searchAttachments } from './attachment-search';
 
 /** Ranked hits read from the index per round, at least. */
 const MIN_CHUNK = 50;
@@ -17,6 +18,8 @@ export const MAX_OFFSET = 10_000;
 
 /** Pages counted for facets, at most (the best matches first): facets stay bounded in cost. */
 export const FACET_SCAN = 2_000;
+/** Attachment hits on the first page of results, at most (docs/search.md "Attachments"). */
+export const ATTACHMENT_HITS = 3;
 /** Facet values answered per facet, the most frequent first. */
 const FACET_VALUES = 20;
 
@@ -46,6 +49,8 @@ export interface SearchHits {
   nextOffset: number | null;
   /** When asked for: counts over the first FACET_SCAN visible matching pages. */
   facets?: SearchFacets;
+  /** Attached documents whose text matches, after the pages (first page of results only). */
+  attachments: AttachmentHit[];
 }
 
 /**
@@ -70,12 +75,25 @@ export async function searchVisiblePages(
     terms.groups.length > 0
       ? index.search(sql, terms, offset, count, options)
       : filteredPageIds(sql, options, offset, count);
+  // The first page of results ends with up to ATTACHMENT_HITS attachments, in place of pages
+  // (a limit of 1 holds only a page); the next page's position counts pages only.
+  const attachments =
+    start === 0 && terms.groups.length > 0 && limit > 1
+      ? await searchAttachments(
+          sql,
+          terms,
+          viewer,
+          options.filter!,
+          Math.min(ATTACHMENT_HITS, limit - 1),
+        )
+      : [];
+  const pageLimit = limit - attachments.length;
   const found: SearchResultPage[] = [];
   let offset = start;
   let nextOffset: number | null = null;
-  const chunk = Math.max(MIN_CHUNK, limit * 2);
+  const chunk = Math.max(MIN_CHUNK, pageLimit * 2);
   let scanned = 0;
-  while (found.length <= limit) {
+  while (found.length <= pageLimit) {
     const ids = await hitIds(offset, chunk);
     const visible = new Map(
       (await visibleSearchPages(sql, ids, viewer)).map((page) => [page.id, page]),
@@ -85,7 +103,7 @@ export async function searchVisiblePages(
       position++;
       const page = visible.get(id);
       if (!page) continue;
-      if (found.length === limit) {
+      if (found.length === pageLimit) {
         // One more visible hit exists: the next page starts at it.
         nextOffset = position - 1;
         break;
@@ -105,7 +123,7 @@ export async function searchVisiblePages(
     terms,
     found.map((p) => p.id),
   );
-  const hits: SearchHits = { pages: found, snippets, nextOffset };
+  const hits: SearchHits = { pages: found, snippets, nextOffset, attachments };
   if (request.facets) {
     const visible = await visibleSearchPages(sql, await hitIds(0, FACET_SCAN), viewer);
     hits.facets = countFacets(visible);

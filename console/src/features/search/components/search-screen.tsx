@@ -69,24 +69,43 @@ function Results({ q, sort }: { q: string; sort: SearchSort }) {
       <div className="search-layout__results">
         {suggestion}
         <ol className="results" aria-label="Search results">
-          {search.items.map((hit) => (
-            <li key={hit.slug} className="result">
-              <Link to={paths.page(hit.slug)} className="result__title">
-                {hit.title}
-              </Link>
-              <div className="result__slug">{hit.slug}</div>
-              {/* The API escapes the text and adds only <mark> around the hits. */}
-              <p className="result__snippet" dangerouslySetInnerHTML={{ __html: hit.snippet }} />
-              <div className="result__meta">
-                {hit.tags.map((tag) => (
-                  <Link key={tag} to={paths.tag(tag)} className="tag-chip tag-chip--small">
-                    {tag}
-                  </Link>
-                ))}
-                <span>updated {formatRelative(hit.updatedAt)}</span>
-              </div>
-            </li>
-          ))}
+          {search.items.map((hit) =>
+            hit.attachment ? (
+              <li key={`attachment:${hit.attachment.id}`} className="result result--attachment">
+                <a href={`/api/attachments/${hit.attachment.id}/content`} className="result__title">
+                  {hit.attachment.filename}
+                </a>
+                <div className="result__slug">
+                  <span className="result__kind">Attachment</span> on{' '}
+                  {(hit.usedOn ?? [{ slug: hit.slug, title: hit.title }]).map((page, i) => (
+                    <span key={page.slug}>
+                      {i > 0 && ', '}
+                      <Link to={paths.page(page.slug)}>{page.title}</Link>
+                    </span>
+                  ))}
+                </div>
+                {/* The API escapes the text and adds only <mark> around the hits. */}
+                <p className="result__snippet" dangerouslySetInnerHTML={{ __html: hit.snippet }} />
+              </li>
+            ) : (
+              <li key={hit.slug} className="result">
+                <Link to={paths.page(hit.slug)} className="result__title">
+                  {hit.title}
+                </Link>
+                <div className="result__slug">{hit.slug}</div>
+                {/* The API escapes the text and adds only <mark> around the hits. */}
+                <p className="result__snippet" dangerouslySetInnerHTML={{ __html: hit.snippet }} />
+                <div className="result__meta">
+                  {hit.tags.map((tag) => (
+                    <Link key={tag} to={paths.tag(tag)} className="tag-chip tag-chip--small">
+                      {tag}
+                    </Link>
+                  ))}
+                  <span>updated {formatRelative(hit.updatedAt)}</span>
+                </div>
+              </li>
+            ),
+          )}
         </ol>
         <LoadMore list={search} label="More results" />
       </div>
