@@ -84,7 +84,6 @@ function EditingNow({ slug }: { slug: string }) {
   );
 }
 
-
 /**
  * What other features add to a page (the comments feature's count and panel), handed in by the
  * app's router: a feature never imports another one (docs/architecture.md).
