@@ -176,4 +176,4 @@ async function runClusterBench({ settings, corpus, workDir, mysqlUrl, log }) {
   return rows;
 }
 
-module.exports = { runClusterBench };
+module.exports = { runClusterBench, startNginx };

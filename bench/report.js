@@ -175,6 +175,7 @@ function summary(results, report) {
       ...(report.imports ?? []),
       ...(report.moves ?? []),
       ...(report.rich ?? []),
+      ...(report.collab ?? []),
       ...(report.console ?? []),
     ].map((row) => ({
       name: `${row.name}${row.target ? ` ${row.target}` : ''}`,
@@ -327,6 +328,7 @@ function writeReport(report, file) {
       ...(report.imports ?? []),
       ...(report.moves ?? []),
       ...(report.rich ?? []),
+      ...(report.collab ?? []),
       ...(report.console ?? []),
     ])
       lines.push(
@@ -376,6 +378,17 @@ function writeReport(report, file) {
     );
     lines.push('');
     for (const row of report.rich)
+      lines.push(`- ${row.name}: ${row.value}${row.note ? ` (${row.note})` : ''}`);
+    lines.push('');
+  }
+  if ((report.collab ?? []).length > 0) {
+    lines.push('## Co-editing');
+    lines.push('');
+    lines.push(
+      "`bench/collab-bench.js`: 50 simulated editors (Node clients with the console's Yjs provider, y-websocket) on 10 pages, each typing 5 characters a second for 60 s, while `GET /api/pages/{slug}` is read 20 times a second; then 1,000 idle `/collab` connections. Once on one instance (SQLite, `KB_WORKERS=1`), once across two instances behind nginx (MariaDB `kb_bench_collab`, Redis fan-out). Keystroke-to-peer latency runs from the keystroke to each other editor of the page having it applied (all clients in one process: one clock).",
+    );
+    lines.push('');
+    for (const row of report.collab)
       lines.push(`- ${row.name}: ${row.value}${row.note ? ` (${row.note})` : ''}`);
     lines.push('');
   }

@@ -20,6 +20,10 @@
 //    probed during it (BENCH_ONLY=move runs it alone);
 // 5c. rich content (bench/rich-bench.js): a page of 50 code blocks, 20 formulas and 5 diagrams
 //    rendered and written, and reads of it against a plain page (BENCH_ONLY=rich runs it alone);
+// 5d. co-editing (bench/collab-bench.js): 50 Yjs editors on 10 pages typing for 60 s
+//    (BENCH_COLLAB_SECONDS), keystroke-to-peer latency, kb's CPU, page reads meanwhile and the
+//    memory of 1,000 idle connections, on one instance and across two behind nginx (MariaDB,
+//    Redis) (BENCH_ONLY=collab runs it alone);
 // 6. the console's cold start (bench/console-bench.js, Playwright + Chromium) on a fresh SQLite
 //    database (BENCH_ONLY=console runs it alone);
 // 7. docs/PERFORMANCE.md and bench/.work/results.json written.
@@ -45,6 +49,7 @@ const { runConsoleBench } = require('./console-bench');
 const { runMoveBench } = require('./move-bench');
 const { runRichBench } = require('./rich-bench');
 const { runClusterBench } = require('./cluster-bench');
+const { runCollabBench } = require('./collab-bench');
 
 const ROOT = join(__dirname, '..');
 const WORK = join(__dirname, '.work');
@@ -553,6 +558,23 @@ async function main() {
     await runRich(rich);
   }
 
+  const collab = [];
+  if (wanted('collab')) {
+    phase('co-editing benchmark');
+    collab.push(
+      ...(await runCollabBench({
+        settings: SETTINGS,
+        workDir: join(WORK, 'collab'),
+        mysqlUrl: SETTINGS.mysqlUrl,
+        mysqlAnswers,
+        log,
+      }).catch((error) => {
+        console.error(error);
+        return [{ name: 'Co-editing benchmark', value: 'failed', ok: false, note: error.message }];
+      })),
+    );
+  }
+
   const consoleRows = [];
   if (wanted('console')) {
     phase('console');
@@ -570,6 +592,7 @@ async function main() {
     cluster,
     moves,
     rich,
+    collab,
     console: consoleRows,
     totalSeconds: (Date.now() - runStarted) / 1000,
   };

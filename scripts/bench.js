@@ -5,9 +5,10 @@
 // BENCH_MOVE_PAGES (the folder move benchmark, 1,000 pages),
 // BENCH_CONNECTIONS, BENCH_DURATION, BENCH_WARMUP, BENCH_PORT, BENCH_CEILING_PORT,
 // BENCH_MYSQL_URL (import and cluster benchmarks on MariaDB), BENCH_CLUSTER_PAGES,
+// BENCH_COLLAB_SECONDS / _EDITORS / _PAGES / _IDLE (the co-editing benchmark), BENCH_REDIS_URL,
 // BENCH_KB_WORKERS (one process count instead of 1 and kb's default), BENCH_NODE_ARGS (e.g.
 // --cpu-prof for the kb servers), and BENCH_ONLY=key,key (scenario keys,
-// ceilingMiddleware, import, cluster, move, rich, console) for a partial run that leaves
+// ceilingMiddleware, import, cluster, move, rich, collab, console) for a partial run that leaves
 // docs/PERFORMANCE.md alone; BENCH_QUICK=1 runs everything small and short (a check of the
 // bench, minutes instead of an hour), also leaving the report alone.
 const { ensureConsoleBuilt, ensureServerBuilt } = require('./build-steps');

@@ -6,7 +6,21 @@ import { AppConfig, InjectConfig } from '../common/config/app-config';
 
 type Handler = (pageId: string, message: Uint8Array) => void;
 
+/**
+ * Who edits which page through one process (user ids by page id), said every few seconds and
+ * whenever it changes; `query`: a process that just started asks the others to say theirs.
+ */
+export interface PresenceSummary {
+  from: string;
+  pages: Record<string, string[]>;
+  query?: boolean;
+}
+
 const CHANNEL_PREFIX = 'kb:collab:';
+/** The presence summaries of every process (one channel, not one per page). */
+const PRESENCE_CHANNEL = 'kb:collab-presence';
+/** The IPC page id of a presence summary (page ids are UUIDs, never empty). */
+const PRESENCE_IPC = '';
 
 /**
  * Sends a session's updates and presence to the same page's sessions in other processes:
@@ -17,12 +31,14 @@ const CHANNEL_PREFIX = 'kb:collab:';
 export class CollabFanout implements OnModuleDestroy {
   private readonly logger = new Logger(CollabFanout.name);
   private handler: Handler = () => undefined;
+  private presenceHandler: (summary: PresenceSummary) => void = () => undefined;
   private readonly pub: Redis | null;
   private readonly sub: Redis | null;
   private readonly ipc = cluster.isWorker && typeof process.send === 'function';
   private readonly onIpc = (message: unknown) => {
-    if (isClusterMessage(message) && message.kb === 'collab')
-      this.handler(message.pageId, new Uint8Array(Buffer.from(message.data, 'base64')));
+    if (!isClusterMessage(message) || message.kb !== 'collab') return;
+    if (message.pageId === PRESENCE_IPC) this.heard(Buffer.from(message.data, 'base64'));
+    else this.handler(message.pageId, new Uint8Array(Buffer.from(message.data, 'base64')));
   };
 
   constructor(@InjectConfig('rateLimit') config: AppConfig['rateLimit']) {
@@ -35,11 +51,13 @@ export class CollabFanout implements OnModuleDestroy {
           this.logger.warn({ msg: 'collab redis', error: error.message }),
         );
       this.sub.on('messageBuffer', (channel: Buffer, data: Buffer) => {
-        const pageId = channel.toString().slice(CHANNEL_PREFIX.length);
         // Each message starts with the publishing process's tag: its own come back, skipped.
         if (data.subarray(0, 16).equals(this.tag)) return;
-        this.handler(pageId, new Uint8Array(data.subarray(16)));
+        const name = channel.toString();
+        if (name === PRESENCE_CHANNEL) return this.heard(data.subarray(16));
+        this.handler(name.slice(CHANNEL_PREFIX.length), new Uint8Array(data.subarray(16)));
       });
+      void this.sub.subscribe(PRESENCE_CHANNEL).catch(() => undefined);
     } else {
       this.pub = null;
       this.sub = null;
@@ -48,13 +66,33 @@ export class CollabFanout implements OnModuleDestroy {
   }
 
   private readonly tag = Buffer.from(crypto.getRandomValues(new Uint8Array(16)));
+  /** This process, in the presence summaries. */
+  readonly id = this.tag.toString('hex');
 
   onMessage(handler: Handler): void {
     this.handler = handler;
   }
 
-  subscribe(pageId: string): void {
-    void this.sub?.subscribe(CHANNEL_PREFIX + pageId).catch(() => undefined);
+  onPresence(handler: (summary: PresenceSummary) => void): void {
+    this.presenceHandler = handler;
+  }
+
+  private heard(data: Buffer): void {
+    try {
+      this.presenceHandler(JSON.parse(data.toString()) as PresenceSummary);
+    } catch {
+      // Not a summary (another version of kb): ignored.
+    }
+  }
+
+  /**
+   * Resolves once this process hears the page's channel (at once without Redis; with Redis
+   * away, once that failed: the session then runs on this process alone, and says so).
+   */
+  async subscribe(pageId: string): Promise<void> {
+    await this.sub?.subscribe(CHANNEL_PREFIX + pageId).catch((error: Error) => {
+      this.logger.warn({ msg: 'collab redis subscribe failed', pageId, error: error.message });
+    });
   }
 
   unsubscribe(pageId: string): void {
@@ -68,6 +106,17 @@ export class CollabFanout implements OnModuleDestroy {
         .catch(() => undefined);
     } else if (this.ipc) {
       process.send!({ kb: 'collab', pageId, data: Buffer.from(message).toString('base64') });
+    }
+  }
+
+  publishPresence(summary: PresenceSummary): void {
+    const data = Buffer.from(JSON.stringify(summary));
+    if (this.pub) {
+      void this.pub
+        .publish(PRESENCE_CHANNEL, Buffer.concat([this.tag, data]))
+        .catch(() => undefined);
+    } else if (this.ipc) {
+      process.send!({ kb: 'collab', pageId: PRESENCE_IPC, data: data.toString('base64') });
     }
   }
 

@@ -15,6 +15,22 @@ export const MESSAGE_QUERY_AWARENESS = 3;
 export const MESSAGE_SAVE = 100;
 /** Server → client: a JSON notice ({type: 'saved' | 'moved' | 'ended' | 'readOnly', ...}). */
 export const MESSAGE_NOTICE = 101;
+/**
+ * Between kb processes only (the fan-out, never to a browser): a stored update with the
+ * person who typed it, so every process knows the co-authors and the last typist.
+ */
+export const MESSAGE_REMOTE_UPDATE = 102;
+/** Between kb processes only: a revision was written from the session (JSON RemoteSaved). */
+export const MESSAGE_REMOTE_SAVED = 103;
+
+/** What a process that wrote a session's revision tells the others of the page. */
+export interface RemoteSaved {
+  revision: number;
+  author: string;
+  coAuthors: string[];
+  /** The text written: the others' base for what is typed next. */
+  content: string;
+}
 
 /** What the server tells the editors of a page besides the document itself. */
 export type CollabNotice =

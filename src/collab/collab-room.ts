@@ -10,9 +10,12 @@ import {
   insertedLength,
   MESSAGE_AWARENESS,
   MESSAGE_QUERY_AWARENESS,
+  MESSAGE_REMOTE_SAVED,
+  MESSAGE_REMOTE_UPDATE,
   MESSAGE_SAVE,
   MESSAGE_SYNC,
   noticeMessage,
+  RemoteSaved,
 } from './collab-protocol';
 import { editsOnto } from './three-way';
 
@@ -63,6 +66,8 @@ export interface RoomHost {
   readonly saveIdleMs: number;
   /** Updates from another instance (Redis) or to it. */
   publish?(room: CollabRoom, message: Uint8Array): void;
+  /** Whether people edit this page through another process (the cluster-wide presence). */
+  editingElsewhere?(room: CollabRoom): boolean;
 }
 
 /** The seed of a page's shared document: the same bytes wherever it is made. */
@@ -97,7 +102,10 @@ export class CollabRoom {
   /** The Markdown and revision of the page as last written (or read) by the session. */
   savedText = '';
   savedRevision = 0;
-  /** The last editor who typed: the author of a revision written when editing settles. */
+  /**
+   * The last editor who typed, here or through another process: the author of a revision
+   * written when editing settles.
+   */
   lastTyper: AuthUser | null = null;
   /** Updates not yet stored, with the connection they came from (not sent back to it). */
   private pending: { update: Uint8Array; origin: unknown; author: string | null }[] = [];
@@ -108,6 +116,8 @@ export class CollabRoom {
   /** The revision write in progress (an API write's event waits for it). */
   saving: Promise<void> = Promise.resolve();
   ended = false;
+  /** Closed: the gateway forgot it (a new room serves the page's next connection). */
+  private gone = false;
 
   constructor(
     readonly pageId: string,
@@ -158,18 +168,72 @@ export class CollabRoom {
     return this.text.toString() !== this.savedText;
   }
 
-  /** Updates and awareness from another instance of kb (Redis): applied, not published again. */
+  /**
+   * What another process of kb (Redis, or the cluster primary) sent for this page: an update
+   * with its typist, presence, a question for this process's presence, or a revision it wrote.
+   * Applied here and sent to this process's editors, never published again.
+   */
   applyRemote(message: Uint8Array): void {
     const decoder = decoding.createDecoder(message);
-    // The same frames the editors get: [sync, update, bytes] or [awareness, bytes].
     const type = decoding.readVarUint(decoder);
-    if (type === MESSAGE_SYNC) {
+    if (type === MESSAGE_REMOTE_UPDATE) {
+      const typist = JSON.parse(decoding.readVarString(decoder)) as AuthUser | null;
+      const update = decoding.readVarUint8Array(decoder);
+      if (typist) {
+        this.authors.set(typist.id, typist.username);
+        this.lastTyper = typist;
+        // Every process with the page open waits for the quiet; the first to write wins and
+        // the others' writes find the revision taken (docs/collab.md).
+        this.scheduleIdleSave();
+      }
+      Y.applyUpdate(this.doc, update, this.host);
+    } else if (type === MESSAGE_SYNC) {
       decoding.readVarUint(decoder);
       Y.applyUpdate(this.doc, decoding.readVarUint8Array(decoder), this.host);
-    } else {
+    } else if (type === MESSAGE_AWARENESS) {
       const update = decoding.readVarUint8Array(decoder);
       awarenessProtocol.applyAwarenessUpdate(this.awareness, update, this.host);
+    } else if (type === MESSAGE_QUERY_AWARENESS) {
+      // A process that just opened the page asks who is here.
+      const own = [...this.connections].flatMap((c) => [...c.clientIds]);
+      if (own.length > 0) this.host.publish?.(this, awarenessMessage(this.awareness, own));
+    } else if (type === MESSAGE_REMOTE_SAVED) {
+      this.savedElsewhere(JSON.parse(decoding.readVarString(decoder)) as RemoteSaved);
     }
+  }
+
+  /** Another process wrote the session's text as a revision: its base and authors are ours. */
+  private savedElsewhere(saved: RemoteSaved): void {
+    if (saved.revision < this.savedRevision) return;
+    this.savedRevision = saved.revision;
+    this.savedText = saved.content;
+    const written = new Set([saved.author, ...saved.coAuthors]);
+    for (const [id, username] of this.authors) if (written.has(username)) this.authors.delete(id);
+    if (!this.dirty) {
+      this.clearIdle();
+      this.closeIfEmpty();
+    }
+    this.notify({
+      type: 'saved',
+      revision: saved.revision,
+      author: saved.author,
+      coAuthors: saved.coAuthors,
+    });
+  }
+
+  /** Tells the other processes of this page that this one wrote `saved` (and its editors). */
+  announceSaved(saved: RemoteSaved): void {
+    const encoder = encoding.createEncoder();
+    encoding.writeVarUint(encoder, MESSAGE_REMOTE_SAVED);
+    encoding.writeVarString(encoder, JSON.stringify(saved));
+    this.host.publish?.(this, encoding.toUint8Array(encoder));
+  }
+
+  /** Asks the other processes with this page open for their editors' presence. */
+  queryRemotePresence(): void {
+    const encoder = encoding.createEncoder();
+    encoding.writeVarUint(encoder, MESSAGE_QUERY_AWARENESS);
+    this.host.publish?.(this, encoding.toUint8Array(encoder));
   }
 
   /** A new connection: the server's state vector (step 1) and everyone's presence. */
@@ -192,11 +256,13 @@ export class CollabRoom {
       const type = decoding.readVarUint(decoder);
       if (type === MESSAGE_SYNC) this.receiveSync(connection, decoder);
       else if (type === MESSAGE_AWARENESS) {
-        awarenessProtocol.applyAwarenessUpdate(
-          this.awareness,
-          decoding.readVarUint8Array(decoder),
-          connection,
-        );
+        const update = decoding.readVarUint8Array(decoder);
+        awarenessProtocol.applyAwarenessUpdate(this.awareness, update, connection);
+        // A client back from another process (which fanned its state out here already, same
+        // clock, so no change event) is still this connection's: its state goes when it does.
+        const ids = awarenessClientIds(update);
+        for (const id of ids)
+          if (this.awareness.getStates().get(id)) this.claimClientId(connection, id);
       } else if (type === MESSAGE_QUERY_AWARENESS) {
         send(connection, awarenessMessage(this.awareness, [...this.awareness.getStates().keys()]));
       } else if (type === MESSAGE_SAVE) {
@@ -269,7 +335,8 @@ export class CollabRoom {
       this.oldestPendingAt = this.pending.length > 0 ? Date.now() : 0;
       for (const { update, origin } of batch) {
         this.broadcast(syncUpdateMessage(update), origin);
-        this.host.publish?.(this, syncUpdateMessage(update));
+        const typist = isConnection(origin) ? origin.user : null;
+        this.host.publish?.(this, remoteUpdateMessage(update, typist));
       }
     }
     this.flushing = null;
@@ -285,7 +352,7 @@ export class CollabRoom {
     const connection = isConnection(origin) ? origin : null;
     if (connection) {
       for (const id of changed) {
-        connection.clientIds.add(id);
+        this.claimClientId(connection, id);
         // The name shown is the one kb knows, whatever the client claimed.
         const state = this.awareness.getStates().get(id) as Record<string, unknown> | undefined;
         if (state) {
@@ -305,6 +372,11 @@ export class CollabRoom {
     if (origin !== this.host) this.host.publish?.(this, message);
   }
 
+  private claimClientId(connection: CollabConnection, id: number): void {
+    for (const other of this.connections) if (other !== connection) other.clientIds.delete(id);
+    connection.clientIds.add(id);
+  }
+
   /** A connection went away: its presence goes, and the last one out writes the revision. */
   close(connection: CollabConnection): void {
     if (!this.connections.delete(connection)) return;
@@ -314,16 +386,31 @@ export class CollabRoom {
 
   private async lastLeft(): Promise<void> {
     await this.settled();
-    if (this.dirty && !this.ended) await this.save(this.lastTyper);
-    if (this.connections.size === 0) {
-      this.clearIdle();
-      this.host.closed(this);
+    if (this.dirty && !this.ended && (this.host.editingElsewhere?.(this) ?? false)) {
+      // The last one out of this process, not of the session: the others go on through other
+      // processes, and the revision is written when editing settles, by whichever process's
+      // quiet timer fires first (the others find it written). This room stays open till then.
+      if (!this.idleTimer) this.scheduleIdleSave();
+      return;
     }
+    if (this.dirty && !this.ended) await this.save(this.lastTyper);
+    this.closeIfEmpty();
+  }
+
+  /** Nobody is connected here and nothing is left to write: the room goes. */
+  private closeIfEmpty(): void {
+    if (this.connections.size > 0 || this.gone) return;
+    this.gone = true;
+    this.clearIdle();
+    this.host.closed(this);
   }
 
   private scheduleIdleSave(): void {
     this.clearIdle();
-    this.idleTimer = setTimeout(() => void this.save(this.lastTyper), this.host.saveIdleMs);
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = null;
+      void this.save(this.lastTyper).then(() => this.closeIfEmpty());
+    }, this.host.saveIdleMs);
     this.idleTimer.unref();
   }
 
@@ -369,6 +456,36 @@ export function send(connection: CollabConnection, message: Uint8Array): void {
   connection.ws.send(message, (error) => {
     if (error) connection.ws.terminate();
   });
+}
+
+/** An update for the other processes, with who typed it (no credentials: id, name, role, groups). */
+function remoteUpdateMessage(update: Uint8Array, typist: AuthUser | null): Uint8Array {
+  const encoder = encoding.createEncoder();
+  encoding.writeVarUint(encoder, MESSAGE_REMOTE_UPDATE);
+  const who = typist && {
+    id: typist.id,
+    username: typist.username,
+    displayName: typist.displayName,
+    role: typist.role,
+    groups: typist.groups,
+    via: typist.via,
+  };
+  encoding.writeVarString(encoder, JSON.stringify(who));
+  encoding.writeVarUint8Array(encoder, update);
+  return encoding.toUint8Array(encoder);
+}
+
+/** The client ids an awareness update is about. */
+function awarenessClientIds(update: Uint8Array): number[] {
+  const decoder = decoding.createDecoder(update);
+  const ids: number[] = [];
+  const count = decoding.readVarUint(decoder);
+  for (let i = 0; i < count; i++) {
+    ids.push(decoding.readVarUint(decoder));
+    decoding.readVarUint(decoder);
+    decoding.readVarString(decoder);
+  }
+  return ids;
 }
 
 function syncUpdateMessage(update: Uint8Array): Uint8Array {

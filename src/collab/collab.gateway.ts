@@ -13,7 +13,7 @@ import { roleAtLeast } from '../common/auth/roles';
 import { AppConfig, InjectConfig } from '../common/config/app-config';
 import { ShutdownState } from '../common/health/shutdown-state';
 import { isSameOriginRequest } from '../common/http/origin';
-import { problemType, titleFor } from '../common/problems/problem';
+import { Problem, problemType, titleFor } from '../common/problems/problem';
 import { PagesService, PageWriterService } from '../pages/public-api';
 import { UsersService } from '../auth/public-api';
 import { CollabMetrics } from './collab-metrics';
@@ -24,13 +24,17 @@ import {
   RoomHost,
   seedUpdate,
 } from './collab-room';
-import { CollabFanout } from './collab-fanout';
+import { CollabFanout, PresenceSummary } from './collab-fanout';
 import { CollabRepository } from './store/collab.repository';
 
 /** The WebSocket endpoint, on kb's own port. */
 export const COLLAB_PATH = '/collab';
 /** How often an open session looks at its page and at the credentials generation (ms). */
 const WATCH_MS = 500;
+/** How often a process with editors tells the others who edits which page (ms). */
+const PRESENCE_MS = 5_000;
+/** A process not heard from for this long has no editors (it stopped or was killed) (ms). */
+const PRESENCE_STALE_MS = 3 * PRESENCE_MS;
 
 /** Close codes beyond the standard ones: the session ended and the client must not come back. */
 export const CLOSE_ENDED = 4000;
@@ -58,6 +62,13 @@ export class CollabGateway implements OnApplicationBootstrap, OnApplicationShutd
   private readonly wss = new WebSocketServer({ noServer: true });
   private readonly rooms = new Map<string, Promise<CollabRoom>>();
   private readonly opened = new Map<string, CollabRoom>();
+  /** Fan-out messages for a page whose room is loading, applied once it has. */
+  private readonly loading = new Map<string, Uint8Array[]>();
+  /** Who edits which page through each other process: its summary and when it came. */
+  private readonly remote = new Map<string, { at: number; pages: Record<string, string[]> }>();
+  private presenceTimer: NodeJS.Timeout | null = null;
+  private presenceSoon: NodeJS.Timeout | null = null;
+  private presenceShared = false;
   private readonly perUser = new Map<string, number>();
   private watchTimer: NodeJS.Timeout | null = null;
   private pingTimer: NodeJS.Timeout | null = null;
@@ -109,7 +120,13 @@ export class CollabGateway implements OnApplicationBootstrap, OnApplicationShutd
     this.fanout.onMessage((pageId, message) => {
       const room = this.opened.get(pageId);
       if (room) room.applyRemote(message);
+      else this.loading.get(pageId)?.push(message);
     });
+    this.fanout.onPresence((summary) => this.heard(summary));
+    // Who edits what elsewhere: asked once at start, then each process says it every 5 s.
+    this.fanout.publishPresence({ from: this.fanout.id, query: true, pages: {} });
+    this.presenceTimer = setInterval(() => this.sharePresence(), PRESENCE_MS);
+    this.presenceTimer.unref();
     this.pingTimer = setInterval(() => this.ping(), this.collab.pingSeconds * 1000);
     this.pingTimer.unref();
     this.watchTimer = setInterval(() => void this.watch(), WATCH_MS);
@@ -130,6 +147,8 @@ export class CollabGateway implements OnApplicationBootstrap, OnApplicationShutd
   private async closeAll(): Promise<void> {
     if (this.watchTimer) clearInterval(this.watchTimer);
     if (this.pingTimer) clearInterval(this.pingTimer);
+    if (this.presenceTimer) clearInterval(this.presenceTimer);
+    if (this.presenceSoon) clearTimeout(this.presenceSoon);
     for (const client of this.wss.clients) client.terminate();
     await Promise.all([...this.opened.values()].map((room) => room.settled()));
   }
@@ -141,6 +160,10 @@ export class CollabGateway implements OnApplicationBootstrap, OnApplicationShutd
     let room: CollabRoom;
     try {
       if (this.shutdown.draining) throw new Refusal(503, 'shutting_down', 'kb is restarting.');
+      // The credentials generation as of before this check: a sign-out right after it (before
+      // the watch's first look) still counts as a change.
+      if (this.generation === -1)
+        this.generation = await this.generations.current().catch(() => -1);
       admitted = await this.authenticate(req);
       const page = await this.pages.getVisible(admitted.slug, admitted.user).catch(() => null);
       if (!page)
@@ -259,9 +282,11 @@ export class CollabGateway implements OnApplicationBootstrap, OnApplicationShutd
       if (left > 0) this.perUser.set(connection.user.id, left);
       else this.perUser.delete(connection.user.id);
       room.close(connection);
+      this.presenceChanged();
     });
     ws.on('error', () => ws.terminate());
     room.open(connection);
+    this.presenceChanged();
   }
 
   /** The open session of a page, loaded (or seeded from its Markdown) on first use. */
@@ -287,6 +312,27 @@ export class CollabGateway implements OnApplicationBootstrap, OnApplicationShutd
     revision: number,
   ): Promise<CollabRoom> {
     const room = new CollabRoom(pageId, slug, this);
+    // Listening first, then reading: an update another process stores after the read arrives
+    // through the fan-out, one stored before it is in the read (both at worst: Yjs ignores
+    // what it has).
+    this.loading.set(pageId, []);
+    try {
+      await this.fanout.subscribe(pageId);
+      await this.loadStored(room, content, revision);
+    } catch (error) {
+      this.loading.delete(pageId);
+      throw error;
+    }
+    this.opened.set(pageId, room);
+    for (const message of this.loading.get(pageId) ?? []) room.applyRemote(message);
+    this.loading.delete(pageId);
+    room.queryRemotePresence();
+    return room;
+  }
+
+  /** The stored document (seeded from the Markdown the first time), and a write since. */
+  private async loadStored(room: CollabRoom, content: string, revision: number): Promise<void> {
+    const pageId = room.pageId;
     let stored = await this.store.load(pageId);
     if (stored.updates.length === 0) {
       // The first session of the page: its Markdown, as the same bytes on every instance.
@@ -307,9 +353,6 @@ export class CollabGateway implements OnApplicationBootstrap, OnApplicationShutd
       room.savedText = content;
       room.savedRevision = revision;
     }
-    this.opened.set(pageId, room);
-    this.fanout.subscribe(pageId);
-    return room;
   }
 
   // RoomHost
@@ -343,21 +386,28 @@ export class CollabGateway implements OnApplicationBootstrap, OnApplicationShutd
       .map(([, username]) => username)
       .sort();
     try {
+      // The revision is marked as the session's in its own transaction: another process's
+      // watch never applies it as a diff, and its own write at the same base finds it taken.
       const revision = await this.writer.writeSessionText(
         room.pageId,
         content,
         actor,
         room.savedRevision,
         coAuthors,
+        (tx, written) => this.store.claimWritten(tx, room.pageId, written),
       );
+      const changed = revision !== room.savedRevision;
       room.savedText = content;
       room.savedRevision = revision;
       room.authors.clear();
       await this.compact(room);
       room.notify({ type: 'saved', revision, author: actor.username, coAuthors });
+      if (changed) room.announceSaved({ revision, author: actor.username, coAuthors, content });
     } catch (error) {
       // A write in between (seen by the watch, which applies it as a diff): the next save wins.
-      this.logger.warn({
+      // Another process writing the same quiet's revision first is the usual case: no warning.
+      const conflict = error instanceof Problem && error.code === 'revision_conflict';
+      this.logger[conflict ? 'debug' : 'warn']({
         msg: 'collab revision not written',
         pageId: room.pageId,
         error: String(error),
@@ -366,7 +416,7 @@ export class CollabGateway implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   closed(room: CollabRoom): void {
-    if (room.connections.size > 0) return;
+    if (room.connections.size > 0 || this.opened.get(room.pageId) !== room) return;
     this.opened.delete(room.pageId);
     this.rooms.delete(room.pageId);
     this.fanout.unsubscribe(room.pageId);
@@ -379,6 +429,58 @@ export class CollabGateway implements OnApplicationBootstrap, OnApplicationShutd
 
   publish(room: CollabRoom, message: Uint8Array): void {
     this.fanout.publish(room.pageId, message);
+  }
+
+  editingElsewhere(room: CollabRoom): boolean {
+    return this.remoteEditors(room.pageId).size > 0;
+  }
+
+  /** The people (user ids) editing `pageId` through other processes, as they last said. */
+  private remoteEditors(pageId: string): Set<string> {
+    const people = new Set<string>();
+    const fresh = Date.now() - PRESENCE_STALE_MS;
+    for (const [from, summary] of this.remote) {
+      if (summary.at < fresh) this.remote.delete(from);
+      else for (const id of summary.pages[pageId] ?? []) people.add(id);
+    }
+    return people;
+  }
+
+  /** The people (user ids) editing each page through this process (not readers following). */
+  private localEditors(): Record<string, string[]> {
+    const pages: Record<string, string[]> = {};
+    for (const [pageId, room] of this.opened) {
+      const people = new Set<string>();
+      for (const c of room.connections) if (!c.readOnly) people.add(c.user.id);
+      if (people.size > 0) pages[pageId] = [...people].sort();
+    }
+    return pages;
+  }
+
+  /** Another process said who edits what there (or asked: then this one says it now). */
+  private heard(summary: PresenceSummary): void {
+    if (summary.from === this.fanout.id) return;
+    if (Object.keys(summary.pages).length > 0)
+      this.remote.set(summary.from, { at: Date.now(), pages: summary.pages });
+    else this.remote.delete(summary.from);
+    if (summary.query) this.sharePresence(true);
+  }
+
+  /** Someone joined or left here: the others hear it within a moment (changes batched). */
+  private presenceChanged(): void {
+    this.presenceSoon ??= setTimeout(() => {
+      this.presenceSoon = null;
+      this.sharePresence(true);
+    }, 20);
+  }
+
+  /** Tells the other processes who edits what here (an empty summary once, after the last). */
+  private sharePresence(always = false): void {
+    const pages = this.localEditors();
+    const any = Object.keys(pages).length > 0;
+    if (!any && !this.presenceShared && !always) return;
+    this.presenceShared = any;
+    this.fanout.publishPresence({ from: this.fanout.id, pages });
   }
 
   /** A session's page and its people: written elsewhere, moved, binned; access changed. */
@@ -412,8 +514,13 @@ export class CollabGateway implements OnApplicationBootstrap, OnApplicationShutd
       room.slug = page.liveSlug;
       room.notify({ type: 'moved', slug: page.liveSlug });
     }
-    const byEditor = page.updatedBy !== null && room.members.has(page.updatedBy);
+    // Someone in the session, here or through another process.
+    const byEditor =
+      page.updatedBy !== null &&
+      (room.members.has(page.updatedBy) || this.remoteEditors(room.pageId).has(page.updatedBy));
     if (page.revision > room.savedRevision && byEditor) {
+      // No process applies it as a diff (it is the shared text already).
+      await this.store.claim(room.pageId, page.revision);
       // A PUT by someone in the session is their editor's Save: it wrote (a moment of) the
       // shared text, already in the document, so no diff; the others who typed are its
       // co-authors, and what was typed since stays for the next revision.
@@ -475,15 +582,13 @@ export class CollabGateway implements OnApplicationBootstrap, OnApplicationShutd
     }
   }
 
-  /** The number of people editing each page (the page view's "N editing"). */
+  /**
+   * The number of people editing a page (the page view's "N editing"): those connected here
+   * and those the other processes (workers, instances) last said edit it.
+   */
   editing(pageId: string): number {
-    const room = this.opened.get(pageId);
-    if (!room) return 0;
-    const people = new Set<string>();
-    for (const state of room.awareness.getStates().values()) {
-      const user = (state as { user?: { username?: string; readOnly?: boolean } }).user;
-      if (user?.username && !user.readOnly) people.add(user.username);
-    }
+    const people = this.remoteEditors(pageId);
+    for (const id of this.localEditors()[pageId] ?? []) people.add(id);
     return people.size;
   }
 }

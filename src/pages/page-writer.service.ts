@@ -41,6 +41,11 @@ export interface WriteOptions {
   summary?: string;
   /** Who typed since the previous revision in a live session (docs/collab.md). */
   coAuthors?: string[];
+  /**
+   * Runs inside the write's transaction once the new revision is in (an update only): a live
+   * session records that this revision came from it, all or nothing with the revision.
+   */
+  written?: (tx: Tx, revision: number) => Promise<void>;
 }
 
 /** How an update names the revision it was based on. */
@@ -188,6 +193,7 @@ export class PageWriterService {
           throw stale(now.revision);
         }
         await this.recordUpdated(tx, page.id, state, written, actor.id, summary);
+        await options.written?.(tx, written);
       },
       state.slug,
       options.tx,
@@ -423,7 +429,8 @@ export class PageWriterService {
    * CONTRACTS: a live editing session's shared text written as a revision of the page at
    * `baseRevision` by `user` with `coAuthors` (usernames), through the same use case as a PUT
    * (events, links, search, outbox); the new revision, or `baseRevision` when the text is
-   * already the page's. A stale base answers 409 `revision_conflict`.
+   * already the page's. A stale base answers 409 `revision_conflict`. `written` runs in the
+   * revision's transaction (collab marks the revision as the session's own).
    */
   async writeSessionText(
     pageId: string,
@@ -431,10 +438,11 @@ export class PageWriterService {
     user: AuthUser,
     baseRevision: number,
     coAuthors: string[],
+    written?: (tx: Tx, revision: number) => Promise<void>,
   ): Promise<number> {
     const page = await this.pages.findById(pageId);
     if (!page || page.liveSlug === null) throw new NotFoundProblem('page');
-    await this.update(page.liveSlug, { content }, user, { baseRevision }, { coAuthors });
+    await this.update(page.liveSlug, { content }, user, { baseRevision }, { coAuthors, written });
     return (await this.pages.findById(pageId))?.revision ?? baseRevision;
   }
 

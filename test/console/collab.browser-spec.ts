@@ -80,6 +80,11 @@ describe('console: editing together', () => {
     // The page view's count of editors.
     const { body } = await h.app.as.reader.get('/api/collab?slug=together').expect(200);
     expect(body).toEqual({ editing: 3 });
+    // ... as the page view shows it to a reader.
+    const viewer = await (await newContext(h.browser, h.app)).newPage();
+    await signIn(viewer, h.app.reader, '/wiki/together');
+    await viewer.getByRole('status').filter({ hasText: '3 editing' }).waitFor();
+    await viewer.close();
 
     // A PUT through the API reaches every editor, their typing kept.
     const writer = await login(h.app.t, await createUser(h.app.t, 'editor'));
@@ -127,5 +132,87 @@ describe('console: editing together', () => {
     });
     const saved = (await h.app.as.admin.get('/api/pages/together').expect(200)).body;
     expect(saved.content).toBe(await editorText(pages[0]));
+    // The history names them too.
+    await pages[0].goto(`${h.app.url}/history/together`);
+    await pages[0]
+      .getByRole('row')
+      .filter({ hasText: 'edith' })
+      .filter({ hasText: 'with ada, tess' })
+      .first()
+      .waitFor();
+  });
+  it('offers an older private draft once, to bring into the live session or discard', async () => {
+    const original = 'One\nTwo\nThree\n';
+    for (const slug of ['drafted', 'dropped']) {
+      await createPage(h.app.as.admin, slug, { content: original });
+      // Edith's draft from before: it changed line two of revision 1.
+      await h.app.as.editor
+        .put(`/api/drafts/page:${slug}`)
+        .send({ title: null, content: 'One\nTwo, from the draft\nThree\n', baseRevision: 1 })
+        .expect(201);
+      // Someone saved since: the live text starts from revision 2.
+      await h.app.as.admin
+        .put(`/api/pages/${slug}`)
+        .send({ content: `Zero\n${original}`, baseRevision: 1 })
+        .expect(200);
+    }
+
+    const context = await newContext(h.browser, h.app);
+    const edith = await context.newPage();
+    await signIn(edith, h.app.editor, '/edit/drafted');
+    const other = await (await newContext(h.browser, h.app)).newPage();
+    await signIn(other, h.app.admin, '/edit/drafted');
+    await other.getByRole('textbox', { name: 'Content' }).waitFor();
+
+    const offer = edith.getByRole('alert').filter({ hasText: 'from before this live session' });
+    await offer.waitFor();
+    await offer.getByRole('button', { name: 'Apply draft to the live page' }).click();
+    await offer.waitFor({ state: 'detached' });
+    // The draft's change joins what was saved since, in every editor of the session.
+    const merged = 'Zero\nOne\nTwo, from the draft\nThree\n';
+    await eventually(async () => {
+      expect(await editorText(edith)).toBe(merged);
+      expect(await editorText(other)).toBe(await editorText(edith));
+    });
+    expect(await editorText(edith)).toContain('Two, from the draft');
+    await h.app.as.editor.get('/api/drafts/page:drafted').expect(404);
+    // Offered once: back in the editor, no offer.
+    await edith.reload();
+    await edith.getByRole('textbox', { name: 'Content' }).waitFor();
+    await edith.getByRole('region', { name: 'Editing now' }).getByText('ada').waitFor();
+    expect(await edith.getByText('from before this live session').count()).toBe(0);
+
+    // Discard leaves the live text as it is, and the draft goes.
+    await edith.goto(`${h.app.url}/edit/dropped`);
+    const dropOffer = edith.getByRole('alert').filter({ hasText: 'from before this live session' });
+    await dropOffer.getByRole('button', { name: 'Discard draft' }).click();
+    await dropOffer.waitFor({ state: 'detached' });
+    await h.app.as.editor.get('/api/drafts/page:dropped').expect(404);
+    expect(await editorText(edith)).toBe(`Zero\n${original}`);
+  });
+  it('undoes only the own typing with Ctrl+Z', async () => {
+    await createPage(h.app.as.admin, 'undo-each', { content: 'Base\n' });
+    const [ada, edith] = [h.app.admin, h.app.editor];
+    const pages: Page[] = [];
+    for (const user of [ada, edith]) {
+      const page = await (await newContext(h.browser, h.app)).newPage();
+      await signIn(page, user, '/edit/undo-each');
+      await page.getByRole('textbox', { name: 'Content' }).waitFor();
+      pages.push(page);
+    }
+    await pages[1].getByRole('region', { name: 'Editing now' }).getByText('ada').waitFor();
+    await pages[0].getByRole('textbox', { name: 'Content' }).click();
+    await pages[0].keyboard.press('Control+End');
+    await pages[0].keyboard.type('from ada');
+    await eventually(async () => expect(await editorText(pages[1])).toContain('from ada'));
+    await pages[1].getByRole('textbox', { name: 'Content' }).click();
+    await pages[1].keyboard.press('Control+Home');
+    await pages[1].keyboard.type('from edith ');
+    await eventually(async () => expect(await editorText(pages[0])).toContain('from edith'));
+    // Edith's Ctrl+Z takes back her typing, not Ada's.
+    await pages[1].keyboard.press('Control+z');
+    await eventually(async () => {
+      for (const page of pages) expect(await editorText(page)).toBe('Base\nfrom ada');
+    });
   });
 });

@@ -91,6 +91,21 @@ const SCREENS: Screen[] = [
     },
   },
   {
+    // The draft of "My drafts" below is older than the page's live session: offered into it.
+    name: 'live-draft-offer',
+    open: async (page) => {
+      await page.goto('/edit/handbook/onboarding');
+      await page
+        .getByRole('alert')
+        .getByRole('button', { name: 'Apply draft to the live page' })
+        .waitFor();
+      await page
+        .getByRole('region', { name: 'Preview' })
+        .getByRole('heading', { name: 'Before you start' })
+        .waitFor();
+    },
+  },
+  {
     name: 'new-page',
     open: async (page) => {
       await page.goto('/new');

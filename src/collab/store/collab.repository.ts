@@ -87,18 +87,29 @@ export class CollabRepository {
    * API write seen by every instance with the page open): true for the first to ask.
    */
   async claim(pageId: string, revision: number): Promise<boolean> {
-    const id = claimId(pageId, revision);
     try {
-      await this.db.write((t) =>
-        insertRows(t.sql, 'collab_updates', COLLAB_UPDATE_COLUMNS, [
-          { id, pageId, data: EMPTY_UPDATE, authors: [], revision, createdAt: new Date() },
-        ]),
-      );
+      await this.db.write((t) => this.insertClaim(t, pageId, revision));
       return true;
     } catch (error) {
       if (isUniqueViolation(error)) return false;
       throw error;
     }
+  }
+
+  /**
+   * Marks the page's revision `revision` as written from the live session, inside the
+   * revision's own transaction `tx`: no process applies it to the document as a diff (it is
+   * the document's text already), and the write and the mark commit together.
+   */
+  async claimWritten(tx: Tx, pageId: string, revision: number): Promise<void> {
+    await this.insertClaim(tx, pageId, revision);
+  }
+
+  private insertClaim(tx: Tx, pageId: string, revision: number): Promise<unknown> {
+    const id = claimId(pageId, revision);
+    return insertRows(tx.sql, 'collab_updates', COLLAB_UPDATE_COLUMNS, [
+      { id, pageId, data: EMPTY_UPDATE, authors: [], revision, createdAt: new Date() },
+    ]);
   }
 
   /**

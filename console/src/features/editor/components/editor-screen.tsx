@@ -13,6 +13,7 @@ import { DraftOffer, DraftTooLarge, EditorBar } from './editor-bar';
 import { PreviewPane } from './preview-pane';
 import { SourcePane } from './source-pane';
 import { CollabPresence } from './collab-presence';
+import { LiveDraftOffer } from './live-draft-offer';
 import { useCollab } from './use-collab';
 import { useEditorSession, type EditorSession } from './use-editor-session';
 import { NewerRevisionWarning } from '../../../components/live-banners';
@@ -123,7 +124,7 @@ export function EditorScreen() {
 }
 
 function Editor({ slug }: { slug: string | null }) {
-  const loaded = useEditorSession(slug);
+  const loaded = useEditorSession(slug, slug !== null);
   const user = useCurrentUser();
   const collab = useCollab(slug, user.displayName || user.username);
   const session: EditorSession = collab ? { ...loaded, save: loaded.saveLive } : loaded;
@@ -142,7 +143,11 @@ function Editor({ slug }: { slug: string | null }) {
       {slug !== null && session.baseRevision !== undefined && (
         <NewerRevisionWarning slug={slug} baseRevision={session.baseRevision} />
       )}
-      <DraftOffer session={session} />
+      {collab ? (
+        <LiveDraftOffer session={session} collab={collab} />
+      ) : (
+        <DraftOffer session={session} />
+      )}
       <DraftTooLarge session={session} />
       {session.notice && (
         <p className="notice" role="status">

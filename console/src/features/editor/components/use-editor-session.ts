@@ -38,9 +38,11 @@ function useLeaveSaved(draftKey: string) {
 
 /**
  * One editing session of a page (or of a new page): the form, the revision it is based on,
- * the draft offer, autosave, saving with If-Match and the conflict choices.
+ * the draft offer, autosave, saving with If-Match and the conflict choices. `live`: the text
+ * is a live session's shared document, stored by kb as it is typed, so no private draft of it
+ * is kept (an older one is still offered, to bring into the session).
  */
-export function useEditorSession(slug: string | null) {
+export function useEditorSession(slug: string | null, live = false) {
   const queryClient = useQueryClient();
   const key = draftKeyOf(slug);
   const page = usePage(slug ?? '');
@@ -64,7 +66,7 @@ export function useEditorSession(slug: string | null) {
       baseRevision: base?.revision,
     }),
     version,
-    fields !== null && drafts.offer === null && !saving,
+    fields !== null && drafts.offer === null && !saving && !live,
     () => void queryClient.invalidateQueries({ queryKey: draftQueryKey(key) }),
   );
 

@@ -91,7 +91,12 @@ function RevisionRow({ revision: r, current, canRestore, ...props }: RevisionRow
         <div className="revisions__title">{r.title}</div>
         {r.summary && <div className="revisions__summary">{r.summary}</div>}
       </th>
-      <td data-label="Author">{r.author ?? '—'}</td>
+      <td data-label="Author">
+        {r.author ?? '—'}
+        {r.coAuthors.length > 0 && (
+          <div className="revisions__summary">with {r.coAuthors.join(', ')}</div>
+        )}
+      </td>
       <td data-label="Time">{formatDateTime(r.createdAt)}</td>
       <td data-label="From">
         <input
