@@ -20,7 +20,7 @@ import {
 } from './dto/change-request.dto';
 
 /** A path id: a positive integer, anything else is no request (404 like a missing one). */
-function idOf(raw: string): number {
+export function idOf(raw: string): number {
   return /^[1-9]\d{0,9}$/.test(raw) ? Number(raw) : -1;
 }
 

@@ -258,7 +258,13 @@ export class ChangeRequestsService {
   }
 
   /** Records a change request event inside `tx` (the feed, webhooks, inbox notices). */
-  async record(tx: Tx, type: ChangeRequestEventType, id: number, actor: AuthUser): Promise<void> {
+  async record(
+    tx: Tx,
+    type: ChangeRequestEventType,
+    id: number,
+    actor: AuthUser,
+    participantIds?: string[],
+  ): Promise<void> {
     const request = (await this.requests.find(id, tx))!;
     const changes = await this.requests.changesOf(id, tx);
     const pageIds = [...new Set(changes.flatMap((c) => (c.pageId ? [c.pageId] : [])))];
@@ -278,6 +284,7 @@ export class ChangeRequestsService {
       slugs: slugsOf(changes),
       pageId,
       reviewerIds: request.reviewerIds,
+      ...(participantIds ? { participantIds } : {}),
     });
   }
 

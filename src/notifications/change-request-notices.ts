@@ -13,7 +13,8 @@ import { WatchesService } from './watches/watches.service';
  * Inbox notices of change requests (docs/review.md), written inside the change's transaction:
  * a new request reaches the people asked to review it and the watchers of its pages; an update
  * the reviewers; an approval or a request for changes its author; a merge or close the author
- * and the reviewers. Never the person who acted, and only who may see the request's most
+ * and the reviewers; a comment on a line of its diff the author and the thread's earlier writers.
+ * Never the person who acted, and only who may see the request's most
  * restricted page.
  */
 @Injectable()
@@ -38,7 +39,11 @@ export class ChangeRequestNotices implements OnModuleInit {
     const action = type.slice('change_request.'.length);
     if (action === 'approved' || action === 'changes_requested') candidates.add(event.authorId);
     if (action === 'merged' || action === 'closed') candidates.add(event.authorId);
-    if (action !== 'approved' && action !== 'changes_requested')
+    if (action === 'commented') {
+      // A review comment: the request's author and who wrote in the thread before.
+      candidates.add(event.authorId);
+      for (const id of event.participantIds ?? []) candidates.add(id);
+    } else if (action !== 'approved' && action !== 'changes_requested')
       for (const id of event.reviewerIds) candidates.add(id);
     if (action === 'created')
       for (const slug of event.slugs)

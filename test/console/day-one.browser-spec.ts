@@ -146,20 +146,22 @@ describe('console: drafts, addresses, permissions and accounts', () => {
     expect(puts.length).toBeGreaterThanOrEqual(2);
   });
 
-  it('shows a reader at /edit/… and /new what they may do instead, with a way back', async () => {
+  it('gives a reader at /edit/… and /new an editor that proposes instead of saving', async () => {
     const page = await open(app.reader, '/edit/handbook/index');
-    await page.getByRole('heading', { name: 'You cannot edit this page' }).waitFor();
-    await expect(content(page).count()).resolves.toBe(0);
+    await page.getByText('You cannot save this page directly').waitFor();
+    await content(page).waitFor();
+    await expect(page.getByRole('button', { name: 'Save', exact: true }).count()).resolves.toBe(0);
+    await page.getByRole('button', { name: 'Propose changes' }).waitFor();
     await expectNoSeriousViolations(page, 'read-only-edit');
     if (shots) await page.screenshot({ path: join(shots, 'read-only-edit-desktop.png') });
-    await page.getByRole('link', { name: 'Back to the page' }).click();
+    await page.getByRole('link', { name: 'Cancel' }).click();
     await page.waitForURL('**/wiki/handbook/index');
     await page.getByRole('heading', { name: 'Handbook index' }).waitFor();
 
     await page.goto('/new');
-    await page.getByRole('heading', { name: 'You cannot create pages' }).waitFor();
-    await expect(page.getByLabel('Title').count()).resolves.toBe(0);
-    await page.getByRole('link', { name: 'Go home' }).click();
+    await page.getByText('You cannot create pages directly').waitFor();
+    await page.getByLabel('Slug').waitFor();
+    await page.getByRole('link', { name: 'Cancel' }).click();
     await page.waitForURL(`${app.url}/`);
     // No draft was ever asked for (a reader's would be 403).
     expect((await app.as.reader.get('/api/drafts').expect(403)).body.code).toBe(
@@ -320,7 +322,7 @@ describe('console: drafts, addresses, permissions and accounts', () => {
           contexts.push(reader);
           const readerPage = await reader.newPage();
           await signIn(readerPage, app.reader, '/edit/handbook/index');
-          await readerPage.getByRole('heading', { name: 'You cannot edit this page' }).waitFor();
+          await readerPage.getByText('You cannot save this page directly').waitFor();
           await readerPage.screenshot({
             path: join(shots!, `read-only-edit-${device}-${scheme}.png`),
           });

@@ -813,6 +813,23 @@ describe('a client generated from the OpenAPI document', () => {
     expect(asked.data?.reviews[0].verdict).toBe('changes_requested');
     const approved = await reviewer.POST('/api/change-requests/{id}/approve', { params: id });
     expect(approved.data?.mergeable).toBe(true);
+    const comment = await reviewer.POST('/api/change-requests/{id}/comments', {
+      params: id,
+      body: { body: 'Why two?', slug: 'cr-protected/a', line: 1 },
+    });
+    expect(comment.data).toMatchObject({ line: 1, side: 'proposed', lineText: 'Two' });
+    const commentPath = { path: { id: String(made.data!.id), commentId: comment.data!.id } };
+    const edited = await reviewer.PATCH('/api/change-requests/{id}/comments/{commentId}', {
+      params: commentPath,
+      body: { body: 'Why two, not one?' },
+    });
+    expect(edited.data?.editedAt).not.toBeNull();
+    const comments = await admin.GET('/api/change-requests/{id}/comments', { params: id });
+    expect(comments.data?.items.map((c) => c.body)).toEqual(['Why two, not one?']);
+    const deleted = await reviewer.DELETE('/api/change-requests/{id}/comments/{commentId}', {
+      params: commentPath,
+    });
+    expect(deleted.response.status).toBe(204);
     const merged = await admin.POST('/api/change-requests/{id}/merge', { params: id });
     expect(merged.data?.state).toBe('merged');
     const other = await admin.POST('/api/change-requests', {

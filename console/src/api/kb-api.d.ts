@@ -1865,6 +1865,51 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/change-requests/{id}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The comments on lines of a change request's diff, oldest first (cursor paged)
+         * @description `line` is where the line a thread was written on is now; `outdated` when an update of the request removed it.
+         */
+        get: operations["listChangeRequestComments"];
+        put?: never;
+        /**
+         * Comment on a line of a change (`slug`, `line`, `side`), or reply (`parentId`)
+         * @description Whoever may see the request. Markdown up to 10,000 characters, rendered and sanitised as pages are. 422 `not_in_request` for a slug the request does not change, `line_out_of_range` past that side's last line; 409 `too_many_comments` past 1,000. Tells the request's author and the thread's earlier writers.
+         */
+        post: operations["createChangeRequestComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/change-requests/{id}/comments/{commentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a review comment (its author, or an administrator)
+         * @description A thread's first comment takes the thread with it; once others replied only an administrator may (409 `comment_has_replies`).
+         */
+        delete: operations["deleteChangeRequestComment"];
+        options?: never;
+        head?: never;
+        /** Edit your review comment */
+        patch: operations["updateChangeRequestComment"];
+        trace?: never;
+    };
     "/api/protected-paths": {
         parameters: {
             query?: never;
@@ -3344,7 +3389,7 @@ export interface components {
             variables: components["schemas"]["PrintVariableResponse"][];
         };
         /** @enum {string} */
-        EventType: "page.created" | "page.updated" | "page.binned" | "page.restored" | "page.purged" | "page.moved" | "redirect.deleted" | "import.finished" | "comment.created" | "comment.updated" | "comment.deleted" | "comment.resolved" | "comment.reopened" | "change_request.created" | "change_request.updated" | "change_request.approved" | "change_request.changes_requested" | "change_request.merged" | "change_request.closed";
+        EventType: "page.created" | "page.updated" | "page.binned" | "page.restored" | "page.purged" | "page.moved" | "redirect.deleted" | "import.finished" | "comment.created" | "comment.updated" | "comment.deleted" | "comment.resolved" | "comment.reopened" | "change_request.created" | "change_request.updated" | "change_request.approved" | "change_request.changes_requested" | "change_request.merged" | "change_request.closed" | "change_request.commented";
         WebhookCreatedResponse: {
             /** Format: uuid */
             id: string;
@@ -3600,6 +3645,63 @@ export interface components {
         ChangeRequestLinksResponse: {
             /** @description links that would be broken after the merge: in the proposed pages, and in pages linking to pages it bins */
             items: components["schemas"]["BrokenLinkResponse"][];
+        };
+        /** @enum {string} */
+        DiffSide: "base" | "proposed";
+        ReviewCommentResponse: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The thread's first comment.
+             */
+            threadId: string;
+            /** Format: uuid */
+            parentId: string | null;
+            /** @description The page change (its slug). */
+            slug: string;
+            side: components["schemas"]["DiffSide"];
+            /** @description 1-based line of that side now: where the line it was written on is in the current version (an update may move it); its old number when outdated */
+            line: number;
+            /** @description The text of the line when the thread was started. */
+            lineText: string;
+            /** @description The version of the request the comment was written on. */
+            version: number;
+            /** @description The request was updated since and no line has the text it was written on any more (or the page change is gone); the thread is kept. */
+            outdated: boolean;
+            /** @description Markdown as written. */
+            body: string;
+            /** @description The body rendered and sanitised as pages are. */
+            html: string;
+            author: components["schemas"]["UserRefResponse"] | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            editedAt: string | null;
+        };
+        ReviewCommentList: {
+            items: components["schemas"]["ReviewCommentResponse"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            nextCursor: string | null;
+        };
+        CreateReviewCommentDto: {
+            /** @description Markdown, at most 10000 characters (sanitised like pages). */
+            body: string;
+            /** @description The page change commented on (its `slug`); a reply takes its thread’s. */
+            slug?: string;
+            /** @description The 1-based line of that side of the diff; a reply takes its thread’s. */
+            line?: number;
+            /** @description Which text the line is in: `proposed` (default: added and unchanged lines) or `base` (removed lines). */
+            side?: components["schemas"]["DiffSide"];
+            /**
+             * Format: uuid
+             * @description Reply to this comment (in its thread).
+             */
+            parentId?: string;
+        };
+        UpdateReviewCommentDto: {
+            /** @description The new Markdown, at most 10000 characters. */
+            body: string;
         };
         ProtectedPathResponse: {
             prefix: string;
@@ -8431,6 +8533,154 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    listChangeRequestComments: {
+        parameters: {
+            query?: {
+                /** @description default 20 */
+                limit?: number;
+                /** @description nextCursor from the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The id kb gave the resource (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewCommentList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    createChangeRequestComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id kb gave the resource (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateReviewCommentDto"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewCommentResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    deleteChangeRequestComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id kb gave the resource (a UUID). */
+                id: string;
+                /** @description The id kb gave the resource (a UUID). */
+                commentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    updateChangeRequestComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id kb gave the resource (a UUID). */
+                id: string;
+                /** @description The id kb gave the resource (a UUID). */
+                commentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateReviewCommentDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewCommentResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["UnexpectedError"];
         };

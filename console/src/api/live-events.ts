@@ -28,6 +28,7 @@ const EVENT_TYPES: Record<components['schemas']['EventType'], boolean> = {
   'change_request.changes_requested': false,
   'change_request.merged': false,
   'change_request.closed': false,
+  'change_request.commented': false,
 };
 
 /**

@@ -1,4 +1,4 @@
-import { useMemo, useState, type ReactNode } from 'react';
+import { Fragment, useMemo, useState, type ReactNode } from 'react';
 import {
   changeSummary,
   countChanges,
@@ -11,12 +11,24 @@ import {
   type SideBySideRow,
 } from '../lib/diff';
 
+/**
+ * What a caller adds to the lines of an inline diff (review comments): an action at the end of
+ * each line, rows below a line, and which lines folding must leave shown.
+ */
+export interface DiffAnnotations {
+  action: (op: DiffOp) => ReactNode;
+  below: (op: DiffOp) => ReactNode;
+  keep: (op: DiffOp) => boolean;
+}
+
 interface Props {
   before: string;
   after: string;
   beforeLabel: string;
   afterLabel: string;
   mode: 'split' | 'inline';
+  /** Inline mode only. */
+  annotations?: DiffAnnotations;
 }
 
 type Labels = Pick<Props, 'beforeLabel' | 'afterLabel'>;
@@ -136,7 +148,12 @@ const ROW_CLASS = { add: 'diff__add', del: 'diff__del', same: '' } as const;
 const SIGN = { add: '+', del: '−', same: ' ' } as const;
 
 /** One column of text, each line numbered before and after, removed and added lines marked. */
-function InlineDiff({ chunks, beforeLabel, afterLabel }: Labels & { chunks: DiffChunk[] }) {
+function InlineDiff({
+  chunks,
+  beforeLabel,
+  afterLabel,
+  annotations,
+}: Labels & { chunks: DiffChunk[]; annotations?: DiffAnnotations }) {
   return (
     <table className="diff__table">
       <colgroup>
@@ -160,23 +177,34 @@ function InlineDiff({ chunks, beforeLabel, afterLabel }: Labels & { chunks: Diff
           chunks={chunks}
           columns={3}
           rows={(ops, key) =>
-            ops.map((op, i) => (
-              <tr key={`${key}-${i}`} className={ROW_CLASS[op.kind]}>
-                <td className="diff__num">{op.kind !== 'add' ? op.a : ''}</td>
-                <td className="diff__num">{op.kind !== 'del' ? op.b : ''}</td>
-                <td>
-                  <span className="diff__sign" aria-hidden="true">
-                    {SIGN[op.kind]}
-                  </span>
-                  {op.kind !== 'same' && (
-                    <span className="visually-hidden">
-                      {op.kind === 'add' ? 'added: ' : 'removed: '}
-                    </span>
+            ops.map((op, i) => {
+              const below = annotations?.below(op);
+              return (
+                <Fragment key={`${key}-${i}`}>
+                  <tr className={ROW_CLASS[op.kind]}>
+                    <td className="diff__num">{op.kind !== 'add' ? op.a : ''}</td>
+                    <td className="diff__num">{op.kind !== 'del' ? op.b : ''}</td>
+                    <td className={annotations ? 'diff__text diff__text--annotated' : undefined}>
+                      <span className="diff__sign" aria-hidden="true">
+                        {SIGN[op.kind]}
+                      </span>
+                      {op.kind !== 'same' && (
+                        <span className="visually-hidden">
+                          {op.kind === 'add' ? 'added: ' : 'removed: '}
+                        </span>
+                      )}
+                      {op.text}
+                      {annotations?.action(op)}
+                    </td>
+                  </tr>
+                  {below && (
+                    <tr className="diff__below">
+                      <td colSpan={3}>{below}</td>
+                    </tr>
                   )}
-                  {op.text}
-                </td>
-              </tr>
-            ))
+                </Fragment>
+              );
+            })
           }
         />
       </tbody>
@@ -188,22 +216,32 @@ function InlineDiff({ chunks, beforeLabel, afterLabel }: Labels & { chunks: Diff
  * A line diff of two texts, side by side or inline, with added and removed lines marked and
  * unchanged lines more than three away from a change folded behind a button.
  */
-export function DiffView({ before, after, beforeLabel, afterLabel, mode }: Props) {
+export function DiffView({ before, after, beforeLabel, afterLabel, mode, annotations }: Props) {
   const ops = useMemo(() => diffLines(splitLines(before), splitLines(after)), [before, after]);
-  const chunks = useMemo(() => foldUnchanged(ops), [ops]);
+  const keep = annotations?.keep;
+  const chunks = useMemo(() => foldUnchanged(ops, 3, keep), [ops, keep]);
   const summary = changeSummary(countChanges(ops));
-  const Diff = mode === 'split' ? SplitDiff : InlineDiff;
   return (
     <figure className="diff">
       <figcaption className="diff__summary">
         {beforeLabel} → {afterLabel}: {summary}
       </figcaption>
-      <Diff
-        key={`${beforeLabel}→${afterLabel}`}
-        chunks={chunks}
-        beforeLabel={beforeLabel}
-        afterLabel={afterLabel}
-      />
+      {mode === 'split' ? (
+        <SplitDiff
+          key={`${beforeLabel}→${afterLabel}`}
+          chunks={chunks}
+          beforeLabel={beforeLabel}
+          afterLabel={afterLabel}
+        />
+      ) : (
+        <InlineDiff
+          key={`${beforeLabel}→${afterLabel}`}
+          chunks={chunks}
+          beforeLabel={beforeLabel}
+          afterLabel={afterLabel}
+          annotations={annotations}
+        />
+      )}
     </figure>
   );
 }

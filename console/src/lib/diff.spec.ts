@@ -84,6 +84,20 @@ describe('folding unchanged lines', () => {
     ]);
   });
 
+  it('keeps a line it is asked to keep (one with comments) shown, with its context', () => {
+    const a = lines(20);
+    const b = [...a];
+    b[1] = 'changed';
+    const kept = foldUnchanged(diffLines(a, b), 1, (op) => op.kind === 'same' && op.b === 15);
+    expect(kept.map((c) => [c.kind, c.ops.length])).toEqual([
+      ['shown', 4],
+      ['folded', 10],
+      ['shown', 3],
+      ['folded', 4],
+    ]);
+    expect(kept[2].ops.map((op) => op.text)).toEqual(['l14', 'l15', 'l16']);
+  });
+
   it('counts in words with the right plural', () => {
     expect(changeSummary({ added: 1, removed: 0 })).toBe('1 line added, 0 removed.');
     expect(changeSummary({ added: 2, removed: 1 })).toBe('2 lines added, 1 removed.');

@@ -115,13 +115,18 @@ export type DiffChunk =
   { kind: 'shown'; ops: DiffOp[] } | { kind: 'folded'; id: number; ops: DiffOp[] };
 
 /**
- * Folds unchanged lines more than `context` lines away from any change. A fold shorter than two
- * lines is not worth a button: it stays shown. A text without changes is one fold.
+ * Folds unchanged lines more than `context` lines away from any change (or from a line `keep`
+ * holds shown: one with comments). A fold shorter than two lines is not worth a button: it stays
+ * shown. A text without changes is one fold.
  */
-export function foldUnchanged(ops: DiffOp[], context = 3): DiffChunk[] {
+export function foldUnchanged(
+  ops: DiffOp[],
+  context = 3,
+  keep: (op: DiffOp) => boolean = () => false,
+): DiffChunk[] {
   const near = new Uint8Array(ops.length);
   ops.forEach((op, i) => {
-    if (op.kind === 'same') return;
+    if (op.kind === 'same' && !keep(op)) return;
     for (let j = Math.max(0, i - context); j <= Math.min(ops.length - 1, i + context); j++)
       near[j] = 1;
   });

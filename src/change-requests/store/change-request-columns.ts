@@ -56,3 +56,30 @@ export const REVIEW_COLUMNS = {
   createdAt: column.datetime('created_at'),
 };
 export type ReviewRow = RowOf<typeof REVIEW_COLUMNS>;
+
+export const DIFF_SIDES = ['base', 'proposed'] as const;
+export type DiffSide = (typeof DIFF_SIDES)[number];
+
+/**
+ * `change_request_comments`: a review comment on one line of a page change's diff (`side`:
+ * the base text or the proposed one), with that line's text when it was written (a later
+ * version whose line differs shows the comment as outdated). A reply names its thread.
+ */
+export const REQUEST_COMMENT_COLUMNS = {
+  id: column.uuid('id', { primary: true }),
+  requestId: column.int('request_id'),
+  threadId: column.uuid('thread_id'),
+  parentId: column.uuid('parent_id', { nullable: true }),
+  authorId: column.uuid('author_id', { nullable: true }),
+  slug: column.varchar('slug', 255),
+  side: column.varchar('side', 8, {}, valueOf<DiffSide>()),
+  line: column.int('line'),
+  lineText: column.text('line_text'),
+  version: column.int('version'),
+  body: column.text('body'),
+  html: column.text('html'),
+  createdAt: column.datetime('created_at'),
+  updatedAt: column.datetime('updated_at'),
+  editedAt: column.datetime('edited_at', { nullable: true }),
+};
+export type RequestCommentRow = RowOf<typeof REQUEST_COMMENT_COLUMNS>;

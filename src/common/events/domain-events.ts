@@ -123,6 +123,8 @@ export interface ChangeRequestEvent {
   pageId: string | null;
   /** Users asked to review (notified on `created`, `updated`, `merged`, `closed`). */
   reviewerIds: string[];
+  /** Internal, `commented`: who wrote in the thread before (notified with the author). */
+  participantIds?: string[];
 }
 
 /** Every domain event by type, with the payload `Outbox.record` takes and listeners receive. */
@@ -146,6 +148,7 @@ export interface DomainEventPayloads {
   'change_request.changes_requested': ChangeRequestEvent;
   'change_request.merged': ChangeRequestEvent;
   'change_request.closed': ChangeRequestEvent;
+  'change_request.commented': ChangeRequestEvent;
 }
 
 /** The change request event types, in the order the API documents them. */
@@ -156,6 +159,7 @@ export const CHANGE_REQUEST_EVENTS = [
   'change_request.changes_requested',
   'change_request.merged',
   'change_request.closed',
+  'change_request.commented',
 ] as const;
 export type ChangeRequestEventType = (typeof CHANGE_REQUEST_EVENTS)[number];
 

@@ -24,6 +24,7 @@ export const EVENT_TYPES = [
   'change_request.changes_requested',
   'change_request.merged',
   'change_request.closed',
+  'change_request.commented',
 ] as const satisfies readonly DomainEventType[];
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -112,4 +113,5 @@ export const FEED_ENTRIES: {
   'change_request.changes_requested': changeRequestEntry,
   'change_request.merged': changeRequestEntry,
   'change_request.closed': changeRequestEntry,
+  'change_request.commented': changeRequestEntry,
 };

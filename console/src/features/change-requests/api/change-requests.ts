@@ -79,3 +79,55 @@ export function useRendered(content: string | null, slug: string) {
     retry: false,
   });
 }
+
+export type ReviewComment = components['schemas']['ReviewCommentResponse'];
+export type NewReviewComment = components['schemas']['CreateReviewCommentDto'];
+const commentsKey = (id: number) => ['/api/change-requests/{id}/comments', id] as const;
+
+/** Every comment on lines of the request's diff (at most 1,000: read page after page). */
+export function useReviewComments(id: number) {
+  return useQuery({
+    queryKey: commentsKey(id),
+    queryFn: async () => {
+      const items: ReviewComment[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await unwrap(
+          api.GET('/api/change-requests/{id}/comments', {
+            params: { path: { id: String(id) }, query: { cursor, limit: 100 } },
+          }),
+        );
+        items.push(...page.items);
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor);
+      return items;
+    },
+  });
+}
+
+export function useAddReviewComment(id: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: NewReviewComment) =>
+      unwrap(
+        api.POST('/api/change-requests/{id}/comments', {
+          params: { path: { id: String(id) } },
+          body,
+        }),
+      ),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: commentsKey(id) }),
+  });
+}
+
+export function useDeleteReviewComment(id: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (commentId: string) =>
+      unwrap(
+        api.DELETE('/api/change-requests/{id}/comments/{commentId}', {
+          params: { path: { id: String(id), commentId } },
+        }),
+      ),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: commentsKey(id) }),
+  });
+}

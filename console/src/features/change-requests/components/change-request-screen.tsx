@@ -12,14 +12,35 @@ import {
   useChangeRequestAction,
   useChangeRequestLinks,
   useRendered,
+  useReviewComments,
   type ChangeRequest,
+  type ReviewComment,
 } from '../api/change-requests';
+import { useLineComments } from './line-comments';
 
 type Change = ChangeRequest['changes'][number];
 
 /** One page's change: what it does, the rendered before and after, and the Markdown diff. */
-function ChangeItem({ change }: { change: Change }) {
+/** `/edit/<slug>?changeRequest=<id>`: the proposal of one page, edited and proposed again. */
+const editProposal = (slug: string, requestId: number) =>
+  `${paths.edit(slug)}?changeRequest=${requestId}`;
+
+function ChangeItem({
+  change,
+  requestId,
+  comments,
+  mayUpdate,
+}: {
+  change: Change;
+  requestId: number;
+  comments: ReviewComment[];
+  /** Its author (or an administrator) may change the proposal: the request is open. */
+  mayUpdate: boolean;
+}) {
   const [view, setView] = useState<'rendered' | 'markdown'>('markdown');
+  // The rendered view goes through the preview, which renders for editors only.
+  const mayRender = canEdit(useCurrentUser());
+  const lineComments = useLineComments(requestId, change.slug, comments);
   const before = change.action === 'create' ? '' : (change.baseContent ?? '');
   const after =
     change.action === 'bin' ? '' : change.action === 'move' ? before : (change.content ?? before);
@@ -35,7 +56,18 @@ function ChangeItem({ change }: { change: Change }) {
           : `Edit ${change.slug}`;
   return (
     <article className="change" aria-label={heading}>
-      <h3 className="change__title">{heading}</h3>
+      <div className="change__head">
+        <h3 className="change__title">{heading}</h3>
+        {mayUpdate && change.action === 'update' && (
+          <Link
+            to={editProposal(change.slug, requestId)}
+            className="button button--small"
+            aria-label={`Edit the proposal for ${change.slug}`}
+          >
+            Edit proposal
+          </Link>
+        )}
+      </div>
       {change.title && change.title !== change.baseTitle && (
         <p className="change__meta">
           Title: {change.baseTitle ? `${change.baseTitle} → ` : ''}
@@ -52,22 +84,24 @@ function ChangeItem({ change }: { change: Change }) {
       )}
       {change.action !== 'move' && (
         <>
-          <div className="segmented" role="group" aria-label={`View of ${change.slug}`}>
-            <button
-              type="button"
-              aria-pressed={view === 'markdown'}
-              onClick={() => setView('markdown')}
-            >
-              Markdown diff
-            </button>
-            <button
-              type="button"
-              aria-pressed={view === 'rendered'}
-              onClick={() => setView('rendered')}
-            >
-              Rendered
-            </button>
-          </div>
+          {mayRender && (
+            <div className="segmented" role="group" aria-label={`View of ${change.slug}`}>
+              <button
+                type="button"
+                aria-pressed={view === 'markdown'}
+                onClick={() => setView('markdown')}
+              >
+                Markdown diff
+              </button>
+              <button
+                type="button"
+                aria-pressed={view === 'rendered'}
+                onClick={() => setView('rendered')}
+              >
+                Rendered
+              </button>
+            </div>
+          )}
           {view === 'markdown' ? (
             <DiffView
               before={before}
@@ -77,6 +111,7 @@ function ChangeItem({ change }: { change: Change }) {
               }
               afterLabel="Proposed"
               mode="inline"
+              annotations={lineComments.annotations}
             />
           ) : (
             <div className="change__rendered">
@@ -96,6 +131,7 @@ function ChangeItem({ change }: { change: Change }) {
               </section>
             </div>
           )}
+          {lineComments.outdatedList}
         </>
       )}
     </article>
@@ -132,7 +168,7 @@ function LinksRegion({ request }: { request: ChangeRequest }) {
   );
 }
 
-function Conflicts({ request }: { request: ChangeRequest }) {
+function Conflicts({ request, mayUpdate }: { request: ChangeRequest; mayUpdate: boolean }) {
   if (request.conflicts.length === 0) return null;
   return (
     <div className="notice notice--warning" role="alert">
@@ -144,6 +180,17 @@ function Conflicts({ request }: { request: ChangeRequest }) {
         {request.conflicts.map((c) => (
           <li key={c.slug}>
             <Link to={paths.page(c.slug)}>{c.slug}</Link>: {c.reason.replace(/_/g, ' ')}
+            {mayUpdate && c.reason === 'overlapping_edits' && (
+              <>
+                {' · '}
+                <Link
+                  to={editProposal(c.slug, request.id)}
+                  aria-label={`Resolve the conflicts of ${c.slug} in the editor`}
+                >
+                  Resolve in the editor
+                </Link>
+              </>
+            )}
             {c.hunks.map((h) => (
               <div key={h.line} className="conflict-hunk">
                 <p>Line {h.line}:</p>
@@ -216,10 +263,14 @@ export function ChangeRequestScreen() {
   const id = Number(useParams().id);
   const query = useChangeRequest(id);
   const request = query.data;
+  const comments = useReviewComments(id);
+  const user = useCurrentUser();
   useDocumentTitle(request ? `#${request.id} ${request.title}` : 'Change request');
   if (query.error) return <ProblemMessage error={query.error} />;
   if (!request) return <Spinner />;
   const missing = request.approvalsMissing;
+  const mayUpdate =
+    request.state === 'open' && (request.author === user.username || user.role === 'admin');
   return (
     <section className="screen change-request" aria-labelledby="cr-title">
       <p>
@@ -237,7 +288,7 @@ export function ChangeRequestScreen() {
             : ' · approvals complete')}
       </p>
       {request.description && <p className="change-request__description">{request.description}</p>}
-      <Conflicts request={request} />
+      <Conflicts request={request} mayUpdate={mayUpdate} />
       <Actions request={request} />
       <p className="change-request__reviews" role="status">
         {request.reviews.length === 0
@@ -253,8 +304,15 @@ export function ChangeRequestScreen() {
         <h2 id="cr-changes" className="section-title">
           Changes
         </h2>
+        <ProblemMessage error={comments.error} />
         {request.changes.map((change) => (
-          <ChangeItem key={`${change.action}:${change.slug}`} change={change} />
+          <ChangeItem
+            key={`${change.action}:${change.slug}`}
+            change={change}
+            requestId={request.id}
+            comments={comments.data ?? []}
+            mayUpdate={mayUpdate}
+          />
         ))}
       </section>
       <LinksRegion request={request} />

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../../../api/client';
+import type { components } from '../../../api/kb-api';
 import type { Media, Page } from '../../../api/types';
 import type { PageBody } from '../model/fields';
 
@@ -89,6 +90,7 @@ export async function getRevisionContent(slug: string, revision: number): Promis
 /** "Propose changes": the edit as a change request instead of a save (docs/review.md). */
 export function proposeChange(body: {
   title: string;
+  reviewers?: string[];
   changes: {
     slug: string;
     action: 'update' | 'create';
@@ -98,4 +100,36 @@ export function proposeChange(body: {
   }[];
 }) {
   return unwrap(api.POST('/api/change-requests', { body }));
+}
+
+export type ChangeRequest = components['schemas']['ChangeRequestResponse'];
+type ProposedChange = components['schemas']['ProposedChangeDto'];
+
+/** The change request whose proposal is being edited (`/edit/<slug>?changeRequest=<id>`). */
+export function useChangeRequestToEdit(id: number | null) {
+  return useQuery({
+    queryKey: ['/api/change-requests/{id}', id],
+    enabled: id !== null,
+    queryFn: () =>
+      unwrap(api.GET('/api/change-requests/{id}', { params: { path: { id: String(id) } } })),
+    // Loaded once for the session: a refetch must not reset the text being edited.
+    staleTime: Infinity,
+  });
+}
+
+/** A change of a request as it would be proposed again (PUT takes the whole set). */
+export function asProposed(change: ChangeRequest['changes'][number]): ProposedChange {
+  const proposed: ProposedChange = { slug: change.slug, action: change.action };
+  if (change.content !== null) proposed.content = change.content;
+  if (change.title !== null) proposed.title = change.title;
+  if (change.baseRevision !== null) proposed.baseRevision = change.baseRevision;
+  if (change.to !== null) proposed.to = change.to;
+  return proposed;
+}
+
+/** A new set of changes for a request (its author): earlier approvals lapse. */
+export function updateChangeRequest(id: number, body: components['schemas']['ChangeRequestDto']) {
+  return unwrap(
+    api.PUT('/api/change-requests/{id}', { params: { path: { id: String(id) } }, body }),
+  );
 }

@@ -44,8 +44,9 @@ function useSlugProposal(session: EditorSession) {
 }
 
 /**
- * The editor's top bar: title (and slug, for a new page), the change summary, the draft status,
- * Cancel and Save.
+ * The editor's top bar: title (and slug, for a new page), the change summary, the reviewers a
+ * proposal asks, the draft status, Cancel, Propose changes and Save (not for someone who may
+ * only propose).
  */
 export function EditorBar({ session }: { session: EditorSession }) {
   const { slug, fields, fieldErrors } = session;
@@ -86,28 +87,43 @@ export function EditorBar({ session }: { session: EditorSession }) {
           onChange={(e) => session.change({ summary: e.target.value })}
         />
       </Field>
+      <Field
+        label="Reviewers"
+        errors={session.fieldErrors?.errors.filter((e) => e.field.startsWith('reviewers')) ?? []}
+        className="editor__reviewers"
+      >
+        <input
+          className="input"
+          placeholder={session.proposeOnly ? 'Usernames (optional)' : 'For Propose changes'}
+          autoComplete="off"
+          value={session.reviewers}
+          onChange={(e) => session.setReviewers(e.target.value)}
+        />
+      </Field>
       <div className="editor__actions">
-        <DraftStatusText session={session} />
+        {!session.proposeOnly && <DraftStatusText session={session} />}
         <Link to={slug === null ? '/' : paths.page(slug)} className="button button--quiet">
           Cancel
         </Link>
         <button
           type="button"
-          className="button"
+          className={session.proposeOnly ? 'button button--primary' : 'button'}
           onClick={() => void session.propose()}
           disabled={session.saving || !!session.offer}
           title="Send the change for review instead of saving it"
         >
           Propose changes
         </button>
-        <button
-          type="button"
-          className="button button--primary"
-          onClick={session.save}
-          disabled={session.saving || !!session.conflict || !!session.offer}
-        >
-          {session.saving ? 'Saving…' : 'Save'}
-        </button>
+        {!session.proposeOnly && (
+          <button
+            type="button"
+            className="button button--primary"
+            onClick={session.save}
+            disabled={session.saving || !!session.conflict || !!session.offer}
+          >
+            {session.saving ? 'Saving…' : 'Save'}
+          </button>
+        )}
       </div>
     </div>
   );

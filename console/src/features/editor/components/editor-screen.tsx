@@ -67,32 +67,51 @@ const variablesOf = (fields: PageFields) =>
   );
 
 /**
- * What someone who may not edit sees at `/new` or `/edit/…`: what they may do instead, and the
- * way back. They never get an editor that would fail only on Save.
+ * Someone who may not save (a reader) edits all the same and sends the result as a change
+ * request: said once above the editor, with no Save, no drafts and no live session.
  */
-function ReadOnly({ slug }: { slug: string | null }) {
-  useDocumentTitle(slug === null ? 'New page' : `Edit ${slug}`);
+function ProposeOnlyNotice({ slug }: { slug: string | null }) {
   return (
-    <div className="screen screen--narrow">
-      <h1 className="screen__title">
-        {slug === null ? 'You cannot create pages' : 'You cannot edit this page'}
-      </h1>
-      <p className="screen__lead">
-        Your account reads pages; editing needs the editor or administrator role. You can read
-        {slug === null ? ' every page shared with you' : ' this page'} and search; ask an
-        administrator if you should be able to edit.
+    <p className="notice" role="note">
+      {slug === null
+        ? 'You cannot create pages directly: "Propose changes" sends the new page for review.'
+        : 'You cannot save this page directly: "Propose changes" sends your edit to an editor for review.'}
+    </p>
+  );
+}
+
+/** Editing the proposal of change request #N: what Propose changes does, and the merge. */
+function ProposalNotice({ requestId, session }: { requestId: number; session: EditorSession }) {
+  const { conflicts, error } = session.proposal;
+  if (error) return <ProblemMessage error={error} />;
+  return (
+    <div className="notice" role="note">
+      <p>
+        You are editing the proposal of{' '}
+        <Link to={paths.changeRequest(requestId)}>change request #{requestId}</Link>, on the page as
+        it is now: "Propose changes" updates the request (earlier approvals lapse).
       </p>
-      <div className="not-found__actions">
-        {slug !== null && (
-          <Link to={paths.page(slug)} className="button button--primary">
-            Back to the page
-          </Link>
-        )}
-        <Link to={paths.home()} className="button">
-          Go home
-        </Link>
-      </div>
+      {conflicts > 0 && (
+        <p>
+          {conflicts === 1 ? 'One place' : `${conflicts} places`} where the page changed since the
+          proposal and the proposal changes it too {conflicts === 1 ? 'is' : 'are'} marked in the
+          text (&lt;&lt;&lt;&lt;&lt;&lt;&lt; mine … &gt;&gt;&gt;&gt;&gt;&gt;&gt; theirs, mine being
+          the proposal): keep what should stay, then propose.
+        </p>
+      )}
     </div>
+  );
+}
+
+/** Where a proposal's preview would be: the preview is rendered for editors only. */
+function NoPreview() {
+  return (
+    <section className="preview" aria-label="Preview">
+      <p className="preview__status">
+        The preview is for editors. After you propose, the change request shows your edit as a diff
+        beside the page as it is.
+      </p>
+    </section>
   );
 }
 
@@ -100,7 +119,7 @@ function ReadOnly({ slug }: { slug: string | null }) {
 function useSaveShortcut(session: EditorSession) {
   const save = useRef(session.save);
   save.current = session.save;
-  const blocked = session.saving || !!session.conflict || !!session.offer;
+  const blocked = session.proposeOnly || session.saving || !!session.conflict || !!session.offer;
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (!(event.ctrlKey || event.metaKey) || event.altKey || event.key.toLowerCase() !== 's')
@@ -119,18 +138,51 @@ export function EditorScreen() {
   const { search } = useLocation();
   const slug = splat === undefined ? null : slugFromSplat(splat);
   const user = useCurrentUser();
-  if (!canEdit(user)) return <ReadOnly slug={slug} />;
-  return <Editor key={`${slug ?? ''}?${search}`} slug={slug} />;
+  const request = new URLSearchParams(search).get('changeRequest');
+  const requestId = slug !== null && request && /^\d+$/.test(request) ? Number(request) : null;
+  // Editing a change request's proposal only ever updates the request.
+  return (
+    <Editor
+      key={`${slug ?? ''}?${search}`}
+      slug={slug}
+      proposeOnly={!canEdit(user) || requestId !== null}
+      requestId={requestId}
+    />
+  );
 }
 
-function Editor({ slug }: { slug: string | null }) {
-  const loaded = useEditorSession(slug, slug !== null);
+function Editor({
+  slug,
+  proposeOnly,
+  requestId,
+}: {
+  slug: string | null;
+  proposeOnly: boolean;
+  requestId: number | null;
+}) {
+  const loaded = useEditorSession(slug, !proposeOnly && slug !== null, proposeOnly, requestId);
   const user = useCurrentUser();
-  const collab = useCollab(slug, user.displayName || user.username);
-  const session: EditorSession = collab ? { ...loaded, save: loaded.saveLive } : loaded;
+  const collab = useCollab(proposeOnly ? null : slug, user.displayName || user.username);
+  // In a live session the shared text is written as a revision when the last editor leaves:
+  // a proposal takes this person's edits back out of it, so they go live only through review.
+  const session: EditorSession = collab
+    ? {
+        ...loaded,
+        save: loaded.saveLive,
+        propose: () =>
+          loaded.propose(() => {
+            collab.undoManager.stopCapturing();
+            while (collab.undoManager.undoStack.length > 0) collab.undoManager.undo();
+          }),
+      }
+    : loaded;
   const { fields, fieldErrors } = session;
   useSaveShortcut(session);
-  useDocumentTitle(slug === null ? 'New page' : `Edit ${fields?.title ?? slug}`);
+  useDocumentTitle(
+    slug === null
+      ? 'New page'
+      : `${proposeOnly ? 'Propose changes to' : 'Edit'} ${fields?.title ?? slug}`,
+  );
 
   if (slug !== null && isProblem(session.page.error, 404)) return <MissingPage slug={slug} />;
   if (session.page.error) return <ProblemMessage error={session.page.error} />;
@@ -139,6 +191,11 @@ function Editor({ slug }: { slug: string | null }) {
   return (
     <div className="editor">
       <h1 className="visually-hidden">{slug === null ? 'New page' : `Edit ${fields.title}`}</h1>
+      {requestId !== null ? (
+        <ProposalNotice requestId={requestId} session={session} />
+      ) : (
+        proposeOnly && <ProposeOnlyNotice slug={slug} />
+      )}
       <EditorBar session={session} />
       {slug !== null && session.baseRevision !== undefined && (
         <NewerRevisionWarning slug={slug} baseRevision={session.baseRevision} />
@@ -167,10 +224,19 @@ function Editor({ slug }: { slug: string | null }) {
           errors={fieldErrors?.errorsFor('content') ?? []}
           onChange={(content) => session.change({ content })}
           collab={collab && collab.synced ? collab : undefined}
+          attach={canEdit(user)}
         />
-        <PreviewPane content={fields.content} variables={variablesOf(fields)} slug={fields.slug} />
+        {!canEdit(user) ? (
+          <NoPreview />
+        ) : (
+          <PreviewPane
+            content={fields.content}
+            variables={variablesOf(fields)}
+            slug={fields.slug}
+          />
+        )}
       </div>
-      <PageDetails session={session} fields={fields} />
+      {!proposeOnly && <PageDetails session={session} fields={fields} />}
     </div>
   );
 }

@@ -34,38 +34,43 @@ export function SourcePane({
   errors,
   onChange,
   collab,
+  attach = true,
 }: {
   content: string;
   resetKey: number;
   errors: FieldError[];
   onChange: (content: string) => void;
   collab?: CollabSession;
+  /** Offer Attach file (uploads are for editors). */
+  attach?: boolean;
 }) {
   const editor = useRef<MarkdownEditorHandle | null>(null);
   const uploads = useUploads(editor);
   return (
     <div className="editor__source">
       <FormatToolbar editor={editor} onImages={(files) => void uploads.upload(files)} />
-      <div className="editor__toolbar">
-        <label className="button button--small file-button">
-          Attach file
-          <input
-            type="file"
-            multiple
-            className="visually-hidden"
-            onChange={(e) => {
-              const files = Array.from(e.target.files ?? []);
-              e.target.value = '';
-              if (files.length) void uploads.upload(files);
-            }}
-          />
-        </label>
-        <span className="editor__hint" role="status">
-          {uploads.uploading > 0
-            ? `Uploading ${uploads.uploading} file${uploads.uploading > 1 ? 's' : ''}…`
-            : 'Paste or drop images and files into the text.'}
-        </span>
-      </div>
+      {attach && (
+        <div className="editor__toolbar">
+          <label className="button button--small file-button">
+            Attach file
+            <input
+              type="file"
+              multiple
+              className="visually-hidden"
+              onChange={(e) => {
+                const files = Array.from(e.target.files ?? []);
+                e.target.value = '';
+                if (files.length) void uploads.upload(files);
+              }}
+            />
+          </label>
+          <span className="editor__hint" role="status">
+            {uploads.uploading > 0
+              ? `Uploading ${uploads.uploading} file${uploads.uploading > 1 ? 's' : ''}…`
+              : 'Paste or drop images and files into the text.'}
+          </span>
+        </div>
+      )}
       <ProblemMessage error={uploads.error} title="Upload failed." />
       <MarkdownEditor
         value={content}

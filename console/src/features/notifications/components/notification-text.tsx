@@ -88,6 +88,7 @@ export function NotificationText({
         changes_requested: 'needs changes',
         merged: 'was merged',
         closed: 'was closed',
+        commented: 'has a new review comment',
       };
       text = (
         <>

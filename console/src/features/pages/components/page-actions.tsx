@@ -29,9 +29,14 @@ export function PageActions({
   return (
     <>
       <div className="page-actions" role="toolbar" aria-label="Page actions">
-        {canEdit && (
+        {canEdit ? (
           <Link to={paths.edit(page.slug)} className="button button--primary">
             Edit
+          </Link>
+        ) : (
+          // Someone who may not edit proposes changes for an editor to review (docs/review.md).
+          <Link to={paths.edit(page.slug)} className="button button--primary">
+            Propose changes
           </Link>
         )}
         <button type="button" className="button" onClick={() => setPrinting(true)}>
