@@ -5,11 +5,23 @@ delete swc.$schema;
 module.exports = {
   rootDir: '.',
   testEnvironment: 'node',
-  testRegex: process.env.JEST_E2E_ONLY === '1' ? 'test/.*\\.e2e-spec\\.ts$' : '(src|test|console/src)/.*\\.(spec|e2e-spec|browser-spec)\\.ts$',
+  testRegex: process.env.JEST_E2E_ONLY === '1' ? 'test/.*\\.e2e-spec\\.ts$' : '(src|test|console/src)/.*\\.(spec|e2e-spec|browser-spec)\\.ts$|console/src/.*\\.spec\\.tsx$',
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/bench/', '/test/corpora/'],
-  moduleFileExtensions: ['ts', 'js', 'json'],
+  moduleFileExtensions: ['ts', 'tsx', 'js', 'json'],
   transform: {
     '^.+\\.ts$': ['@swc/jest', swc],
+    // The console's component specs (*.spec.tsx, in test/support/component-environment.js).
+    '^.+\\.tsx$': [
+      '@swc/jest',
+      {
+        ...swc,
+        jsc: {
+          ...swc.jsc,
+          parser: { syntax: 'typescript', tsx: true },
+          transform: { react: { runtime: 'automatic' } },
+        },
+      },
+    ],
     // openid-client (with oauth4webapi and jose) and otplib's @noble/@scure ship only ES modules: compiled to CommonJS for Jest
     // (Node itself loads them with require() at run time).
     '/node_modules/(openid-client|oauth4webapi|jose|@noble|@scure|oidc-provider)/.+\\.js$': ['@swc/jest', swc],

@@ -53,7 +53,7 @@ export class ChangeRequestLinks {
     const targets = [
       ...new Set(occurrences.flatMap((o) => o.links.flatMap((l) => (l.slug ? [l.slug] : [])))),
     ];
-    const live = new Set(await this.pages.visibleLiveSlugs(viewer, targets));
+    const live = new Set(await this.browse.visibleLiveSlugs(viewer, targets));
     const exists = (slug: string | undefined) =>
       slug !== undefined && !gone.has(slug) && (live.has(slug) || created.has(slug));
     return occurrences

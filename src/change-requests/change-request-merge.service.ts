@@ -5,6 +5,7 @@ import { audit } from '../common/logging/audit';
 import { ConflictProblem } from '../common/problems/problem';
 import { PageMoveService } from '../pages/public-api';
 import { PageWriterService, WriteOptions } from '../pages/public-api';
+import { PageBinService } from '../pages/public-api';
 import { PagesService } from '../pages/public-api';
 import { ProtectedPathsService } from '../pages/public-api';
 import { fittedSummary } from '../pages/public-api';
@@ -35,6 +36,7 @@ export class ChangeRequestMergeService {
     private readonly planner: ChangeRequestPlanner,
     private readonly protectedPaths: ProtectedPathsService,
     private readonly pages: PagesService,
+    private readonly bin: PageBinService,
     private readonly writer: PageWriterService,
     private readonly mover: PageMoveService,
   ) {}
@@ -106,7 +108,7 @@ export class ChangeRequestMergeService {
         );
         return;
       case 'bin':
-        await this.pages.binWithin(options.tx!, change.page, actor);
+        await this.bin.binWithin(options.tx!, change.page, actor);
         return;
       case 'move':
         await this.mover.move({ from: change.page.slug, to: change.to }, actor, options);

@@ -15,7 +15,7 @@ import {
   ForbiddenProblem,
   NotFoundProblem,
 } from '../common/problems/problem';
-import { PagesService } from '../pages/public-api';
+import { PageRevisionsService, PagesService } from '../pages/public-api';
 import { ProtectedPathsService } from '../pages/public-api';
 import { normaliseSlugField, slugProblems } from '../pages/public-api';
 import { approvalStatus, mayCount } from './change-request-review';
@@ -61,6 +61,7 @@ export class ChangeRequestsService {
     private readonly db: Database,
     private readonly requests: ChangeRequestsRepository,
     private readonly pages: PagesService,
+    private readonly revisions: PageRevisionsService,
     private readonly protectedPaths: ProtectedPathsService,
     private readonly planner: ChangeRequestPlanner,
     private readonly users: UsersService,
@@ -354,7 +355,7 @@ export class ChangeRequestsService {
         base === page.revision
           ? { title: page.title, content: page.content }
           : base < page.revision
-            ? await this.pages.revisionText(page, base)
+            ? await this.revisions.revisionText(page, base)
             : null;
       if (!text)
         throw new FieldProblems([

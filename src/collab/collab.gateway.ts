@@ -14,7 +14,7 @@ import { AppConfig, InjectConfig } from '../common/config/app-config';
 import { ShutdownState } from '../common/health/shutdown-state';
 import { isSameOriginRequest } from '../common/http/origin';
 import { Problem, problemType, titleFor } from '../common/problems/problem';
-import { PagesService } from '../pages/public-api';
+import { PagesService, PageWriterService } from '../pages/public-api';
 import { UsersService } from '../auth/public-api';
 import { CollabMetrics } from './collab-metrics';
 import {
@@ -84,6 +84,7 @@ export class CollabGateway implements OnApplicationBootstrap, OnApplicationShutd
     private readonly credentials: CredentialsService,
     private readonly generations: AuthGenerationRepository,
     private readonly pages: PagesService,
+    private readonly writer: PageWriterService,
     private readonly users: UsersService,
     private readonly store: CollabRepository,
     private readonly shutdown: ShutdownState,
@@ -387,7 +388,7 @@ export class CollabGateway implements OnApplicationBootstrap, OnApplicationShutd
     try {
       // The revision is marked as the session's in its own transaction: another process's
       // watch never applies it as a diff, and its own write at the same base finds it taken.
-      const revision = await this.pages.writeSessionText(
+      const revision = await this.writer.writeSessionText(
         room.pageId,
         content,
         actor,
@@ -527,7 +528,7 @@ export class CollabGateway implements OnApplicationBootstrap, OnApplicationShutd
         .filter(([id]) => id !== page.updatedBy)
         .map(([, username]) => username)
         .sort();
-      await this.pages.setCoAuthors(room.pageId, page.revision, coAuthors);
+      await this.writer.setCoAuthors(room.pageId, page.revision, coAuthors);
       room.authors.clear();
       room.savedText = page.content;
       room.savedRevision = page.revision;

@@ -7,7 +7,7 @@ import {
   PageUpdatedEvent,
 } from '../common/events/domain-events';
 import type { PageRecord } from '../pages/public-api';
-import { PagesService } from '../pages/public-api';
+import { PagesService, SiteVariablesService } from '../pages/public-api';
 import { RenderPool } from '../pages/public-api';
 import { locate, pageText } from './anchoring';
 import { CommentsRepository } from './comments.repository';
@@ -33,6 +33,7 @@ export class CommentAnchorsService {
   constructor(
     private readonly comments: CommentsRepository,
     private readonly pages: PagesService,
+    private readonly siteVariables: SiteVariablesService,
     private readonly renders: RenderPool,
   ) {}
 
@@ -54,7 +55,11 @@ export class CommentAnchorsService {
     if (cached && cached.revision === page.revision) return cached.text;
     const html =
       page.html ??
-      (await this.renders.render(page.content, await this.pages.resolveVariables(page), page.slug));
+      (await this.renders.render(
+        page.content,
+        await this.siteVariables.resolveVariables(page),
+        page.slug,
+      ));
     const text = pageText(html);
     this.texts.delete(page.id);
     this.texts.set(page.id, { revision: page.revision, text });

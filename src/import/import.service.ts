@@ -9,7 +9,14 @@ import { Outbox } from '../common/events/outbox';
 import { audit } from '../common/logging/audit';
 import { UsersService } from '../auth/public-api';
 import { MediaService } from '../media/public-api';
-import { PagesService, PageTemplatesService, SiteVariablesService } from '../pages/public-api';
+import {
+  PageBinService,
+  PageRedirectsService,
+  PagesService,
+  PageTemplatesService,
+  PageWriterService,
+  SiteVariablesService,
+} from '../pages/public-api';
 import type { ImportReport } from './import.types';
 import { ImportRun } from './run/import-run';
 import { CommentsArchive } from '../comments/public-api';
@@ -30,6 +37,9 @@ export class ImportService {
     @InjectConfig('pages') pagesConfig: PagesConfig,
     db: Database,
     pages: PagesService,
+    writer: PageWriterService,
+    bin: PageBinService,
+    redirects: PageRedirectsService,
     siteVariables: SiteVariablesService,
     media: MediaService,
     users: UsersService,
@@ -41,6 +51,9 @@ export class ImportService {
       config: { import: importConfig, pages: pagesConfig },
       db,
       pages,
+      writer,
+      bin,
+      redirects,
       siteVariables,
       media,
       users,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '../common/auth/auth-user';
 import type { MediaReferences } from '../pages/public-api';
-import { PagesService } from '../pages/public-api';
+import { PageBrowseService } from '../pages/public-api';
 
 export type { MediaReferences };
 
@@ -12,9 +12,9 @@ export type { MediaReferences };
  */
 @Injectable()
 export class MediaReferenceLookup {
-  constructor(private readonly pages: PagesService) {}
+  constructor(private readonly browse: PageBrowseService) {}
 
   referencesFor(mediaId: string, viewer: AuthUser): Promise<MediaReferences> {
-    return this.pages.mediaReferences(mediaId, viewer);
+    return this.browse.mediaReferences(mediaId, viewer);
   }
 }

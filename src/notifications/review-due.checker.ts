@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { InjectConfig } from '../common/config/app-config';
 import type { NotificationsConfig } from '../common/config/notifications-config';
-import { PagesService } from '../pages/public-api';
+import { PageBrowseService } from '../pages/public-api';
 import type { ReviewDuePage } from '../pages/public-api';
 import { NotificationsService } from './notifications.service';
 
@@ -27,7 +27,7 @@ export class ReviewDueChecker implements OnApplicationBootstrap, OnApplicationSh
   batchSize = REVIEW_BATCH;
 
   constructor(
-    private readonly pages: PagesService,
+    private readonly browse: PageBrowseService,
     private readonly notifications: NotificationsService,
     @InjectConfig('notifications') private readonly notificationsConfig: NotificationsConfig,
   ) {}
@@ -49,7 +49,7 @@ export class ReviewDueChecker implements OnApplicationBootstrap, OnApplicationSh
     let created = 0;
     let after: ReviewDuePage | undefined;
     for (;;) {
-      const batch = await this.pages.listReviewDue(now, this.batchSize, after);
+      const batch = await this.browse.reviewDueBatch(now, this.batchSize, after);
       created += await this.notify(batch.filter((p) => p.ownerId));
       if (batch.length < this.batchSize) return created;
       after = batch[batch.length - 1];

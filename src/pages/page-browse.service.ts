@@ -9,7 +9,10 @@ import {
   TagResponse,
   toPageSummary,
 } from './pages.mapper';
+import type { PageArchiveRecord } from './model/page-columns';
+import type { MediaReferences, ReviewDuePage } from './model/page-shapes';
 import { PagesRepository } from './store/pages.repository';
+import type { Viewer } from './store/visibility-sql';
 
 /** Lists over visible pages: recent, tags, graph, backlinks. */
 @Injectable()
@@ -82,5 +85,49 @@ export class PageBrowseService {
   /** Visible live pages linking to `slug`, by title (it runs on every page read). */
   backlinks(pageId: string, slug: string, user: AuthUser): Promise<PageLinkResponse[]> {
     return this.pages.backlinks(pageId, slug, user);
+  }
+
+  /**
+   * CONTRACTS: the pages referencing a media item as far as `viewer` may know them: slugs of those it
+   * may see (live and visible; admins also the bin), the others only counted.
+   */
+  async mediaReferences(mediaId: string, viewer: Viewer): Promise<MediaReferences> {
+    const rows = await this.pages.mediaReferences(mediaId, viewer);
+    const shown = rows.filter((r) => r.listed);
+    return {
+      slugs: [...new Set(shown.map((r) => r.slug))].sort(),
+      hiddenReferences: rows.length - shown.length,
+    };
+  }
+
+  /**
+   * CONTRACTS: live pages whose next review date has passed, oldest first; `after` (the last
+   * page of the previous batch) continues after it.
+   */
+  reviewDueBatch(
+    now: Date,
+    limit: number,
+    after?: Pick<ReviewDuePage, 'id' | 'nextReviewAt'>,
+  ): Promise<ReviewDuePage[]> {
+    return this.pages.listReviewDue(now, limit, after);
+  }
+
+  /** The slugs among `slugs` that are live pages `user` may see (archive selections). */
+  visibleLiveSlugs(user: AuthUser, slugs: string[]): Promise<string[]> {
+    return this.pages.visibleLiveSlugs(user, slugs);
+  }
+
+  /**
+   * One batch of pages for an archive: live pages `user` may see, by slug after `afterSlug`
+   * (only `slugs` when given), with their owners' usernames and the change summary of their
+   * current revision; never the rendered HTML.
+   */
+  archiveBatch(
+    user: AuthUser,
+    slugs: string[] | undefined,
+    afterSlug: string | null,
+    limit: number,
+  ): Promise<{ page: PageArchiveRecord; owner: string | null; summary: string | null }[]> {
+    return this.pages.archiveBatch(user, slugs, afterSlug, limit);
   }
 }

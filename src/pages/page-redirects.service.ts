@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { requireSlugsInScope } from '../common/auth/token-scope';
 import { AuthUser } from '../common/auth/auth-user';
-import { Database } from '../common/database/database';
+import { Database, Tx } from '../common/database/database';
 import { REDIRECT_DELETED } from '../common/events/domain-events';
 import { Outbox } from '../common/events/outbox';
 import { cursorString, ListRequest, Paged, toPaged } from '../common/http/pagination';
 import { audit } from '../common/logging/audit';
 import { NotFoundProblem } from '../common/problems/problem';
 import { RedirectResponse } from './dto/page-move.dto';
-import { normaliseSlug } from './model/slug';
+import { isValidSlug, normaliseSlug } from './model/slug';
 import type { RedirectItem } from './store/redirects';
 import { PagesRepository } from './store/pages.repository';
 
@@ -61,5 +61,44 @@ export class PageRedirectsService {
       from: removed.from,
       to: removed.to,
     });
+  }
+
+  /**
+   * CONTRACTS: restores an archive's redirects inside the caller's transaction (an import):
+   * each old slug that no live page uses is pointed at the live page at `to`; the others, and
+   * invalid slugs, are left out. Answers how many were restored.
+   */
+  async restoreRedirectsWithin(
+    tx: Tx,
+    redirects: { from: string; to: string }[],
+    actor: AuthUser,
+  ): Promise<number> {
+    const pairs = redirects
+      .map((r) => ({ from: normaliseSlug(r.from), to: normaliseSlug(r.to) }))
+      .filter((r) => r.from !== r.to && isValidSlug(r.from) && isValidSlug(r.to));
+    const targets = new Map(
+      (await this.pages.findLiveBySlugs([...new Set(pairs.map((r) => r.to))], tx)).map((p) => [
+        p.slug,
+        p.id,
+      ]),
+    );
+    const taken = await this.pages.liveSlugsAmong(
+      pairs.map((r) => r.from),
+      tx,
+    );
+    const now = new Date();
+    const rows = pairs.flatMap((r) => {
+      const pageId = targets.get(r.to);
+      return pageId && !taken.has(r.from)
+        ? [{ fromSlug: r.from, pageId, createdAt: now, createdBy: actor.id }]
+        : [];
+    });
+    await this.pages.putRedirects([...new Map(rows.map((r) => [r.fromSlug, r])).values()], tx);
+    return rows.length;
+  }
+
+  /** CONTRACTS: redirects to the live pages among `slugs`, `{from, to}` by old slug (archives). */
+  redirectsTo(slugs: string[]): Promise<{ from: string; to: string }[]> {
+    return this.pages.redirectsToSlugs(slugs);
   }
 }

@@ -10,6 +10,7 @@ import {
   toRevisionResponse,
   toRevisionSummary,
 } from './pages.mapper';
+import type { PageRecord } from './model/page-columns';
 import { normaliseSlug } from './model/slug';
 import { PagesRepository } from './store/pages.repository';
 
@@ -55,5 +56,16 @@ export class PageRevisionsService {
     ]);
     const response = toRevisionResponse(found.revision, found.author, owner);
     return { ...response, metadata: { ...response.metadata, deprecatedTarget } };
+  }
+
+  /**
+   * CONTRACTS: a visible live page's title and Markdown at revision `revision` (a change
+   * request's base), or null when it has no such revision.
+   */
+  async revisionText(
+    page: Pick<PageRecord, 'id'>,
+    revision: number,
+  ): Promise<{ title: string; content: string } | null> {
+    return this.pages.revisionText(page.id, revision);
   }
 }

@@ -433,4 +433,33 @@ export class PageWriterService {
       summary,
     });
   }
+
+  /**
+   * CONTRACTS: a live editing session's shared text written as a revision of the page at
+   * `baseRevision` by `user` with `coAuthors` (usernames), through the same use case as a PUT
+   * (events, links, search, outbox); the new revision, or `baseRevision` when the text is
+   * already the page's. A stale base answers 409 `revision_conflict`. `written` runs in the
+   * revision's transaction (collab marks the revision as the session's own).
+   */
+  async writeSessionText(
+    pageId: string,
+    content: string,
+    user: AuthUser,
+    baseRevision: number,
+    coAuthors: string[],
+    written?: (tx: Tx, revision: number) => Promise<void>,
+  ): Promise<number> {
+    const page = await this.pages.findById(pageId);
+    if (!page || page.liveSlug === null) throw new NotFoundProblem('page');
+    await this.update(page.liveSlug, { content }, user, { baseRevision }, { coAuthors, written });
+    return (await this.pages.findById(pageId))?.revision ?? baseRevision;
+  }
+
+  /**
+   * CONTRACTS: co-authors (usernames) of a revision that carries none yet: the editor's Save
+   * wrote a live session's text through PUT, and the session knows who typed (collab).
+   */
+  setCoAuthors(pageId: string, revision: number, coAuthors: string[]): Promise<void> {
+    return this.pages.setCoAuthors(pageId, revision, coAuthors);
+  }
 }

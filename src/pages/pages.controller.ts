@@ -27,7 +27,8 @@ import { PageBinService } from './page-bin.service';
 import { PageBrowseService } from './page-browse.service';
 import { PageResponse, PageSummaryList } from './dto/page-response.dto';
 import { PageSummaryResponse } from './pages.mapper';
-import { ConditionalRead, PageMoved, PagesService } from './pages.service';
+import { PageMoved, PagesService } from './pages.service';
+import type { ConditionalRead } from './read-path/page-read-path';
 import { RESERVED_LAST_SEGMENT } from './model/slug';
 
 /**

@@ -21,7 +21,8 @@ import { PageHtmlService } from './page-html.service';
 import { PageTemplatesController } from './templates/page-templates.controller';
 import { PageTemplatesRepository } from './templates/page-templates.repository';
 import { PageTemplatesService } from './templates/page-templates.service';
-import { PageResponseCache } from './page-response-cache';
+import { PageReadPath } from './read-path/page-read-path';
+import { PageResponseCache } from './read-path/page-response-cache';
 import { LinkReportController } from './reports/link-report.controller';
 import { LinkReportService } from './reports/link-report.service';
 import { MarkdownRenderer } from './rendering/markdown-renderer';
@@ -76,6 +77,7 @@ import { PageTreeService } from './tree/page-tree.service';
     PageTemplatesRepository,
     PageTemplatesService,
     PageResponseCache,
+    PageReadPath,
     PageTreeService,
     LinkReportService,
     PageMoveService,
@@ -87,6 +89,8 @@ import { PageTreeService } from './tree/page-tree.service';
     PageAccessService,
     PagesService,
     PageBrowseService,
+    PageRevisionsService,
+    PageRedirectsService,
     PageTreeService,
     PageMoveService,
     MarkdownRenderer,

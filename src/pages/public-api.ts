@@ -7,8 +7,11 @@
 export { CreatePageDto, UpdatePageDto } from './dto/page.dto';
 export { MovePagesDto, MoveResultResponse } from './dto/page-move.dto';
 export { PageAccessService } from './page-access.service';
+export { PageBinService } from './page-bin.service';
 export { PageBrowseService } from './page-browse.service';
 export { PageMoveService } from './page-move.service';
+export { PageRedirectsService } from './page-redirects.service';
+export { PageRevisionsService } from './page-revisions.service';
 export type { PageLinkResponse, PageResponse, PageSummaryResponse } from './pages.mapper';
 export { PagesModule } from './pages.module';
 export { PagesService } from './pages.service';

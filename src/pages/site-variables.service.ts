@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { Tx } from '../common/database/database';
 import { FieldProblems } from '../common/problems/problem';
 import { SiteVariablesRepository } from './store/site-variables.repository';
-import { variableProblems } from './model/variables';
+import type { PageRecord } from './model/page-columns';
+import { mergeVariables, referencedVariableNames, variableProblems } from './model/variables';
 
 export interface SiteVariables {
   version: number;
@@ -55,5 +56,19 @@ export class SiteVariablesService {
     const version = await this.variables.replace(values);
     this.cached = { version, values: { ...values } };
     return this.cached;
+  }
+
+  /** CONTRACTS: saved values, site-wide overridden by the page's own. */
+  async resolveVariables(page: Pick<PageRecord, 'variables'>): Promise<Record<string, string>> {
+    const site = await this.get();
+    return mergeVariables(site.values, page.variables);
+  }
+
+  /** CONTRACTS: names defined for the page or site-wide AND referenced by its content. */
+  async usableVariableNames(page: Pick<PageRecord, 'variables' | 'content'>): Promise<string[]> {
+    const defined = await this.resolveVariables(page);
+    return referencedVariableNames(page.content).filter((name) =>
+      Object.prototype.hasOwnProperty.call(defined, name),
+    );
   }
 }

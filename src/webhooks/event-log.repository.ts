@@ -1,22 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { toDate } from '../common/database/column-defs';
+import { rowDecoder, selectList } from '../common/database/column-defs';
 import { Database, Tx } from '../common/database/database';
 import { SqlCondition } from '../common/database/sql';
-import type { EventRecord, EventType } from './event-types';
+import { EVENT_COLUMNS, type EventRecord } from './webhook-columns';
 
-const COLUMNS = 'e.seq, e.id, e.type, e.page_id, e.actor_id, e.data, e.occurred_at';
-
-function decode(row: Record<string, unknown>): EventRecord {
-  return {
-    seq: Number(row.seq),
-    id: String(row.id),
-    type: row.type as EventType,
-    pageId: (row.page_id as string | null) ?? null,
-    actorId: (row.actor_id as string | null) ?? null,
-    data: JSON.parse(String(row.data)) as Record<string, unknown>,
-    occurredAt: toDate(row.occurred_at)!,
-  };
-}
+const KEYS = Object.keys(EVENT_COLUMNS) as (keyof EventRecord)[];
+const COLUMNS = selectList(EVENT_COLUMNS, KEYS, 'e');
+const decode = rowDecoder(EVENT_COLUMNS, KEYS);
 
 /**
  * Reads `events`, the append-only log behind the feed and the webhook deliveries (the Outbox,

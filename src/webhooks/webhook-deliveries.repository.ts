@@ -1,67 +1,56 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { toDate } from '../common/database/column-defs';
+import { column, rowDecoder, selectList } from '../common/database/column-defs';
 import { Database, Tx } from '../common/database/database';
+import { insertRows } from '../common/database/insert-rows';
 import type { EventType } from './event-types';
+import {
+  ATTEMPT_COLUMNS,
+  AttemptRecord,
+  DELIVERY_COLUMNS,
+  DeliveryRecord,
+  DeliveryState,
+  EVENT_COLUMNS,
+} from './webhook-columns';
 
-export type DeliveryState = 'pending' | 'delivered' | 'failed';
-
-export interface DeliveryRecord {
-  id: string;
-  webhookId: string;
-  eventSeq: number;
-  orderKey: string;
-  state: DeliveryState;
-  tries: number;
-  nextAttemptAt: Date;
-  lastStatus: number | null;
-  lastError: string | null;
-  lastAttemptAt: Date | null;
-  deliveredAt: Date | null;
-  createdAt: Date;
-}
+export type { AttemptRecord, DeliveryRecord, DeliveryState };
 
 /** A delivery with its event, as the dispatcher sends it and the list shows it. */
 export interface DeliveryWithEvent extends DeliveryRecord {
+  /** `data`: the event's JSON as stored, sent as it is. */
   event: { id: string; type: EventType; data: string; occurredAt: Date };
 }
 
-export interface AttemptRecord {
-  deliveryId: string;
-  attemptedAt: Date;
-  statusCode: number | null;
-  error: string | null;
-  durationMs: number;
-}
-
+const DELIVERY_KEYS = (Object.keys(DELIVERY_COLUMNS) as (keyof DeliveryRecord)[]).filter(
+  (key) => key !== ('leaseUntil' as string),
+);
+/** The event beside it, its columns selected as `event_<column>`; `data` kept as text. */
+const EVENT_PART = {
+  id: EVENT_COLUMNS.id,
+  type: EVENT_COLUMNS.type,
+  data: column.text('data'),
+  occurredAt: EVENT_COLUMNS.occurredAt,
+};
+const EVENT_KEYS = Object.keys(EVENT_PART) as (keyof typeof EVENT_PART)[];
 const COLUMNS =
-  'd.id, d.webhook_id, d.event_seq, d.order_key, d.state, d.tries, d.next_attempt_at, ' +
-  'd.last_status, d.last_error, d.last_attempt_at, d.delivered_at, d.created_at, ' +
-  'e.id AS event_id, e.type AS event_type, e.data AS event_data, e.occurred_at AS event_at';
+  `${selectList(DELIVERY_COLUMNS, DELIVERY_KEYS, 'd')}, ` +
+  EVENT_KEYS.map((key) => `e.${EVENT_PART[key].name} AS event_${EVENT_PART[key].name}`).join(', ');
+const decodeDelivery = rowDecoder(DELIVERY_COLUMNS, DELIVERY_KEYS);
+const decodeEvent = rowDecoder(
+  Object.fromEntries(
+    EVENT_KEYS.map((key) => [key, { ...EVENT_PART[key], name: `event_${EVENT_PART[key].name}` }]),
+  ) as typeof EVENT_PART,
+  EVENT_KEYS,
+);
 
 function decode(row: Record<string, unknown>): DeliveryWithEvent {
-  const numberOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
-  return {
-    id: String(row.id),
-    webhookId: String(row.webhook_id),
-    eventSeq: Number(row.event_seq),
-    orderKey: String(row.order_key),
-    state: row.state as DeliveryState,
-    tries: Number(row.tries),
-    nextAttemptAt: toDate(row.next_attempt_at)!,
-    lastStatus: numberOrNull(row.last_status),
-    lastError: (row.last_error as string | null) ?? null,
-    lastAttemptAt: toDate(row.last_attempt_at),
-    deliveredAt: toDate(row.delivered_at),
-    createdAt: toDate(row.created_at)!,
-    event: {
-      id: String(row.event_id),
-      type: row.event_type as EventType,
-      data: String(row.event_data),
-      occurredAt: toDate(row.event_at)!,
-    },
-  };
+  return { ...decodeDelivery(row), event: decodeEvent(row) };
 }
+
+const ATTEMPT_KEYS = (Object.keys(ATTEMPT_COLUMNS) as (keyof typeof ATTEMPT_COLUMNS)[]).filter(
+  (key) => key !== 'id',
+) as (keyof AttemptRecord)[];
+const decodeAttempt = rowDecoder(ATTEMPT_COLUMNS, ATTEMPT_KEYS);
 
 const FROM = 'FROM webhook_deliveries d JOIN events e ON e.seq = d.event_seq';
 
@@ -138,17 +127,9 @@ export class WebhookDeliveriesRepository {
     next: { state: DeliveryState; tries: number; nextAttemptAt: Date },
   ): Promise<void> {
     await this.db.transaction(async ({ sql }) => {
-      await sql.run(
-        'INSERT INTO webhook_attempts (id, delivery_id, attempted_at, status_code, error, duration_ms) VALUES (?, ?, ?, ?, ?, ?)',
-        [
-          randomUUID(),
-          attempt.deliveryId,
-          attempt.attemptedAt,
-          attempt.statusCode,
-          attempt.error,
-          attempt.durationMs,
-        ],
-      );
+      await insertRows(sql, 'webhook_attempts', ATTEMPT_COLUMNS, [
+        { id: randomUUID(), ...attempt },
+      ]);
       await sql.run(
         'UPDATE webhook_deliveries SET state = ?, tries = ?, next_attempt_at = ?, lease_until = NULL, ' +
           'last_status = ?, last_error = ?, last_attempt_at = ?, delivered_at = ? WHERE id = ?',
@@ -191,17 +172,11 @@ export class WebhookDeliveriesRepository {
     const rows = await this.db
       .sql()
       .all(
-        'SELECT delivery_id, attempted_at, status_code, error, duration_ms FROM webhook_attempts ' +
-          `WHERE delivery_id IN (${deliveryIds.map(() => '?').join(', ')}) ORDER BY attempted_at, id`,
+        `SELECT ${selectList(ATTEMPT_COLUMNS, ATTEMPT_KEYS, 'a')} FROM webhook_attempts a ` +
+          `WHERE a.delivery_id IN (${deliveryIds.map(() => '?').join(', ')}) ORDER BY a.attempted_at, a.id`,
         deliveryIds,
       );
-    return rows.map((row) => ({
-      deliveryId: String(row.delivery_id),
-      attemptedAt: toDate(row.attempted_at)!,
-      statusCode: row.status_code === null ? null : Number(row.status_code),
-      error: (row.error as string | null) ?? null,
-      durationMs: Number(row.duration_ms),
-    }));
+    return rows.map(decodeAttempt);
   }
 
   /** Sends a delivery again from now with a fresh round of tries (the same webhook-id). */

@@ -1,33 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { toDate } from '../common/database/column-defs';
+import { encodeValue, rowDecoder, selectList } from '../common/database/column-defs';
 import { Database, Tx } from '../common/database/database';
-import type { EventType } from './event-types';
+import { insertRows } from '../common/database/insert-rows';
+import { WEBHOOK_COLUMNS, WebhookRecord } from './webhook-columns';
 
-export interface WebhookRecord {
-  id: string;
-  url: string;
-  events: EventType[];
-  secret: string;
-  active: boolean;
-  createdBy: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
+export type { WebhookRecord };
 
-const COLUMNS = 'id, url, events, secret, active, created_by, created_at, updated_at';
-
-function decode(row: Record<string, unknown>): WebhookRecord {
-  return {
-    id: String(row.id),
-    url: String(row.url),
-    events: JSON.parse(String(row.events)) as EventType[],
-    secret: String(row.secret),
-    active: Boolean(Number(row.active)),
-    createdBy: (row.created_by as string | null) ?? null,
-    createdAt: toDate(row.created_at)!,
-    updatedAt: toDate(row.updated_at)!,
-  };
-}
+const KEYS = Object.keys(WEBHOOK_COLUMNS) as (keyof WebhookRecord)[];
+const decode = rowDecoder(WEBHOOK_COLUMNS, KEYS);
+const SELECT = `SELECT ${selectList(WEBHOOK_COLUMNS, KEYS, 'w')} FROM webhooks w`;
 
 /** The one door to `webhooks` (subscriptions). */
 @Injectable()
@@ -35,20 +16,7 @@ export class WebhooksRepository {
   constructor(private readonly db: Database) {}
 
   async insert(webhook: WebhookRecord, tx?: Tx): Promise<void> {
-    await this.db.write(
-      ({ sql }) =>
-        sql.run(`INSERT INTO webhooks (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, [
-          webhook.id,
-          webhook.url,
-          JSON.stringify(webhook.events),
-          webhook.secret,
-          webhook.active,
-          webhook.createdBy,
-          webhook.createdAt,
-          webhook.updatedAt,
-        ]),
-      tx,
-    );
+    await this.db.write(({ sql }) => insertRows(sql, 'webhooks', WEBHOOK_COLUMNS, [webhook]), tx);
   }
 
   async update(webhook: WebhookRecord, tx?: Tx): Promise<boolean> {
@@ -58,7 +26,7 @@ export class WebhooksRepository {
           'UPDATE webhooks SET url = ?, events = ?, secret = ?, active = ?, updated_at = ? WHERE id = ?',
           [
             webhook.url,
-            JSON.stringify(webhook.events),
+            encodeValue(WEBHOOK_COLUMNS.events, webhook.events),
             webhook.secret,
             webhook.active,
             webhook.updatedAt,
@@ -79,15 +47,13 @@ export class WebhooksRepository {
   }
 
   async find(id: string, tx?: Tx): Promise<WebhookRecord | null> {
-    const [row] = await this.db.sql(tx).all(`SELECT ${COLUMNS} FROM webhooks WHERE id = ?`, [id]);
+    const [row] = await this.db.sql(tx).all(`${SELECT} WHERE w.id = ?`, [id]);
     return row ? decode(row) : null;
   }
 
   /** Every subscription, oldest first (an admin list: a few dozen at most). */
   async list(tx?: Tx): Promise<WebhookRecord[]> {
-    const rows = await this.db
-      .sql(tx)
-      .all(`SELECT ${COLUMNS} FROM webhooks ORDER BY created_at, id`);
+    const rows = await this.db.sql(tx).all(`${SELECT} ORDER BY w.created_at, w.id`);
     return rows.map(decode);
   }
 }

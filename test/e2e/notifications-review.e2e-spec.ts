@@ -3,7 +3,7 @@ import { configToken } from '../../src/common/config/app-config';
 import type { NotificationsConfig } from '../../src/common/config/notifications-config';
 import { NotificationsService } from '../../src/notifications/notifications.service';
 import { ReviewDueChecker } from '../../src/notifications/review-due.checker';
-import { PagesService } from '../../src/pages/pages.service';
+import { PageBrowseService } from '../../src/pages/page-browse.service';
 import { createTestApp, TestApp } from '../support/test-app';
 import { createPage, updatePage } from '../support/pages';
 import { Client, signedIn } from '../support/users';
@@ -37,7 +37,7 @@ describe('review-due notifications', () => {
   /** A second checker, as another instance would run it, over the same database. */
   const secondChecker = () =>
     new ReviewDueChecker(
-      t.get(PagesService),
+      t.get(PageBrowseService),
       t.get(NotificationsService),
       t.get<NotificationsConfig>(configToken('notifications')),
     );

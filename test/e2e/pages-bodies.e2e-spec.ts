@@ -1,6 +1,6 @@
 import { AuthUser } from '../../src/common/auth/auth-user';
 import { Database } from '../../src/common/database/database';
-import { PagesService } from '../../src/pages/pages.service';
+import { PageWriterService } from '../../src/pages/page-writer.service';
 import { problem, validationProblem } from '../support/problems';
 import { allItems, createPage, expectedPage, newPage, usePagesApp } from '../support/pages';
 import { createGroup } from '../support/users';
@@ -93,7 +93,7 @@ describe('pages: request bodies', () => {
         .get(Database)
         .transaction((tx) =>
           c.t
-            .get(PagesService)
+            .get(PageWriterService)
             .upsertImported(tx, { slug: 'imported/', title: 'I', content: '' }, actor),
         ),
     ).rejects.toEqual(expect.objectContaining({ status: 422, errors: [EMPTY_SEGMENT] }));

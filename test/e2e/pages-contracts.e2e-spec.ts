@@ -1,6 +1,8 @@
 import { createTestApp, TestApp } from '../support/test-app';
 import { Client, createGroup, signedIn } from '../support/users';
 import { createPage, updatePage } from '../support/pages';
+import { PageBrowseService } from '../../src/pages/page-browse.service';
+import { PageWriterService } from '../../src/pages/page-writer.service';
 import { PagesService } from '../../src/pages/pages.service';
 import { Database } from '../../src/common/database/database';
 import { PageRevisionsTable } from '../../src/pages/store/page-revision.entity';
@@ -14,10 +16,14 @@ describe('pages: exported services', () => {
   let editor: Client;
   let actor: AuthUser;
   let pages: PagesService;
+  let writer: PageWriterService;
+  let browse: PageBrowseService;
 
   beforeAll(async () => {
     t = await createTestApp();
     pages = t.get(PagesService);
+    writer = t.get(PageWriterService);
+    browse = t.get(PageBrowseService);
   });
   afterAll(() => t.close());
   beforeEach(async () => {
@@ -44,7 +50,7 @@ describe('pages: exported services', () => {
   it('upsertImported creates verified pages, keeps metadata when replacing, and reports unchanged', async () => {
     await createGroup(t, 'ops');
     const created = await t.get(Database).transaction((tx) =>
-      pages.upsertImported(
+      writer.upsertImported(
         tx,
         {
           slug: 'Imported/Page',
@@ -73,7 +79,7 @@ describe('pages: exported services', () => {
     const replaced = await t
       .get(Database)
       .transaction((tx) =>
-        pages.upsertImported(
+        writer.upsertImported(
           tx,
           { slug: 'imported/page', title: 'Imported v2', content: 'two' },
           actor,
@@ -97,7 +103,7 @@ describe('pages: exported services', () => {
     const unchanged = await t
       .get(Database)
       .transaction((tx) =>
-        pages.upsertImported(
+        writer.upsertImported(
           tx,
           { slug: 'imported/page', title: 'Imported v2', content: 'two' },
           actor,
@@ -114,8 +120,8 @@ describe('pages: exported services', () => {
   it('upsertImported runs inside the caller transaction: a rollback leaves nothing', async () => {
     await expect(
       t.get(Database).transaction(async (tx) => {
-        await pages.upsertImported(tx, { slug: 'a', title: 'A', content: 'a' }, actor);
-        await pages.upsertImported(tx, { slug: 'b', title: 'B', content: 'b' }, actor);
+        await writer.upsertImported(tx, { slug: 'a', title: 'A', content: 'a' }, actor);
+        await writer.upsertImported(tx, { slug: 'b', title: 'B', content: 'b' }, actor);
         throw new Error('abort the import');
       }),
     ).rejects.toThrow('abort the import');
@@ -124,7 +130,7 @@ describe('pages: exported services', () => {
       t
         .get(Database)
         .transaction((tx) =>
-          pages.upsertImported(tx, { slug: 'x/raw', title: 'X', content: '' }, actor),
+          writer.upsertImported(tx, { slug: 'x/raw', title: 'X', content: '' }, actor),
         ),
     ).rejects.toMatchObject({
       status: 422,
@@ -133,7 +139,7 @@ describe('pages: exported services', () => {
       t
         .get(Database)
         .transaction((tx) =>
-          pages.upsertImported(
+          writer.upsertImported(
             tx,
             { slug: 'x', title: 'X', content: '', ownerId: '00000000-0000-4000-8000-000000000000' },
             actor,
@@ -146,7 +152,7 @@ describe('pages: exported services', () => {
     const owned = await t
       .get(Database)
       .transaction((tx) =>
-        pages.upsertImported(
+        writer.upsertImported(
           tx,
           { slug: 'owned', title: 'Owned', content: '', ownerId: editor.user!.id },
           actor,
@@ -176,7 +182,7 @@ describe('pages: exported services', () => {
     await createPage(editor, 'future', { nextReviewAt: '2999-01-01T00:00:00.000Z' });
     await createPage(editor, 'binned', { nextReviewAt: '2019-01-01T00:00:00.000Z' });
     await admin.delete('/api/pages/binned').expect(204);
-    const due = await pages.listReviewDue(new Date('2025-01-01T00:00:00Z'), 10);
+    const due = await browse.reviewDueBatch(new Date('2025-01-01T00:00:00Z'), 10);
     expect(due).toEqual([
       {
         id: expect.any(String),
@@ -195,6 +201,6 @@ describe('pages: exported services', () => {
         nextReviewAt: new Date('2021-01-01T00:00:00.000Z'),
       },
     ]);
-    expect(await pages.listReviewDue(new Date('2025-01-01T00:00:00Z'), 1)).toHaveLength(1);
+    expect(await browse.reviewDueBatch(new Date('2025-01-01T00:00:00Z'), 1)).toHaveLength(1);
   });
 });

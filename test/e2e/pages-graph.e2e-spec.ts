@@ -1,5 +1,5 @@
 import { usePagesApp, allItems, createPage, updatePage } from '../support/pages';
-import { PagesService } from '../../src/pages/pages.service';
+import { PageBrowseService } from '../../src/pages/page-browse.service';
 
 describe('pages: links, graph, backlinks, tags, media references', () => {
   const c = usePagesApp();
@@ -87,10 +87,10 @@ describe('pages: links, graph, backlinks, tags, media references', () => {
     await createPage(c.editor, 'with-both', {
       content: `![x](/api/images/${image}/content) [f](/api/attachments/${file}/content)`,
     });
-    const pages = c.t.get(PagesService);
+    const browse = c.t.get(PageBrowseService);
     // The admin's view: every referencing page, live or in the bin, by slug.
     const admin = { id: c.admin.user!.id, role: 'admin' as const, groups: [] };
-    const slugsReferencing = async (id: string) => (await pages.mediaReferences(id, admin)).slugs;
+    const slugsReferencing = async (id: string) => (await browse.mediaReferences(id, admin)).slugs;
     expect(await slugsReferencing(image)).toEqual(['with-both', 'with-image']);
     expect(await slugsReferencing(file)).toEqual(['with-both']);
     await c.admin.delete('/api/pages/with-image').expect(204);

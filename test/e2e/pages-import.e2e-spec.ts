@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Database } from '../../src/common/database/database';
 import { AuthUser } from '../../src/common/auth/auth-user';
 import { RenderPool } from '../../src/pages/rendering/render-pool';
-import { PagesService } from '../../src/pages/pages.service';
+import { PageWriterService } from '../../src/pages/page-writer.service';
 import { ImportedPage } from '../../src/pages/model/page-shapes';
 import { createTestApp, DB_TYPE, TestApp } from '../support/test-app';
 import { login, createUser } from '../support/users';
@@ -18,7 +18,7 @@ const { Corpus } = require('../../bench/corpus') as {
 };
 
 /**
- * Import write speed: PagesService.upsertImported for many realistic pages (~5 KB each, tags,
+ * Import write speed: PageWriterService.upsertImported for many realistic pages (~5 KB each, tags,
  * links, media references) inside one transaction, as the importer calls it. The default size
  * keeps the suite fast; `PAGES_IMPORT_SPEED=10000` measures the full run and prints ms/page.
  */
@@ -57,13 +57,13 @@ describe('pages: imports (upsertImported)', () => {
   const one = (rows: Record<string, unknown>[]) => rows[0];
 
   it('stores no HTML on import: the first read renders it once and stores it', async () => {
-    const pages = t.get(PagesService);
+    const writer = t.get(PageWriterService);
     const mediaId = randomUUID();
     const content = `# Imported\n\nSee [next](../next#top), [ext](https://x.example) and [self](/docs/lazy).\n\n![d](/api/images/${mediaId}/content)\n`;
     const outcome = await t
       .get(Database)
       .transaction((tx) =>
-        pages.upsertImported(
+        writer.upsertImported(
           tx,
           { slug: 'Docs/Lazy', title: 'Lazy', content, tags: ['Imp'] },
           actor,
@@ -111,7 +111,7 @@ describe('pages: imports (upsertImported)', () => {
     const replaced = await t
       .get(Database)
       .transaction((tx) =>
-        pages.upsertImported(
+        writer.upsertImported(
           tx,
           { slug: 'docs/lazy', title: 'Lazy', content: '[other](/other)' },
           actor,
@@ -134,12 +134,12 @@ describe('pages: imports (upsertImported)', () => {
 
   it(`imports ${COUNT} pages and reports ms/page`, async () => {
     const docs = corpusPages(COUNT);
-    const pages = t.get(PagesService);
+    const writer = t.get(PageWriterService);
     const db = t.get(Database);
     const started = process.hrtime.bigint();
     const outcomes = await db.transaction(async (tx) => {
       const result: string[] = [];
-      for (const doc of docs) result.push(await pages.upsertImported(tx, doc, actor));
+      for (const doc of docs) result.push(await writer.upsertImported(tx, doc, actor));
       return result;
     });
     const ms = Number(process.hrtime.bigint() - started) / 1e6;

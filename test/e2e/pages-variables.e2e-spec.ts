@@ -2,6 +2,7 @@ import { fieldErrors, problem } from '../support/problems';
 import { usePagesApp, createPage, updatePage } from '../support/pages';
 import { RenderPool } from '../../src/pages/rendering/render-pool';
 import { PagesService } from '../../src/pages/pages.service';
+import { SiteVariablesService } from '../../src/pages/site-variables.service';
 
 describe('pages: variables, rendering cache and preview', () => {
   const c = usePagesApp();
@@ -78,6 +79,7 @@ describe('pages: variables, rendering cache and preview', () => {
       .expect((r) => expect(r.text).toBe('{{company}} sells {{ product }} to {{customer}}.'));
 
     const pages = c.t.get(PagesService);
+    const siteVariables = c.t.get(SiteVariablesService);
     const page = await pages.getVisible('doc', {
       id: c.admin.user!.id,
       username: 'a',
@@ -86,19 +88,19 @@ describe('pages: variables, rendering cache and preview', () => {
       groups: [],
       via: 'session',
     });
-    expect(await pages.resolveVariables(page)).toEqual({
+    expect(await siteVariables.resolveVariables(page)).toEqual({
       company: 'Initech',
       customer: 'you',
       product: 'Gadget',
     });
-    expect((await pages.usableVariableNames(page)).sort()).toEqual([
+    expect((await siteVariables.usableVariableNames(page)).sort()).toEqual([
       'company',
       'customer',
       'product',
     ]);
     await updatePage(c.editor, 'doc', { content: 'Only {{company}} and {{undefined_one}}.' });
     expect(
-      await pages.usableVariableNames(
+      await siteVariables.usableVariableNames(
         await pages.getVisible('doc', {
           id: c.admin.user!.id,
           username: 'a',

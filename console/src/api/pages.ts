@@ -67,3 +67,8 @@ export function useEditingCount(slug: string) {
     select: (session) => session.editing,
   });
 }
+
+/** Every visible page and the links between them (the graph screen, the export's picker). */
+export function useGraph() {
+  return useQuery({ queryKey: ['/api/graph'], queryFn: () => unwrap(api.GET('/api/graph')) });
+}

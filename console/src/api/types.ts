@@ -15,6 +15,7 @@ export type PropertyValue = Page['properties'][string];
 export type PageLink = Schemas['PageLinkResponse'];
 export type TreeNode = Schemas['PageTreeNodeResponse'];
 export type Tag = Schemas['TagResponse'];
+export type Graph = Schemas['GraphResponse'];
 export type SearchHit = Schemas['SearchResultItem'];
 export type SearchFacets = Schemas['SearchFacetsResponse'];
 export type RevisionSummary = Schemas['RevisionSummaryResponse'];

@@ -1,5 +1,5 @@
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
-import { adminRoutes } from '../features/admin/routes';
+import { adminRoutes } from './admin/admin-routes';
 import { PageScreen, type PageAddOns } from '../features/pages/components/page-screen';
 import { CommentCount, CommentsPanel } from '../features/comments/components/comments-panel';
 import { AppShell } from './layout/app-shell';

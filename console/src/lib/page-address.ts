@@ -1,4 +1,4 @@
-/** The page API's slug rule (src/pages/slug.ts): segments of letters, marks, digits, `-_.`. */
+/** The page API's slug rule (src/pages/model/slug.ts): segments of letters, marks, digits, `-_.`. */
 const SEGMENT = /^[\p{L}\p{M}\p{N}_.-]+$/u;
 const MAX_SEGMENTS = 20;
 const MAX_LENGTH = 255;

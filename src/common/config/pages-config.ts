@@ -16,7 +16,7 @@ export class PagesConfig {
 
   /**
    * PAGE_CACHE_MB (default 64; 0 keeps none): memory for serialised page responses kept per
-   * process (src/pages/page-response-cache.ts).
+   * process (src/pages/read-path/page-response-cache.ts).
    */
   @Env('PAGE_CACHE_MB', 'int') @IntRange(0, 4096) cacheMb = 64;
 

@@ -7,10 +7,11 @@ import { FieldProblems } from '../../common/problems/problem';
 import { CommentsArchive } from '../../comments/public-api';
 import { MediaService } from '../../media/public-api';
 import {
-  PagesService,
+  normaliseSlug,
+  PageBrowseService,
+  PageRedirectsService,
   PageTemplatesService,
   SiteVariablesService,
-  normaliseSlug,
 } from '../../pages/public-api';
 import type { ArchiveRequestDto } from '../dto/archive-request.dto';
 import { createZip } from './zip-writer';
@@ -42,7 +43,8 @@ export class ArchiveExportService {
   private readonly logger = new Logger('ArchiveExport');
 
   constructor(
-    private readonly pages: PagesService,
+    private readonly browse: PageBrowseService,
+    private readonly redirects: PageRedirectsService,
     private readonly siteVariables: SiteVariablesService,
     private readonly media: MediaService,
     private readonly comments: CommentsArchive,
@@ -60,7 +62,7 @@ export class ArchiveExportService {
     const found = new Set<string>();
     const list = [...wanted.keys()];
     for (let i = 0; i < list.length; i += 500) {
-      for (const slug of await this.pages.visibleLiveSlugs(user, list.slice(i, i + 500)))
+      for (const slug of await this.browse.visibleLiveSlugs(user, list.slice(i, i + 500)))
         found.add(slug);
     }
     const missing = list.filter((slug) => !found.has(slug));
@@ -81,9 +83,10 @@ export class ArchiveExportService {
   start(request: ArchiveRequest, user: AuthUser, now = new Date()): ArchiveDownload {
     const zip = createZip();
     const sources: ArchiveSources = {
-      pageBatch: (afterSlug) => this.pages.archiveBatch(user, request.slugs, afterSlug, PAGE_BATCH),
+      pageBatch: (afterSlug) =>
+        this.browse.archiveBatch(user, request.slugs, afterSlug, PAGE_BATCH),
       siteVariables: () => this.siteVariables.get().then((s) => s.values),
-      redirects: (slugs) => this.pages.redirectsTo(slugs),
+      redirects: (slugs) => this.redirects.redirectsTo(slugs),
       comments: (pageIds) => this.comments.ofPages(pageIds),
       templates: () => this.templates.all(),
       media: this.media,

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { PageRecord } from '../../pages/public-api';
-import { PageHtmlService, RenderPool, PagesService } from '../../pages/public-api';
+import { PageHtmlService, RenderPool, SiteVariablesService } from '../../pages/public-api';
 import type { MediaResponse, MediaViewer } from '../../media/public-api';
 import { MediaService } from '../../media/public-api';
 import { absoluteLinks } from './absolute-links';
@@ -27,7 +27,7 @@ export class PrintDocumentService {
   private readonly cache = new DataUriCache(DATA_URI_CACHE_CHARS);
 
   constructor(
-    private readonly pages: PagesService,
+    private readonly siteVariables: SiteVariablesService,
     private readonly renders: RenderPool,
     private readonly media: MediaService,
     private readonly pageHtml: PageHtmlService,
@@ -43,7 +43,7 @@ export class PrintDocumentService {
     baseUrl: string,
     overrides: Record<string, string> = {},
   ): Promise<string> {
-    const variables = { ...(await this.pages.resolveVariables(page)), ...overrides };
+    const variables = { ...(await this.siteVariables.resolveVariables(page)), ...overrides };
     const breaks = markPageBreaks(page.content);
     const rendered = await this.renders.render(breaks.markdown, variables, page.slug);
     // Includes are filled for the reader from the included pages' stored HTML (saved values).

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AuthUser } from '../../common/auth/auth-user';
-import { PagesService } from '../../pages/public-api';
+import { PagesService, SiteVariablesService } from '../../pages/public-api';
 import type { PrintVariableResponse } from '../dto/print-response.dto';
 
 /**
@@ -9,13 +9,16 @@ import type { PrintVariableResponse } from '../dto/print-response.dto';
  */
 @Injectable()
 export class PrintVariablesService {
-  constructor(private readonly pages: PagesService) {}
+  constructor(
+    private readonly pages: PagesService,
+    private readonly siteVariables: SiteVariablesService,
+  ) {}
 
   async list(slug: string, user: AuthUser): Promise<PrintVariableResponse[]> {
     const page = await this.pages.getVisible(slug, user);
     const [names, values] = await Promise.all([
-      this.pages.usableVariableNames(page),
-      this.pages.resolveVariables(page),
+      this.siteVariables.usableVariableNames(page),
+      this.siteVariables.resolveVariables(page),
     ]);
     return names.map((name) => ({
       name,

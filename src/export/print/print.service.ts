@@ -4,7 +4,7 @@ import { InjectConfig } from '../../common/config/app-config';
 import type { PdfConfig } from '../../common/config/pdf-config';
 import type { HttpConfig } from '../../common/config/http-config';
 import type { PageRecord } from '../../pages/public-api';
-import { PagesService } from '../../pages/public-api';
+import { PagesService, SiteVariablesService } from '../../pages/public-api';
 import { PdfClient } from '../pdf/pdf-client';
 import { validateOverrides } from './overrides';
 import { PrintDocumentService } from './print-document.service';
@@ -31,6 +31,7 @@ export interface PrintRequest {
 export class PrintService {
   constructor(
     private readonly pages: PagesService,
+    private readonly siteVariables: SiteVariablesService,
     private readonly documents: PrintDocumentService,
     private readonly pdfClient: PdfClient,
     @InjectConfig('pdf') private readonly pdfConfig: PdfConfig,
@@ -80,8 +81,8 @@ export class PrintService {
     const page = await this.pages.getVisible(slug, user);
     if (Object.keys(requested).length === 0) return { page, overrides: {} };
     const [defined, usable] = await Promise.all([
-      this.pages.resolveVariables(page),
-      this.pages.usableVariableNames(page),
+      this.siteVariables.resolveVariables(page),
+      this.siteVariables.usableVariableNames(page),
     ]);
     return { page, overrides: validateOverrides(requested, defined, usable) };
   }

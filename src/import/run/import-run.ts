@@ -232,7 +232,7 @@ export class ImportRun {
   }
 
   /**
-   * The write's own comparison (title, content and metadata: PagesService.predictImported) for
+   * The write's own comparison (title, content and metadata: PageWriterService.predictImported) for
    * a document whose slug is a live page. A document the page rules would refuse here (e.g. a
    * deprecated target that only this import creates) is predicted as replaced.
    */
@@ -250,7 +250,7 @@ export class ImportRun {
       archiveSlugs,
     );
     try {
-      return await this.deps.pages.predictImported(page, this.actor);
+      return await this.deps.writer.predictImported(page, this.actor);
     } catch (error) {
       if (error instanceof FieldProblems) return 'replaced';
       throw error;
@@ -291,12 +291,12 @@ export class ImportRun {
         await this.writePages(tx, plan, context);
         // Mirror: what the upload no longer holds goes to the bin, in the same transaction.
         binned = this.toBin(plan);
-        for (const page of binned) await this.deps.pages.binWithin(tx, page, this.actor);
+        for (const page of binned) await this.deps.bin.binWithin(tx, page, this.actor);
         // Set or overwrite the archive's names, keep the other site variables.
         await this.deps.siteVariables.mergeWithin(tx, plan.siteVariables);
         // A kb archive's redirects, to the pages now live (administrators, like site variables).
         if (this.actor.role === 'admin' && plan.conversion.redirects?.length)
-          await this.deps.pages.restoreRedirectsWithin(
+          await this.deps.redirects.restoreRedirectsWithin(
             tx,
             plan.conversion.redirects.map((r) => ({
               from: this.prefixed(r.from),
@@ -334,7 +334,7 @@ export class ImportRun {
       }
       throw error;
     }
-    this.deps.pages.announceBinned(binned, this.actor);
+    this.deps.bin.announceBinned(binned, this.actor);
   }
 
   /** Each archived page's comments replace those of the page now at its (prefixed) slug. */
@@ -394,7 +394,7 @@ export class ImportRun {
         archiveSlugs,
       );
       try {
-        this.record(doc, await this.deps.pages.upsertImported(tx, page, this.actor));
+        this.record(doc, await this.deps.writer.upsertImported(tx, page, this.actor));
       } catch (error) {
         // The page rules refuse a document before writing anything of it: reported like
         // any invalid document (strict: the whole import rolls back).

@@ -5,8 +5,11 @@ import type { Outbox } from '../../common/events/outbox';
 import type { UsersService } from '../../auth/public-api';
 import type { MediaService } from '../../media/public-api';
 import type {
+  PageBinService,
+  PageRedirectsService,
   PagesService,
   PageTemplatesService,
+  PageWriterService,
   SiteVariablesService,
 } from '../../pages/public-api';
 import type { ImportOptions } from '../import.types';
@@ -57,6 +60,9 @@ export interface ImportDeps {
   config: Pick<AppConfig, 'import' | 'pages'>;
   db: Database;
   pages: PagesService;
+  writer: PageWriterService;
+  bin: PageBinService;
+  redirects: PageRedirectsService;
   siteVariables: SiteVariablesService;
   media: MediaService;
   users: UsersService;

@@ -1,23 +1,20 @@
 import { Injectable } from '@nestjs/common';
-import { toDate } from '../../common/database/column-defs';
+import { column, rowDecoder, RowOf, selectList } from '../../common/database/column-defs';
 import { Database } from '../../common/database/database';
 import { placeholders } from '../../common/database/sql';
 
-export interface WatchRecord {
-  userId: string;
-  slug: string;
-  subtree: boolean;
-  createdAt: Date;
-}
+/** `watches`: one row per watch of a page (or, with `subtree`, of a folder). */
+const WATCH_COLUMNS = {
+  userId: column.uuid('user_id', { primary: true }),
+  slug: column.varchar('slug', 255, { primary: true }),
+  subtree: column.bool('subtree', { primary: true }),
+  createdAt: column.datetime('created_at'),
+};
+export type WatchRecord = RowOf<typeof WATCH_COLUMNS>;
 
-function decode(row: Record<string, unknown>): WatchRecord {
-  return {
-    userId: String(row.user_id),
-    slug: String(row.slug),
-    subtree: Number(row.subtree) === 1 || row.subtree === true,
-    createdAt: toDate(row.created_at)!,
-  };
-}
+const KEYS = Object.keys(WATCH_COLUMNS) as (keyof WatchRecord)[];
+const decode = rowDecoder(WATCH_COLUMNS, KEYS);
+const SELECT = `SELECT ${selectList(WATCH_COLUMNS, KEYS, 'w')} FROM watches w`;
 
 /** The one door to `watches`. */
 @Injectable()
@@ -34,7 +31,7 @@ export class WatchesRepository {
     );
     const [row] = await this.db
       .sql()
-      .all('SELECT * FROM watches WHERE user_id = ? AND slug = ? AND subtree = ?', [
+      .all(`${SELECT} WHERE w.user_id = ? AND w.slug = ? AND w.subtree = ?`, [
         userId,
         slug,
         subtree,
@@ -60,14 +57,14 @@ export class WatchesRepository {
   ): Promise<WatchRecord[]> {
     const cursor = after
       ? {
-          sql: ' AND (slug > ? OR (slug = ? AND subtree > ?))',
+          sql: ' AND (w.slug > ? OR (w.slug = ? AND w.subtree > ?))',
           params: [after.slug, after.slug, after.subtree],
         }
       : { sql: '', params: [] };
     const rows = await this.db
       .sql()
       .all(
-        `SELECT * FROM watches WHERE user_id = ?${cursor.sql} ORDER BY slug, subtree LIMIT ${Number(limit)}`,
+        `${SELECT} WHERE w.user_id = ?${cursor.sql} ORDER BY w.slug, w.subtree LIMIT ${Number(limit)}`,
         [userId, ...cursor.params],
       );
     return rows.map(decode);

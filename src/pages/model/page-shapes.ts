@@ -17,7 +17,7 @@ export type ReviewDuePage = Pick<PageRecord, 'id' | 'slug' | 'title' | 'ownerId'
 export type SearchResultPage = Pick<PageRecord, 'id' | 'slug' | 'title' | 'tags' | 'updatedAt'>;
 
 /**
- * A page as an importer hands it over (CONTRACTS: PagesService.upsertImported): slug, title,
+ * A page as an importer hands it over (CONTRACTS: PageWriterService.upsertImported): slug, title,
  * content and any of the page's metadata fields (PAGE_COLUMNS) in their JSON form, groups by
  * name; `nextReviewAt` may also be a Date. Absent fields keep a replaced page's values.
  */

@@ -6,7 +6,7 @@ import { RecordTable } from '../../../components/record-table';
 import { Spinner } from '../../../components/spinner';
 import { useDocumentTitle } from '../../../components/use-document-title';
 import { formatDate } from '../../../lib/format';
-import { useCreateGroup, useGroups } from '../api/admin';
+import { useCreateGroup, useGroups } from '../api/people';
 
 export function GroupsScreen() {
   useDocumentTitle('Groups');

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { ProblemMessage } from '../../../components/problem-message';
 import { Spinner } from '../../../components/spinner';
 import { useDocumentTitle } from '../../../components/use-document-title';
-import { useMcpSettings, useSaveMcpSettings, type McpSettings } from '../api/admin';
+import { useMcpSettings, useSaveMcpSettings, type McpSettings } from '../api/mcp-settings';
 
 /** What each tool does, as the administrator chooses. */
 const TOOL_LABELS: Record<string, string> = {

@@ -6,7 +6,7 @@ import { Spinner } from '../../../components/spinner';
 import { useDocumentTitle } from '../../../components/use-document-title';
 import { formatDate, formatRelative } from '../../../lib/format';
 import { paths } from '../../../lib/slugs';
-import { useReviewDue } from '../api/admin';
+import { useReviewDue } from '../api/site';
 
 export function ReviewDueScreen() {
   useDocumentTitle('Review due');

@@ -5,8 +5,9 @@ import { ProblemMessage } from '../../../components/problem-message';
 import { Spinner } from '../../../components/spinner';
 import { useDocumentTitle } from '../../../components/use-document-title';
 import { saveBlob } from '../../../lib/download';
-import { exportArchive, useGraph } from '../api/admin';
-import { allTags, pagesInSubtree, pagesWithTag, type SelectablePage } from '../model/selection';
+import { useGraph } from '../../../api/pages';
+import { exportArchive } from '../api/export';
+import { allTags, pagesInSubtree, pagesWithTag, type SelectablePage } from '../../../lib/selection';
 
 type Mode = 'all' | 'subtree' | 'tag' | 'search';
 const MODES: [Mode, string][] = [

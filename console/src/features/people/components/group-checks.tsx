@@ -1,5 +1,5 @@
 import { NameChecks } from '../../../components/name-checks';
-import { useGroups } from '../api/admin';
+import { useGroups } from '../api/people';
 
 /** Checkboxes of every group (a fieldset named by `legend`); `value` holds group names. */
 export function GroupChecks({

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { InjectConfig } from '../common/config/app-config';
-import type { PagesConfig } from '../common/config/pages-config';
-import type { PageLinkResponse, PageResponse } from './dto/page-response.dto';
-import type { PageHead } from './model/page-columns';
-import type { PageRow } from './store/page-rows';
-import { holdsIncludes } from './rendering/includes';
-import { linksPages, markMissingLinks } from './rendering/missing-links';
+import { InjectConfig } from '../../common/config/app-config';
+import type { PagesConfig } from '../../common/config/pages-config';
+import type { PageLinkResponse, PageResponse } from '../dto/page-response.dto';
+import type { PageHead } from '../model/page-columns';
+import type { PageRow } from '../store/page-rows';
+import { holdsIncludes } from '../rendering/includes';
+import { linksPages, markMissingLinks } from '../rendering/missing-links';
 
 /** The members of a page read that depend on the caller, filled in per request. */
 type CallerMember = 'backlinks' | 'deprecatedTarget';

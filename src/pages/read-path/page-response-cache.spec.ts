@@ -1,4 +1,4 @@
-import type { PageResponse } from './dto/page-response.dto';
+import type { PageResponse } from '../dto/page-response.dto';
 import { PageResponseCache, PageResponseFrame } from './page-response-cache';
 
 const body = (overrides: Partial<PageResponse> = {}): PageResponse =>

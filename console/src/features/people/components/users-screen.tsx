@@ -16,7 +16,7 @@ import {
   useUpdateUser,
   useUsers,
   type User,
-} from '../api/admin';
+} from '../api/people';
 import { GroupChecks } from './group-checks';
 import { InviteDialog, PendingInvitations } from './invitations';
 import { ResetPasswordDialog, UserGroupsDialog } from './user-dialogs';

@@ -3,7 +3,7 @@ import { ApiProblem } from '../../../api/problem';
 import { Dialog } from '../../../components/dialog';
 import { Field } from '../../../components/field';
 import { ProblemMessage } from '../../../components/problem-message';
-import { useUpdateUser, type User } from '../api/admin';
+import { useUpdateUser, type User } from '../api/people';
 import { GroupChecks } from './group-checks';
 
 /** Sets a new password for a user (they sign in with it; their sessions stay). */

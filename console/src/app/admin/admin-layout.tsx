@@ -1,8 +1,8 @@
 import { NavLink, Outlet } from 'react-router';
-import { useCurrentUser } from '../../../api/me';
-import { useDocumentTitle } from '../../../components/use-document-title';
-import '../admin.css';
-import { paths } from '../../../lib/routes';
+import { useCurrentUser } from '../../api/me';
+import { useDocumentTitle } from '../../components/use-document-title';
+import './admin.css';
+import { paths } from '../../lib/routes';
 
 const SECTIONS: [path: string, label: string][] = [
   ['import', 'Import'],

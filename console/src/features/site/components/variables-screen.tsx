@@ -5,7 +5,7 @@ import { ProblemMessage } from '../../../components/problem-message';
 import { RecordTable } from '../../../components/record-table';
 import { Spinner } from '../../../components/spinner';
 import { useDocumentTitle } from '../../../components/use-document-title';
-import { useSaveSiteVariables, useSiteVariables } from '../api/admin';
+import { useSaveSiteVariables, useSiteVariables } from '../api/site';
 
 interface Row {
   key: number;

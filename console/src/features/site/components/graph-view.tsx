@@ -1,7 +1,7 @@
 import cytoscape, { type Core, type ElementDefinition, type NodeSingular } from 'cytoscape';
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { isDark, subscribeTheme } from '../../../lib/theme';
-import type { Graph } from '../api/admin';
+import type { Graph } from '../../../api/types';
 import { LABEL_WIDTH, sectionLayout } from '../model/graph-layout';
 
 /**

@@ -6,8 +6,8 @@ import { Spinner } from '../../../components/spinner';
 import { useDocumentTitle } from '../../../components/use-document-title';
 import { useMediaQuery } from '../../../components/use-media-query';
 import { paths } from '../../../lib/slugs';
-import { useGraph } from '../api/admin';
-import { allTags, pagesInSubtree, pagesWithTag } from '../model/selection';
+import { useGraph } from '../../../api/pages';
+import { allTags, pagesInSubtree, pagesWithTag } from '../../../lib/selection';
 import { GraphView } from './graph-view';
 
 export function GraphScreen() {

@@ -10,7 +10,7 @@ import { Spinner } from '../../../components/spinner';
 import { useDocumentTitle } from '../../../components/use-document-title';
 import { formatDateTime } from '../../../lib/format';
 import { paths } from '../../../lib/slugs';
-import { useBin, usePurge, useRestoreFromBin, type BinItem } from '../api/admin';
+import { useBin, usePurge, useRestoreFromBin, type BinItem } from '../api/site';
 
 /**
  * A restore refused with 409 slug_taken: a live page now has the slug. Offers to restore the
