@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { AuthUser, isAdmin } from '../common/auth/auth-user';
+import { assertMayDeleteComment } from '../comments/public-api';
+import { AuthUser } from '../common/auth/auth-user';
 import { Database } from '../common/database/database';
 import { Created } from '../common/http/created';
 import { cursorPosition, Paged, parseListRequest, toPaged } from '../common/http/pagination';
@@ -184,22 +185,10 @@ export class ChangeRequestCommentsService {
   async delete(id: number, commentId: string, actor: AuthUser): Promise<void> {
     await this.requests.load(id, actor);
     const comment = await this.found(id, commentId);
-    const admin = isAdmin(actor);
-    if (comment.authorId !== actor.id && !admin)
-      throw new ForbiddenProblem(
-        'not_comment_author',
-        'Only its author or an administrator may delete a comment.',
-      );
     await this.db.transaction(async (tx) => {
-      if (
-        !admin &&
-        comment.id === comment.threadId &&
-        (await this.comments.hasRepliesByOthers(comment.id, comment.authorId, tx))
-      )
-        throw new ConflictProblem(
-          'comment_has_replies',
-          'Others replied in this thread; ask an administrator to delete it.',
-        );
+      await assertMayDeleteComment(comment, actor, () =>
+        this.comments.hasRepliesByOthers(comment.id, comment.authorId, tx),
+      );
       await this.comments.delete(comment, tx);
     });
   }

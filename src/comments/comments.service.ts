@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { UsersService } from '../auth/public-api';
-import { AuthUser, isAdmin } from '../common/auth/auth-user';
+import { AuthUser } from '../common/auth/auth-user';
 import { roleAtLeast } from '../common/auth/roles';
 import { InjectConfig } from '../common/config/app-config';
 import type { CommentsConfig } from '../common/config/comments-config';
@@ -19,7 +19,6 @@ import { Created, locationOf } from '../common/http/created';
 import { cursorDate, cursorString, ListRequest, toPaged } from '../common/http/pagination';
 import {
   BadRequestProblem,
-  ConflictProblem,
   fieldProblem,
   ForbiddenProblem,
   NotFoundProblem,
@@ -40,6 +39,7 @@ import {
 import type { CommentRecord, StoredAnchor } from './comment-columns';
 import { CommentAnchorsService } from './comment-anchors.service';
 import { toCommentResponse } from './comments.mapper';
+import { assertMayDeleteComment } from './comment-deletion';
 import { CommentCursor, CommentRow, CommentsRepository, CommentState } from './comments.repository';
 import {
   CommentAnchorDto,
@@ -173,22 +173,13 @@ export class CommentsService {
    */
   async delete(user: AuthUser, id: string): Promise<void> {
     const { comment, page } = await this.visible(user, id);
-    const admin = isAdmin(user);
-    if (comment.authorId !== user.id && !admin)
-      throw new ForbiddenProblem(
-        'not_comment_author',
-        'Only its author or an administrator may delete a comment.',
-      );
     await this.db.transaction(async (tx) => {
-      if (
-        !admin &&
-        comment.id === comment.threadId &&
-        (await this.comments.hasRepliesByOthers(comment.id, comment.authorId, tx))
-      )
-        throw new ConflictProblem(
-          'comment_has_replies',
-          'Others replied in this thread: resolve it instead, or ask an administrator to delete it.',
-        );
+      await assertMayDeleteComment(
+        comment,
+        user,
+        () => this.comments.hasRepliesByOthers(comment.id, comment.authorId, tx),
+        'resolve it instead, or ask an administrator to delete it.',
+      );
       await this.comments.delete(comment, tx);
       await this.outbox.record(tx, COMMENT_DELETED, this.event(comment, page, user));
     });

@@ -8,3 +8,4 @@ export { CommentsService } from './comments.service';
 export { CommentResponse, CreateCommentDto } from './dto/comment.dto';
 export { CommentsArchive, readArchiveComments } from './comments-archive';
 export type { ArchiveComment } from './comments-archive';
+export { assertMayDeleteComment } from './comment-deletion';
