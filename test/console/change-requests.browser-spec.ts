@@ -117,6 +117,40 @@ describe('console: change requests and protected paths', () => {
     await screenshots(page, 'change-requests');
   });
 
+  it('proposes a move the protected path refuses, and the merge moves the page', async () => {
+    await app.as.admin
+      .put('/api/protected-paths')
+      .send([{ prefix: 'rules', approvals: 1 }])
+      .expect(200);
+    await createPage(app.as.admin, 'rules/travel', { title: 'Travel', content: TEXT });
+    await page.goto('/wiki/rules/travel');
+    const actions = page.getByRole('toolbar', { name: 'Page actions' });
+    await actions.getByRole('button', { name: 'Move', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Move page' });
+    await dialog.getByLabel('New slug').fill('rules/travel-and-expenses');
+    await dialog.getByRole('button', { name: 'Move', exact: true }).click();
+    await dialog.getByText('change through a change request').waitFor();
+    await app.as.admin.get('/api/pages/rules/travel').expect(200);
+
+    await dialog.getByRole('button', { name: 'Propose changes' }).click();
+    await page.waitForURL(/\/change-requests\/\d+$/);
+    const id = Number(page.url().split('/').pop());
+    await page
+      .getByRole('heading', { name: `#${id} Move “Travel” to rules/travel-and-expenses` })
+      .waitFor();
+    const request = (await app.as.admin.get(`/api/change-requests/${id}`).expect(200)).body;
+    expect(request.changes).toEqual([
+      expect.objectContaining({
+        slug: 'rules/travel',
+        action: 'move',
+        to: 'rules/travel-and-expenses',
+      }),
+    ]);
+    await app.as.admin.post(`/api/change-requests/${id}/approve`).send({}).expect(200);
+    await app.as.admin.post(`/api/change-requests/${id}/merge`).send({}).expect(200);
+    await app.as.admin.get('/api/pages/rules/travel-and-expenses').expect(200);
+  });
+
   it('blocks the merge of an overlapping concurrent edit and shows the conflict', async () => {
     await createPage(app.as.admin, 'guides/run', { title: 'Run', content: TEXT });
     await page.goto('/edit/guides/run');

@@ -37,3 +37,20 @@ export function useMoveToBin() {
     onSuccess: () => invalidate(),
   });
 }
+
+/**
+ * POST /api/change-requests with one move: where a protected path refuses the move itself
+ * (409 `change_request_required`), it goes for review instead. Answers the request's id.
+ */
+export function useProposeMove() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ slug, title, to }: { slug: string; title: string; to: string }) =>
+      unwrap(
+        api.POST('/api/change-requests', {
+          body: { title: `Move “${title}” to ${to}`, changes: [{ slug, action: 'move', to }] },
+        }),
+      ),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: ['/api/change-requests'] }),
+  });
+}

@@ -1,12 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { isProblem } from '../../../api/problem';
+import { ApiProblem, isProblem } from '../../../api/problem';
 import type { Page } from '../../../api/types';
 import { Dialog } from '../../../components/dialog';
 import { Field } from '../../../components/field';
 import { ProblemMessage } from '../../../components/problem-message';
 import { paths } from '../../../lib/slugs';
-import { useMovePages } from '../api/page-moves';
+import { useMovePages, useProposeMove } from '../api/page-moves';
 
 /**
  * "Move page": a new slug for the page, optionally with every page under it, optionally with
@@ -19,7 +19,21 @@ export function MoveDialog({ page, onClose }: { page: Page; onClose: () => void 
   const [rewriteLinks, setRewriteLinks] = useState(false);
   const move = useMovePages();
   const navigate = useNavigate();
+  const propose = useProposeMove();
   const problem = isProblem(move.error) ? move.error : null;
+  // A protected path (docs/review.md): the move itself is refused; proposing it is the way on.
+  const needsReview =
+    move.error instanceof ApiProblem && move.error.code === 'change_request_required' && !subtree;
+  const proposeMove = () =>
+    propose.mutate(
+      { slug: page.slug, title: page.title, to: to.trim() },
+      {
+        onSuccess: (request) => {
+          onClose();
+          navigate(paths.changeRequest(request.id));
+        },
+      },
+    );
   const fieldProblems = problem?.errorsFor('to') ?? [];
 
   const submit = (event: FormEvent) => {
@@ -81,18 +95,33 @@ export function MoveDialog({ page, onClose }: { page: Page; onClose: () => void 
         </div>
         {/* The API's detail says what is in the way (every taken slug) and that nothing moved. */}
         {move.error != null && fieldProblems.length === 0 && <ProblemMessage error={move.error} />}
+        {propose.error != null && (
+          <ProblemMessage error={propose.error} title="The move was not proposed." />
+        )}
         <div className="dialog__actions">
           <button type="button" className="button" onClick={onClose}>
             Cancel
           </button>
-          <button
-            type="submit"
-            className="button button--primary"
-            disabled={move.isPending || to.trim() === ''}
-            aria-busy={move.isPending}
-          >
-            Move
-          </button>
+          {needsReview ? (
+            <button
+              type="button"
+              className="button button--primary"
+              onClick={proposeMove}
+              disabled={propose.isPending || to.trim() === ''}
+              aria-busy={propose.isPending}
+            >
+              Propose changes
+            </button>
+          ) : (
+            <button
+              type="submit"
+              className="button button--primary"
+              disabled={move.isPending || to.trim() === ''}
+              aria-busy={move.isPending}
+            >
+              Move
+            </button>
+          )}
         </div>
       </form>
     </Dialog>
