@@ -94,6 +94,7 @@ export class CredentialsService {
       ...toAuthUser(user, 'bearer', narrowerRole(access.scope.role, user.role)),
       oauthClientId: access.clientId,
       oauthGrantId: access.grantId,
+      ...(access.scope.paths ? { paths: access.scope.paths } : {}),
     };
   }
 

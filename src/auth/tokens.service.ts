@@ -30,7 +30,7 @@ import { TokensRepository } from './store/tokens.repository';
 const LAST_USED_INTERVAL_MS = 60_000;
 
 /** Normalised, checked and de-duplicated patterns (422 naming each bad one). */
-function tokenPaths(input: string[]): string[] {
+export function tokenPaths(input: string[]): string[] {
   const patterns = input.map(normalisePathPattern);
   const problems = patterns.flatMap((p, i) => pathPatternProblems(p, `paths.${i}`));
   if (problems.length > 0) throw new FieldProblems(problems);

@@ -138,6 +138,38 @@ describe('console: allowing an app (OAuth)', () => {
     }
   });
 
+  it('lets the person limit the app to some pages', async () => {
+    await app.as.editor
+      .post('/api/pages')
+      .send({ slug: 'team-a/notes', title: 'Notes', content: 'x' })
+      .expect(201);
+    await app.as.editor
+      .post('/api/pages')
+      .send({ slug: 'team-b/notes', title: 'Notes', content: 'y' })
+      .expect(201);
+    const clientId = await registerApp('Scoped Assistant');
+    const { verifier, challenge } = pkce();
+    const context = await openContext({ baseURL: app.url });
+    const page = await context.newPage();
+    try {
+      const back = await catchRedirect(page);
+      await signIn(page, app.editor, '/');
+      await page.goto(authorizeUrl(clientId, challenge));
+      await page.getByLabel('Limit to pages (optional)').fill('team-a/**');
+      await page.getByRole('button', { name: 'Allow' }).click();
+      const url = await back.url;
+      const accessToken = await token(clientId, url.searchParams.get('code')!, verifier);
+      const read = (slug: string) =>
+        fetch(`${app.url}/api/pages/${slug}`, {
+          headers: { authorization: `Bearer ${accessToken}` },
+        });
+      expect((await read('team-a/notes')).status).toBe(200);
+      expect((await read('team-b/notes')).status).toBe(404);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('shows a reader which scopes are above their role, and a denial goes back to the app', async () => {
     const clientId = await registerApp('Greedy Bot');
     const context = await openContext({ baseURL: app.url });

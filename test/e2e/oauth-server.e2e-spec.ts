@@ -95,11 +95,12 @@ describe('kb as an OAuth 2.1 authorization server', () => {
   }
 
   /** The person approves in the console; answers the code the app receives. */
-  async function approve(person: Client, url: string): Promise<string> {
+  async function approve(person: Client, url: string, paths?: string[]): Promise<string> {
     const jar = new CookieJar(person.auth.cookie);
     const uid = await startAt(jar, url);
     const decided = await consoleCall(jar, base, 'POST', `/api/oauth/requests/${uid}`, {
       decision: 'approve',
+      ...(paths ? { paths } : {}),
     });
     expect(decided.status).toBe(200);
     const back = await backToApp(
@@ -122,9 +123,14 @@ describe('kb as an OAuth 2.1 authorization server', () => {
   }
 
   /** The whole flow as a browser and an app do it; answers the token response. */
-  async function authorize(person: Client, clientId: string, scope = 'read write') {
+  async function authorize(
+    person: Client,
+    clientId: string,
+    scope = 'read write',
+    paths?: string[],
+  ) {
     const { verifier, challenge } = pkce();
-    const code = await approve(person, authorizeUrl(clientId, challenge, { scope }));
+    const code = await approve(person, authorizeUrl(clientId, challenge, { scope }), paths);
     const token = await exchange(clientId, code, verifier);
     expect(token.status).toBe(200);
     return token.body;
@@ -292,6 +298,48 @@ describe('kb as an OAuth 2.1 authorization server', () => {
         body: JSON.stringify({ slug: 'no', title: 'No', content: 'x' }),
       });
       expect(res.status).toBe(403);
+    });
+
+    it('limits a grant to the slug patterns the person chose, as a scoped token is', async () => {
+      const editor = await signedIn(t, 'editor');
+      await editor
+        .post('/api/pages')
+        .send({ slug: 'oa-docs/a', title: 'A', content: 'a' })
+        .expect(201);
+      await editor
+        .post('/api/pages')
+        .send({ slug: 'oa-other/b', title: 'B', content: 'b' })
+        .expect(201);
+      const clientId = await newClient();
+      const tokens = await authorize(editor, clientId, 'read write', ['oa-docs/**']);
+      expect((await getJson('/api/pages/oa-docs/a', tokens.access_token)).status).toBe(200);
+      expect((await getJson('/api/pages/oa-other/b', tokens.access_token)).status).toBe(404);
+      const write = (slug: string) =>
+        fetch(`${base}/api/pages`, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${tokens.access_token}`,
+            'content-type': 'application/json',
+          },
+          body: JSON.stringify({ slug, title: 'New', content: 'x' }),
+        });
+      expect((await write('oa-docs/new')).status).toBe(201);
+      const outside = await write('oa-other/new');
+      expect(outside.status).toBe(403);
+      expect(((await outside.json()) as { code: string }).code).toBe('outside_token_paths');
+      const grants = await editor.get('/api/oauth/grants').expect(200);
+      expect(grants.body.items).toContainEqual(
+        expect.objectContaining({ scope: { role: 'editor', paths: ['oa-docs/**'] } }),
+      );
+
+      // A pattern that is not one answers 422 and grants nothing.
+      const jar = new CookieJar(editor.auth.cookie);
+      const uid = await startAt(jar, authorizeUrl(clientId, pkce().challenge, { scope: 'read' }));
+      const bad = await consoleCall(jar, base, 'POST', `/api/oauth/requests/${uid}`, {
+        decision: 'approve',
+        paths: ['../oa-other'],
+      });
+      expect(bad.status).toBe(422);
     });
 
     it('refuses a code without its PKCE verifier, or with another one', async () => {

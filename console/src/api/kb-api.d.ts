@@ -2788,6 +2788,13 @@ export interface components {
         OAuthDecisionDto: {
             /** @enum {string} */
             decision: "approve" | "deny";
+            /**
+             * @description Slug patterns the person limits the app to, as for a personal access token (`**`, a slug, or a slug and `/**`). Absent: every page the person sees.
+             * @example [
+             *       "docs/team-a/**"
+             *     ]
+             */
+            paths?: string[];
         };
         OAuthGrantScope: {
             role: components["schemas"]["Role"];

@@ -15,6 +15,7 @@ import {
 } from './oauth.dto';
 import { OAuthRecord, OAuthRecordsRepository } from './oauth-records.repository';
 import { OAuthServer } from './oauth-server';
+import { tokenPaths } from '../tokens.service';
 import type { OidcInteraction, OidcProvider } from './oidc-provider-module';
 
 function requestGone(): NotFoundProblem {
@@ -99,7 +100,10 @@ export class OAuthAppsService {
     user: AuthUser,
     uid: string,
     decision: 'approve' | 'deny',
+    pathPatterns?: string[],
   ): Promise<OAuthDecisionResponse> {
+    // Checked before the interaction is used up: a bad pattern is a 422 the person can fix.
+    const paths = pathPatterns === undefined ? null : tokenPaths(pathPatterns);
     const { provider, interaction } = await this.interaction(req, res, uid);
     const params = interaction.params;
     const clientId = String(params.client_id);
@@ -134,12 +138,13 @@ export class OAuthAppsService {
       grant.rejectOIDCScope(scope);
     }
     const grantId = await grant.save();
-    await this.records.setGrantScope(grantId, { role, paths: null });
+    await this.records.setGrantScope(grantId, { role, paths });
     audit('oauth.grant.created', {
       actorId: user.id,
       target: `oauth_grant:${grantId}`,
       clientId,
       role,
+      ...(paths ? { paths } : {}),
     });
     const redirectTo = await provider.interactionResult(
       req,

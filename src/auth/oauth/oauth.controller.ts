@@ -71,7 +71,7 @@ export class OAuthController {
     @Param('uid') uid: string,
     @Body() body: OAuthDecisionDto,
   ): Promise<OAuthDecisionResponse> {
-    return this.apps.decide(req, res, user, uid, body.decision);
+    return this.apps.decide(req, res, user, uid, body.decision, body.paths);
   }
 
   @Get('grants')

@@ -1,5 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsString } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsString, Length } from 'class-validator';
+import { MAX_TOKEN_PATHS, MAX_TOKEN_PATH_LENGTH } from '../../common/auth/token-scope';
+import { Optional } from '../../common/problems/optional';
 import { ROLES, type Role } from '../../common/auth/roles';
 import { listOf } from '../../common/openapi/list-of';
 import { OAUTH_SCOPE_NAMES } from './oauth-base';
@@ -53,6 +55,21 @@ export class OAuthDecisionDto {
   @IsString()
   @IsIn(['approve', 'deny'])
   decision: 'approve' | 'deny';
+
+  @ApiPropertyOptional({
+    type: [String],
+    example: ['docs/team-a/**'],
+    maxItems: MAX_TOKEN_PATHS,
+    description:
+      'Slug patterns the person limits the app to, as for a personal access token (`**`, a slug, or a slug and `/**`). Absent: every page the person sees.',
+  })
+  @Optional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(MAX_TOKEN_PATHS)
+  @IsString({ each: true })
+  @Length(1, MAX_TOKEN_PATH_LENGTH, { each: true })
+  paths?: string[];
 }
 
 export class OAuthDecisionResponse {

@@ -14,14 +14,14 @@ export function useOAuthRequest(uid: string) {
   });
 }
 
-/** Approves or denies; answers where the browser goes next (back to the app through kb). */
+/** Approves (optionally for some slug patterns only) or denies; answers where the browser goes next (back to the app through kb). */
 export function useDecideOAuthRequest(uid: string) {
   return useMutation({
-    mutationFn: (decision: 'approve' | 'deny') =>
+    mutationFn: ({ decision, paths }: { decision: 'approve' | 'deny'; paths?: string[] }) =>
       unwrap(
         api.POST('/api/oauth/requests/{uid}', {
           params: { path: { uid } },
-          body: { decision },
+          body: { decision, ...(paths && paths.length > 0 ? { paths } : {}) },
         }),
       ),
   });

@@ -1,4 +1,6 @@
+import { useState } from 'react';
 import { useParams } from 'react-router';
+import { Field } from '../../../components/field';
 import { ProblemMessage } from '../../../components/problem-message';
 import { Spinner } from '../../../components/spinner';
 import { useDocumentTitle } from '../../../components/use-document-title';
@@ -21,10 +23,12 @@ function hostOf(uri: string): string {
 
 function ConsentForm({ uid, request }: { uid: string; request: OAuthRequest }) {
   const decide = useDecideOAuthRequest(uid);
+  const [limit, setLimit] = useState('');
   const choose = (decision: 'approve' | 'deny') =>
-    decide.mutate(decision, {
-      onSuccess: ({ redirectTo }) => window.location.assign(redirectTo),
-    });
+    decide.mutate(
+      { decision, paths: limit.split(/[\s,]+/).filter(Boolean) },
+      { onSuccess: ({ redirectTo }) => window.location.assign(redirectTo) },
+    );
   const granted = request.scopes.filter((s) => s.granted);
   return (
     <>
@@ -57,6 +61,19 @@ function ConsentForm({ uid, request }: { uid: string; request: OAuthRequest }) {
         {granted.length ? ROLE_SENTENCE[request.role] : 'Nothing it asks for is within your role.'}{' '}
         You can revoke it at any time on your Account screen.
       </p>
+      <Field
+        label="Limit to pages (optional)"
+        hint="Slug patterns, separated by spaces: docs/team-a/** for a folder and all under it. Empty: every page you can see."
+      >
+        <input
+          className="input"
+          value={limit}
+          onChange={(e) => setLimit(e.target.value)}
+          spellCheck={false}
+          autoCapitalize="off"
+          placeholder="docs/team-a/**"
+        />
+      </Field>
       <ProblemMessage error={decide.error} title="Your answer was not recorded." />
       <div className="consent__actions">
         <button
