@@ -144,7 +144,17 @@ describe("accounts: an administrator's hold on someone's credentials", () => {
     expect(listed.body.items.map((i: { name: string }) => i.name)).toEqual(['doomed', 'kept']);
     expect(listed.body.items[0]).not.toHaveProperty('token');
     expect(Object.keys(listed.body.items[0]).sort()).toEqual(
-      ['createdAt', 'expiresAt', 'id', 'lastUsedAt', 'name', 'prefix', 'scope'].sort(),
+      [
+        'createdAt',
+        'expiresAt',
+        'id',
+        'lastUsedAt',
+        'name',
+        'paths',
+        'permissions',
+        'prefix',
+        'scope',
+      ].sort(),
     );
     const doomedId = listed.body.items[0].id as string;
     await admin.delete(`/api/users/${user.id}/tokens/${doomedId}`).expect(204);

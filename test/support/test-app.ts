@@ -129,9 +129,15 @@ export async function createPeerApp(
 
 /**
  * Tables a reset keeps: the migrations' record and the one-row counters migrations seed
- * (kb only ever counts them up, so a deleted row would make every later bump a no-op).
+ * (kb only ever counts them up, so a deleted row would make every later bump a no-op). The
+ * reset counts them up once itself, as any change of what they guard does: caches keyed by
+ * them (credentials, site variables) then forget what the deleted rows held.
  */
 const KEPT_TABLES = ['kb_migrations', 'auth_generation', 'site_variable_state'];
+const BUMP_COUNTERS = [
+  'UPDATE auth_generation SET generation = generation + 1 WHERE id = 1',
+  'UPDATE site_variable_state SET version = version + 1 WHERE id = 1',
+];
 
 export async function resetDatabase(dataSource: DataSource): Promise<void> {
   if (dataSource.options.type === 'mysql') {
@@ -146,6 +152,7 @@ export async function resetDatabase(dataSource: DataSource): Promise<void> {
         await dataSource.transaction(async (manager) => {
           await manager.query('SET FOREIGN_KEY_CHECKS = 0');
           for (const { name } of rows) await manager.query(`DELETE FROM \`${name}\``);
+          for (const bump of BUMP_COUNTERS) await manager.query(bump);
           await manager.query('SET FOREIGN_KEY_CHECKS = 1');
         });
         return;
@@ -167,6 +174,7 @@ export async function resetDatabase(dataSource: DataSource): Promise<void> {
   await dataSource.query('PRAGMA foreign_keys = OFF');
   try {
     for (const { name } of plain) await dataSource.query(`DELETE FROM "${name}"`);
+    for (const bump of BUMP_COUNTERS) await dataSource.query(bump);
   } finally {
     await dataSource.query('PRAGMA foreign_keys = ON');
   }
