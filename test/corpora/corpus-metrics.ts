@@ -37,6 +37,8 @@ export interface SetMetrics {
 const MARKER = /\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]/gi;
 const HREF = /<a\b[^>]*?\bhref="([^"]*)"/g;
 const CODE_CLASS = /<code class="language-([^"]*)"/g;
+/** A diagram fence drawn as a figure keeps its language as its class (kb-diagram-mermaid). */
+const DIAGRAM_CLASS = /<figure class="kb-diagram kb-diagram-([a-z]+)"/g;
 
 function decodeEntities(value: string): string {
   return value
@@ -151,6 +153,7 @@ export function measure(
       rendered++;
       if (!/^[\p{L}\p{N}_#+.-]+$/u.test(match[1])) metrics.badLanguageClasses.push(match[1]);
     }
+    rendered += [...page.html.matchAll(DIAGRAM_CLASS)].length;
     metrics.renderedLanguages += rendered;
     const expected = sourceLanguages.get(page.slug);
     if (expected !== undefined) metrics.lostLanguages += Math.max(0, expected - rendered);
