@@ -118,9 +118,14 @@ describe('pages: Graphviz and Mermaid diagrams', () => {
   it('caps a hostile Mermaid diagram: too long before layout, too slow after the time cap', async () => {
     const long = 'flowchart TD\n' + Array.from({ length: 1_100 }, (_, i) => `  a${i}`).join('\n');
     const huge = `flowchart TD\n  A["${'x'.repeat(25_000)}"]`;
+    // Three scattered edges a line (1,800 in all): seconds past the cap on any machine.
     const tangled =
       'flowchart TD\n' +
-      Array.from({ length: 900 }, (_, i) => `  n${i} --> n${(i * 7919 + 13) % 900}`).join('\n');
+      Array.from(
+        { length: 600 },
+        (_, i) =>
+          `  n${i} --> n${(i * 7919 + 13) % 600} & n${(i * 31 + 7) % 600} & n${(i * 97 + 3) % 600}`,
+      ).join('\n');
     const started = Date.now();
     const creating = createPage(editor, 'design/mermaid-hostile', {
       title: 'Hostile Mermaid',
@@ -143,7 +148,7 @@ describe('pages: Graphviz and Mermaid diagrams', () => {
       '<p class="kb-diagram-note">Mermaid diagram not drawn: its layout took longer than 4 seconds (the limit).</p>',
     ]);
     expect(body.html).toContain(
-      '<pre><code class="language-mermaid">flowchart TD\n  n0 --&gt; n13\n',
+      '<pre><code class="language-mermaid">flowchart TD\n  n0 --&gt; n13 &amp; n7 &amp; n3\n',
     );
     expect(body.html).not.toContain('<svg');
   }, 30_000);
